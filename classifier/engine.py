@@ -1,0 +1,370 @@
+"""The streaming classification engine.
+
+Bytes go in (from a file, a pipe, a language-server notification), records
+come out.  The engine never holds the whole output: it keeps one chunk, a
+short tail of the previous chunk for look-behind, the multi-line reports
+being read, and the records found so far.  Memory therefore grows with the
+number of failures, not with the size of the output.
+
+Speed comes from a prefilter: the literal triggers of every rule are joined
+into one pattern that is searched over the whole chunk; only lines that
+contain a trigger (or that follow the start of a multi-line report) are split
+out and handed to the rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .fingerprint import fingerprint, normalise_message
+from .locate import Locator
+from .record import FailureRecord, Location
+from .rules.base import Block, Hit, Rule
+from .rules.registry import all_rules
+from .taxonomy import FailureType, category
+from .text import decode, visible
+
+log = logging.getLogger(__name__)
+
+CHUNK = 1 << 20  # bytes read at a time
+MAX_LINE = 64 * 1024  # a longer line is cut there for matching (the rest is skipped)
+TAIL_LINES = 64  # look-behind kept across chunk boundaries
+MAX_SIGNAL = 500
+
+
+@dataclass(slots=True)
+class Options:
+    """How to classify one output."""
+
+    cwd: str = "."
+    task: str | None = None
+    command: Sequence[str] | str | None = None
+    exit_code: int | None = None
+    log_file: str | None = None
+    rules: Sequence[Rule] | None = None  # None: every built-in rule (plus project rules)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class _Context:
+    """The LineContext handed to rules (see rules.base.LineContext)."""
+
+    __slots__ = ("_engine", "_start", "_text", "line", "line_no")
+
+    def __init__(self, engine: Classifier, text: str, start: int, line: str, line_no: int):
+        self._engine = engine
+        self._text = text
+        self._start = start
+        self.line = line
+        self.line_no = line_no
+
+    def before(self, n: int) -> list[str]:
+        out: list[str] = []
+        end = self._start - 1  # the '\n' ending the previous line
+        text = self._text
+        while len(out) < n and end >= 0:
+            begin = text.rfind("\n", 0, end) + 1
+            out.append(visible(text[begin:end]))
+            end = begin - 1
+        if len(out) < n:
+            tail = self._engine._tail
+            out.extend(reversed(tail[max(0, len(tail) - (n - len(out))) :]))
+        out.reverse()
+        return out
+
+    def exists(self, path: str) -> bool:
+        return self._engine.locator.exists(path)
+
+    def in_project(self, path: str) -> bool:
+        return self._engine.locator.in_project(path)
+
+
+class Classifier:
+    """Feed output in pieces, then `close()` for the records.
+
+    >>> c = Classifier(Options(cwd="."))
+    >>> c.feed(b"src/a.ts(3,1): error TS2304: Cannot find name 'X'.\\n")
+    >>> [r.code for r in c.close()]
+    ['TS2304']
+    """
+
+    def __init__(self, options: Options | None = None) -> None:
+        self.options = options or Options()
+        self.locator = Locator(self.options.cwd)
+        rules = list(self.options.rules) if self.options.rules is not None else all_rules()
+        self._rules = [r for r in rules if r.enabled]
+        triggers = sorted({t for r in self._rules for t in r.triggers}, key=len, reverse=True)
+        self._prefilter = re.compile("|".join(re.escape(t) for t in triggers)) if triggers else None
+        self._pending = b""
+        self._skipping_long_line = False
+        self._lines = 0  # complete lines consumed so far
+        self._tail: list[str] = []
+        self._blocks: list[tuple[Rule, Block, int]] = []
+        self._records: dict[tuple[Any, ...], FailureRecord] = {}
+        self._ids: dict[str, int] = {}
+        self.bytes_read = 0
+        self.rule_errors: list[tuple[str, str]] = []
+        self.closed = False
+
+    # -- input ---------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        """Feed raw output bytes (any split, any encoding junk)."""
+        self.bytes_read += len(data)
+        buf = self._pending + data if self._pending else data
+        cut = buf.rfind(b"\n")
+        if cut < 0:
+            self._pending = buf
+            if len(buf) > MAX_LINE:
+                self._long_line(buf)
+            return
+        self._pending = buf[cut + 1 :]
+        complete = buf[: cut + 1]
+        if self._skipping_long_line:
+            nl = complete.find(b"\n")
+            complete = complete[nl + 1 :]
+            self._lines += 1
+            self._skipping_long_line = False
+        if complete:
+            self._scan(decode(complete))
+        if len(self._pending) > MAX_LINE:
+            self._long_line(self._pending)
+
+    def _long_line(self, buf: bytes) -> None:
+        # A line longer than MAX_LINE: classify its head, drop the rest.
+        if not self._skipping_long_line:
+            self._scan(decode(buf[:MAX_LINE]) + "\n", count_lines=False)
+            self._skipping_long_line = True
+        self._pending = b""
+
+    def feed_text(self, text: str) -> None:
+        """Feed already decoded text."""
+        self.feed(text.encode("utf-8", "surrogatepass"))
+
+    def feed_stream(self, stream: Any, chunk: int = CHUNK) -> None:
+        """Feed everything a binary stream yields."""
+        while True:
+            data = stream.read(chunk)
+            if not data:
+                break
+            self.feed(data)
+
+    # -- scanning ---------------------------------------------------------------
+    def _scan(self, text: str, count_lines: bool = True) -> None:
+        pos = 0
+        n = len(text)
+        pre = self._prefilter
+        lines = self._lines
+        while pos < n:
+            if not self._blocks:
+                if pre is None:
+                    break
+                m = pre.search(text, pos)
+                if m is None:
+                    break
+                start = text.rfind("\n", pos, m.start()) + 1
+                lines += text.count("\n", pos, start)
+            else:
+                start = pos
+            end = text.find("\n", start)
+            if end < 0:
+                end = n
+            self._lines = lines
+            self._line(text, start, visible(text[start:end]), lines + 1)
+            lines += 1
+            pos = end + 1
+        if pos < n:
+            lines += text.count("\n", pos)
+        if count_lines:
+            self._lines = lines
+        self._remember_tail(text)
+
+    def _remember_tail(self, text: str) -> None:
+        body = text[-8192:].split("\n")
+        if body and body[-1] == "":
+            body.pop()
+        self._tail = (self._tail + [visible(x) for x in body])[-TAIL_LINES:]
+
+    def _line(self, text: str, start: int, line: str, line_no: int) -> None:
+        if self._blocks:
+            consumed = False
+            still: list[tuple[Rule, Block, int]] = []
+            for rule, block, fed in self._blocks:
+                try:
+                    took = block.feed(line, line_no)
+                except Exception as exc:  # a broken rule never stops the others
+                    self._rule_failed(rule, exc)
+                    continue
+                if took and fed + 1 < block.max_lines:
+                    consumed = True
+                    still.append((rule, block, fed + 1))
+                else:
+                    consumed = consumed or took
+                    self._finish(rule, block)
+            self._blocks = still
+            if consumed:
+                return
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE]
+        ctx: _Context | None = None
+        for rule in self._rules:
+            if not any(t in line for t in rule.triggers):
+                continue
+            m = rule.pattern.search(line)
+            if m is None:
+                continue
+            if ctx is None:
+                ctx = _Context(self, text, start, line, line_no)
+            try:
+                result = rule.func(m, ctx)
+            except Exception as exc:
+                self._rule_failed(rule, exc)
+                continue
+            if result is None:
+                continue
+            if isinstance(result, Hit):
+                self._add(rule, result, line_no)
+            else:
+                self._blocks.append((rule, result, 0))
+            return
+
+    def _finish(self, rule: Rule, block: Block) -> None:
+        try:
+            hits = list(block.finish())
+        except Exception as exc:
+            self._rule_failed(rule, exc)
+            return
+        for h in hits:
+            self._add(rule, h, h.log_line)
+
+    def _rule_failed(self, rule: Rule, exc: Exception) -> None:
+        log.warning("rule %s failed: %s", rule.id, exc, exc_info=exc)
+        self.rule_errors.append((rule.id, f"{type(exc).__name__}: {exc}"))
+
+    # -- records ------------------------------------------------------------------
+    def add_hit(self, hit: Hit, *, rule_id: str, category_: FailureType, tool: str) -> None:
+        """Add a hit found by something other than a line rule (structured input)."""
+        hit.rule_id = hit.rule_id or rule_id
+        hit.category = hit.category or category_
+        hit.tool = hit.tool or tool
+        self._store(hit)
+
+    def _add(self, rule: Rule, hit: Hit, line_no: int | None) -> None:
+        hit.rule_id = hit.rule_id or rule.id
+        hit.category = hit.category or rule.category
+        hit.tool = hit.tool or rule.tool
+        if hit.log_line is None:
+            hit.log_line = line_no
+        self._store(hit)
+
+    def _store(self, hit: Hit) -> None:
+        ft = FailureType(hit.category or FailureType.COMPILE)
+        cat = category(ft)
+        file = hit.file
+        if file and not hit.resolved:
+            file = self.locator.resolve(file)
+        message = hit.message or hit.signal
+        key = hit.key or (ft.value, file, hit.line, hit.code, normalise_message(message))
+        key = (ft.value, *key) if hit.key else key
+        existing = self._records.get(key)
+        if existing is not None:
+            self._merge(existing, hit)
+            return
+        base_id = fingerprint(ft.value, hit.code or hit.tool, file, message)
+        seen = self._ids.get(base_id, 0)
+        self._ids[base_id] = seen + 1
+        rid = base_id if seen == 0 else f"{base_id}.{seen + 1}"
+        related = [
+            Location(
+                file=self.locator.resolve(f) if f else f,
+                line=ln if ln and ln > 0 else None,
+                column=col if col and col > 0 else None,
+                message=msg,
+            )
+            for f, ln, col, msg in hit.related
+            if f
+        ]
+        self._records[key] = FailureRecord(
+            failure_type=ft,
+            severity=cat.severity,
+            signal=hit.signal.strip()[:MAX_SIGNAL],
+            source_file=file,
+            source_line=hit.line,
+            auto_recoverable=cat.auto_recoverable,
+            recipe=cat.recipe,
+            id=rid,
+            tool=hit.tool,
+            code=hit.code,
+            message=message.strip()[: MAX_SIGNAL * 4],
+            source_column=hit.column,
+            end_line=hit.end_line,
+            end_column=hit.end_column,
+            log_line=hit.log_line,
+            log_file=self.options.log_file,
+            rule=hit.rule_id,
+            task=hit.task or self.options.task,
+            confidence=hit.confidence,
+            hint=hit.hint,
+            related=related,
+        )
+
+    @staticmethod
+    def _merge(rec: FailureRecord, hit: Hit) -> None:
+        if rec.source_line is None and hit.line:
+            rec.source_line = hit.line
+            rec.source_column = hit.column
+        for k, v in hit.hint.items():
+            rec.hint.setdefault(k, v)
+
+    # -- output -------------------------------------------------------------------
+    @property
+    def records(self) -> list[FailureRecord]:
+        """The records found so far, in the order they were first seen."""
+        return list(self._records.values())
+
+    def close(self) -> list[FailureRecord]:
+        """Flush the last partial line and open reports; return every record."""
+        if not self.closed:
+            self.closed = True
+            if self._pending and not self._skipping_long_line:
+                self._scan(decode(self._pending) + "\n")
+            self._pending = b""
+            for rule, block, _ in self._blocks:
+                self._finish(rule, block)
+            self._blocks = []
+            from .postprocess import finalize
+
+            finalize(self)
+        return self.records
+
+
+def classify_bytes(data: bytes, options: Options | None = None) -> list[FailureRecord]:
+    """Classify a complete output held in memory."""
+    c = Classifier(options)
+    c.feed(data)
+    return c.close()
+
+
+def classify_text(text: str, options: Options | None = None) -> list[FailureRecord]:
+    """Classify a complete output given as text."""
+    return classify_bytes(text.encode("utf-8", "surrogatepass"), options)
+
+
+def classify_file(
+    path: str | os.PathLike[str], options: Options | None = None
+) -> list[FailureRecord]:
+    """Classify a file (text output or a structured report), streaming it."""
+    from .structured import classify_path
+
+    return classify_path(path, options or Options())
+
+
+def classify_lines(lines: Iterable[str], options: Options | None = None) -> list[FailureRecord]:
+    """Classify an iterable of text lines (newline-less)."""
+    c = Classifier(options)
+    for line in lines:
+        c.feed_text(line + "\n")
+    return c.close()

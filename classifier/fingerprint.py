@@ -1,0 +1,30 @@
+"""Stable fingerprints for failures.
+
+The id must survive the edits that shift a failure around without changing
+it: an import inserted above it moves its line, a rebuild renumbers temporary
+files.  So the id hashes the category, the tool's code, the file and the
+message with every number and run of whitespace normalised; the line and
+column are deliberately left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+_NUMBER = re.compile(r"\d+")
+_SPACE = re.compile(r"\s+")
+_HEXISH = re.compile(r"\b(?:0x)?[0-9a-f]{7,}\b")
+
+
+def normalise_message(message: str) -> str:
+    """The message with hashes, numbers and whitespace runs folded."""
+    text = _HEXISH.sub("#", message.strip().lower())
+    text = _NUMBER.sub("#", text)
+    return _SPACE.sub(" ", text)
+
+
+def fingerprint(failure_type: str, code: str | None, file: str | None, message: str) -> str:
+    """A 16-hex-digit id for (category, code, file, normalised message)."""
+    key = "\x1f".join((failure_type, code or "", file or "", normalise_message(message)))
+    return hashlib.sha1(key.encode("utf-8", "replace"), usedforsecurity=False).hexdigest()[:16]

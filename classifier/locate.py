@@ -1,0 +1,100 @@
+"""Resolving the paths printed in output to workspace locations.
+
+A path is reported relative to the working directory the output was produced
+in when the file is inside it, absolute otherwise, and as printed when it
+cannot be found at all.  CI runners print absolute paths from their own
+checkout (`/home/runner/work/app/app/src/x.ts`); when the tail of such a path
+names a file that exists under the cwd, it is mapped onto it.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+_VENDORED = frozenset(
+    {
+        "site-packages",
+        "dist-packages",
+        "node_modules",
+        ".venv",
+        "venv",
+        ".tox",
+        ".cargo",
+        ".rustup",
+        "vendor",
+        "third_party",
+        "go",
+        "pkg",
+    }
+)
+_MAX_PARTS = 40
+
+
+class Locator:
+    """Resolves printed paths against one working directory."""
+
+    def __init__(self, cwd: str | os.PathLike[str] = ".") -> None:
+        self.cwd = Path(os.path.abspath(cwd))
+        self._cwd_real = Path(os.path.realpath(self.cwd))
+        self.resolve = lru_cache(maxsize=4096)(self._resolve)
+
+    @staticmethod
+    def _clean(printed: str) -> str:
+        p = printed.strip().strip("'\"`")
+        if p.startswith("file://"):
+            p = p[len("file://") :]
+        return p
+
+    def _resolve(self, printed: str) -> str:
+        """The path to report for a printed path."""
+        p = self._clean(printed)
+        if not p:
+            return printed
+        if "\\" in p and not os.path.isabs(p):
+            p = PureWindowsPath(p).as_posix()
+        path = Path(p)
+        if not path.is_absolute():
+            norm = os.path.normpath(p)
+            if norm.startswith(".."):
+                full = os.path.normpath(self.cwd / norm)
+                return self._relative_or_absolute(full)
+            return PurePosixPath(Path(norm).as_posix()).as_posix()
+        return self._relative_or_absolute(os.path.normpath(p))
+
+    def _relative_or_absolute(self, full: str) -> str:
+        for base in (self.cwd, self._cwd_real):
+            try:
+                rel = Path(full).relative_to(base)
+            except ValueError:
+                continue
+            return rel.as_posix()
+        if not os.path.exists(full):
+            mapped = self._map_suffix(Path(full).parts[1:])
+            if mapped is not None:
+                return mapped
+        return Path(full).as_posix()
+
+    def _map_suffix(self, parts: tuple[str, ...]) -> str | None:
+        parts = parts[-_MAX_PARTS:]
+        for i in range(len(parts)):
+            tail = Path(*parts[i:])
+            if (self.cwd / tail).is_file():
+                return tail.as_posix()
+        return None
+
+    def exists(self, printed: str) -> bool:
+        """Whether the printed path names an existing file."""
+        resolved = self.resolve(printed)
+        path = Path(resolved)
+        return (path if path.is_absolute() else self.cwd / path).is_file()
+
+    def in_project(self, printed: str) -> bool:
+        """Inside the working tree and not in an installed or vendored folder."""
+        resolved = self.resolve(printed)
+        if Path(resolved).is_absolute() or resolved.startswith(".."):
+            return False
+        if any(part in _VENDORED for part in Path(resolved).parts):
+            return False
+        return (self.cwd / resolved).is_file()

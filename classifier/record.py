@@ -1,0 +1,68 @@
+"""The failure record: the structured output of the first seed, plus the
+extra fields of the product contract (PRODUCT.md section 2).
+
+The nine seed fields keep their names and JSON types exactly; everything else
+is an addition that consumers may ignore.  `FailureRecord.model_json_schema()`
+is what `faultlens schema` prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .taxonomy import AutoRecoverable, FailureType, Severity
+
+RecoveryResult = Literal["recovered", "escalated", "skipped"]
+
+
+class Location(BaseModel):
+    """A further place that matters for a failure (a traceback frame, a note)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: str
+    line: int | None = Field(default=None, ge=1)
+    column: int | None = Field(default=None, ge=1)
+    message: str = ""
+
+
+class FailureRecord(BaseModel):
+    """One classified failure."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    # -- the seed's nine fields, names and JSON types as in the seed --------
+    failure_type: FailureType
+    severity: Severity
+    signal: str = Field(description="The line of output that identifies the failure.")
+    source_file: str | None = Field(
+        default=None,
+        description="Relative to the working directory when inside it, absolute otherwise.",
+    )
+    source_line: int | None = Field(default=None, ge=1, description="1-based.")
+    auto_recoverable: AutoRecoverable
+    recipe: str
+    recovery_attempted: bool = False
+    recovery_result: RecoveryResult | None = None
+
+    # -- additions ------------------------------------------------------------
+    id: str = Field(default="", description="Stable fingerprint; survives line shifts.")
+    tool: str | None = None
+    code: str | None = Field(default=None, description="The tool's own code (TS2304, E0425).")
+    message: str = ""
+    source_column: int | None = Field(default=None, ge=1)
+    end_line: int | None = Field(default=None, ge=1)
+    end_column: int | None = Field(default=None, ge=1)
+    log_line: int | None = Field(default=None, ge=1, description="Where in the output it is.")
+    log_file: str | None = Field(default=None, description="The file the output came from.")
+    rule: str = Field(default="", description="The detection rule that matched.")
+    task: str | None = None
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    hint: dict[str, Any] = Field(default_factory=dict)
+    related: list[Location] = Field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data (safe to put in LSP `data`)."""
+        return self.model_dump(mode="json")

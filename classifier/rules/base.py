@@ -1,0 +1,140 @@
+"""The building blocks of a detection rule.
+
+A rule is a plain function decorated with :func:`rule`.  The decorator holds
+what the engine needs (a line pattern, the literal *triggers* that any
+matching line must contain, the category) and the function's docstring is the
+rule's documentation, with the fixed headings "What it detects", "Example
+output", "Recipe" and "References" (checked by the test suite).
+
+The function receives the regex match and a :class:`LineContext`, and returns
+
+* a :class:`Hit` (one failure found on this line),
+* a :class:`Block` (a multi-line report has started: the block is fed the
+  following lines until it says it is done, then yields its hits), or
+* ``None`` (the line looked right but is not a failure; the next rule is tried).
+
+Rules never do I/O except through the context (`ctx.resolve`, `ctx.exists`),
+so the registry stays pure and fast.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..taxonomy import FailureType
+
+
+@dataclass(slots=True)
+class Hit:
+    """One failure as a rule sees it, before it becomes a record."""
+
+    signal: str
+    message: str = ""
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+    code: str | None = None
+    tool: str | None = None
+    category: FailureType | None = None  # None: the rule's own category
+    log_line: int | None = None
+    task: str | None = None
+    confidence: float = 1.0
+    hint: dict[str, Any] = field(default_factory=dict)
+    related: list[tuple[str, int | None, int | None, str]] = field(default_factory=list)
+    # Two hits with the same key are one failure (a summary repeating a detail).
+    key: tuple[Any, ...] | None = None
+    rule_id: str = ""
+    # Set by the engine: the file was already resolved against the cwd.
+    resolved: bool = False
+
+
+class Block(Protocol):
+    """A multi-line report being read.
+
+    `feed` is called with each following line; it returns True when the line
+    belongs to the report (consumed) and False when the report ended before
+    this line (the engine then gives the line to the other rules).  `finish`
+    returns the hits; it is called once, when `feed` returned False, when the
+    block reached its line limit, or at the end of the output.
+    """
+
+    max_lines: int
+
+    def feed(self, line: str, line_no: int) -> bool: ...
+
+    def finish(self) -> Iterable[Hit]: ...
+
+
+class LineContext(Protocol):
+    """What a rule may know besides its match."""
+
+    line: str
+    line_no: int  # 1-based line number in the output
+
+    def before(self, n: int) -> list[str]:
+        """Up to n lines preceding this one, oldest first."""
+        ...
+
+    def exists(self, path: str) -> bool:
+        """Whether the path (as printed) names a file in the working tree."""
+        ...
+
+    def in_project(self, path: str) -> bool:
+        """Whether the path is inside the working tree and not in a vendored or
+        installed library folder (site-packages, node_modules, ...)."""
+        ...
+
+
+RuleFunc = Callable[[re.Match[str], LineContext], "Hit | Block | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A registered detection rule."""
+
+    id: str
+    category: FailureType
+    tool: str
+    pattern: re.Pattern[str]
+    triggers: tuple[str, ...]
+    func: RuleFunc
+    family: str
+    url: str = ""
+    priority: int = 0  # higher runs first when several rules see one line
+    enabled: bool = True
+
+    @property
+    def doc(self) -> str:
+        return (self.func.__doc__ or "").strip()
+
+    @property
+    def summary(self) -> str:
+        return self.doc.splitlines()[0] if self.doc else self.id
+
+
+def hit_from_match(m: re.Match[str], ctx: LineContext, **overrides: Any) -> Hit:
+    """A Hit from a match's named groups: file, line, column, end_line,
+    end_column, code, message (any of them may be absent)."""
+    g = m.groupdict()
+
+    def num(name: str) -> int | None:
+        v = g.get(name)
+        return int(v) if v and v.isdigit() and int(v) > 0 else None
+
+    values: dict[str, Any] = {
+        "signal": ctx.line.strip(),
+        "message": (g.get("message") or ctx.line).strip(),
+        "file": (g.get("file") or "").strip() or None,
+        "line": num("line"),
+        "column": num("column"),
+        "end_line": num("end_line"),
+        "end_column": num("end_column"),
+        "code": g.get("code") or None,
+    }
+    values.update(overrides)
+    return Hit(**values)

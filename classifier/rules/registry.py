@@ -1,0 +1,117 @@
+"""The rule registry: every detection rule, registered once, by id.
+
+Modelled on errorformat's `fmts` registry: each tool family lives in its own
+module (`classifier/rules/<family>.py`) and registers its rules at import
+time through :func:`rule`; a duplicate id is a programming error and aborts
+at import.  `all_rules()` imports every family module listed in
+`FAMILIES` and returns the rules in priority order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+
+from ..taxonomy import FailureType
+from .base import Rule, RuleFunc
+
+# One module per tool family; add a new family here.
+FAMILIES: tuple[str, ...] = (
+    "typescript",
+    "javascript",
+    "js_test",
+    "python",
+    "python_test",
+    "rust",
+    "c",
+    "go",
+    "java",
+    "git",
+    "security",
+    "mcp",
+    "plugin",
+    "infra",
+    "agent",
+    "coordinator",
+)
+
+_RULES: dict[str, Rule] = {}
+_loaded = False
+
+
+class DuplicateRuleError(RuntimeError):
+    """Two rules were registered under the same id."""
+
+
+def rule(
+    *,
+    id: str,
+    category: FailureType,
+    tool: str,
+    pattern: str,
+    triggers: tuple[str, ...] | list[str],
+    url: str = "",
+    priority: int = 0,
+    flags: int = 0,
+) -> Callable[[RuleFunc], RuleFunc]:
+    """Register the decorated function as a detection rule.
+
+    `triggers` are literal substrings; a line is only tried against the rule
+    when it contains at least one of them.  They are what keeps the engine
+    fast, so they must be precise: every line the pattern can match must
+    contain one of them (the sample test checks this on real output).
+    """
+    if not triggers:
+        raise ValueError(f"rule {id}: at least one literal trigger is required")
+
+    def deco(func: RuleFunc) -> RuleFunc:
+        if id in _RULES:
+            raise DuplicateRuleError(f"rule id registered twice: {id}")
+        family = func.__module__.rsplit(".", 1)[-1]
+        _RULES[id] = Rule(
+            id=id,
+            category=category,
+            tool=tool,
+            pattern=re.compile(pattern, flags),
+            triggers=tuple(triggers),
+            func=func,
+            family=family,
+            url=url,
+            priority=priority,
+        )
+        return func
+
+    return deco
+
+
+def add_rule(r: Rule) -> None:
+    """Register an already built rule (project rules from configuration)."""
+    if r.id in _RULES:
+        raise DuplicateRuleError(f"rule id registered twice: {r.id}")
+    _RULES[r.id] = r
+
+
+def load_builtin() -> None:
+    """Import every family module (idempotent)."""
+    global _loaded
+    if _loaded:
+        return
+    for fam in FAMILIES:
+        try:
+            importlib.import_module(f"{__package__}.{fam}")
+        except ModuleNotFoundError as exc:  # a family not written yet
+            if exc.name != f"{__package__}.{fam}":
+                raise
+    _loaded = True
+
+
+def all_rules() -> list[Rule]:
+    """Every built-in rule, highest priority first, then by id."""
+    load_builtin()
+    return sorted(_RULES.values(), key=lambda r: (-r.priority, r.id))
+
+
+def get_rule(rule_id: str) -> Rule:
+    load_builtin()
+    return _RULES[rule_id]

@@ -1,0 +1,80 @@
+"""TypeScript compiler (tsc) diagnostics, in both of its output styles."""
+
+from __future__ import annotations
+
+import re
+
+from ..taxonomy import FailureType
+from .base import Hit, LineContext, hit_from_match
+from .registry import rule
+
+_DOCS = "https://www.typescriptlang.org/docs/handbook/compiler-options.html"
+_NAME = re.compile(r"Cannot find name '(?P<name>[^']+)'")
+_DID_YOU_MEAN = re.compile(r"Did you mean (?:the instance member )?'(?P<suggestion>[^']+)'\?")
+_MODULE = re.compile(r"Cannot find module '(?P<module>[^']+)'")
+
+
+def _hint(message: str) -> dict[str, str]:
+    hint: dict[str, str] = {}
+    for pattern in (_NAME, _DID_YOU_MEAN, _MODULE):
+        m = pattern.search(message)
+        if m:
+            hint.update(m.groupdict())
+    return hint
+
+
+def _tsc_hit(m: re.Match[str], ctx: LineContext) -> Hit:
+    message = m.group("message").strip()
+    # The seed's signal: "error TS2304: Cannot find name 'UserProfile'".
+    signal = f"error {m.group('code')}: {message.rstrip('.')}"
+    return hit_from_match(m, ctx, signal=signal, hint=_hint(message))
+
+
+@rule(
+    id="tsc.plain",
+    category=FailureType.COMPILE,
+    tool="tsc",
+    pattern=r"^(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<column>\d+)\): error (?P<code>TS\d+): (?P<message>.+)$",
+    triggers=("): error TS",),
+    url=_DOCS,
+)
+def tsc_plain(m: re.Match[str], ctx: LineContext) -> Hit:
+    """tsc diagnostics in the plain style (no `--pretty`, or output piped).
+
+    What it detects: `file(line,col): error TSnnnn: message`, one line per
+    error, as tsc prints when its output is not a terminal.
+
+    Example output (`npx tsc -p .`, typescript 5.9.3):
+        src/auth/middleware.ts(42,15): error TS2304: Cannot find name 'UserProfile'.
+
+    Recipe: compile. The missing name, the suggested name ("Did you mean")
+    or the missing module go into the hint for the compile recipe.
+
+    References: https://www.typescriptlang.org/docs/handbook/compiler-options.html
+    """
+    return _tsc_hit(m, ctx)
+
+
+@rule(
+    id="tsc.pretty",
+    category=FailureType.COMPILE,
+    tool="tsc",
+    pattern=r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<column>\d+) - error (?P<code>TS\d+): (?P<message>.+)$",
+    triggers=(" - error TS",),
+    url=_DOCS,
+)
+def tsc_pretty(m: re.Match[str], ctx: LineContext) -> Hit:
+    """tsc diagnostics in the pretty style (`--pretty`, or a terminal).
+
+    What it detects: `file:line:col - error TSnnnn: message` (colour codes
+    removed), followed by a code excerpt; the closing "Found N errors in ..."
+    summary is not a second failure and is not matched.
+
+    Example output (`npx tsc -p . --pretty`, typescript 5.9.3):
+        src/auth/middleware.ts:42:15 - error TS2304: Cannot find name 'UserProfile'.
+
+    Recipe: compile, as for tsc.plain.
+
+    References: https://www.typescriptlang.org/docs/handbook/compiler-options.html
+    """
+    return _tsc_hit(m, ctx)

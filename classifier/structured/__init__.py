@@ -1,0 +1,46 @@
+"""Structured inputs (JUnit XML, SARIF, cargo JSON, TAP, GitHub workflow
+commands), detected from the content and preferred over text.
+
+`classify_path` and `classify_stream` look at the first bytes of the input;
+when a structured parser claims it, that parser reads it, otherwise the
+streaming text engine does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import IO
+
+from ..engine import CHUNK, Classifier, Options
+from ..record import FailureRecord
+
+SNIFF_BYTES = 64 * 1024
+
+# A sniffer looks at the head of the input and returns a parser, or None.
+# A parser feeds the whole input (head + rest of stream) into the classifier.
+Parser = Callable[[bytes, IO[bytes], Classifier], None]
+Sniffer = Callable[[bytes], Parser | None]
+
+SNIFFERS: list[Sniffer] = []
+
+
+def classify_stream(stream: IO[bytes], options: Options) -> list[FailureRecord]:
+    """Classify a binary stream, structured or text."""
+    c = Classifier(options)
+    head = stream.read(SNIFF_BYTES)
+    for sniff in SNIFFERS:
+        parser = sniff(head)
+        if parser is not None:
+            parser(head, stream, c)
+            return c.close()
+    c.feed(head)
+    while data := stream.read(CHUNK):
+        c.feed(data)
+    return c.close()
+
+
+def classify_path(path: str | os.PathLike[str], options: Options) -> list[FailureRecord]:
+    """Classify a file, structured or text."""
+    with open(path, "rb") as fh:
+        return classify_stream(fh, options)

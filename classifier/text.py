@@ -1,0 +1,44 @@
+"""Turning raw output bytes into clean text lines.
+
+Tools write colour codes, CRLF line ends, progress bars redrawn with a bare
+carriage return, invalid UTF-8 and the odd NUL byte.  None of that may stop
+classification, and none of it may reach a record.
+"""
+
+from __future__ import annotations
+
+import re
+
+# CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles),
+# and the two-byte escapes.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[@-Z\\-_]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
+
+
+def decode(data: bytes) -> str:
+    """Decode output bytes: UTF-8 with replacement, NULs dropped, CRLF folded."""
+    text = data.decode("utf-8", "replace")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if "\x1b" in text or "\x9b" in text:
+        text = _ANSI.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    return text
+
+
+def strip_ansi(text: str) -> str:
+    """Remove terminal escape sequences from text."""
+    return _ANSI.sub("", text) if ("\x1b" in text or "\x9b" in text) else text
+
+
+def visible(line: str) -> str:
+    """What a terminal finally shows of a line redrawn with bare CRs."""
+    if "\r" not in line:
+        return line
+    parts = [p for p in line.split("\r") if p.strip()]
+    return parts[-1] if parts else ""

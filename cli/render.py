@@ -1,0 +1,145 @@
+"""Rendering records for people and machines: text table, JSON, JSON lines,
+SARIF 2.1.0 and GitHub workflow annotations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from typing import Any
+
+from faultlens.classifier.record import FailureRecord
+
+FORMATS = ("text", "json", "jsonl", "sarif", "github")
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def location(r: FailureRecord) -> str:
+    if not r.source_file:
+        return "-"
+    out = r.source_file
+    if r.source_line:
+        out += f":{r.source_line}"
+        if r.source_column:
+            out += f":{r.source_column}"
+    return out
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+
+
+def render_text(records: Sequence[FailureRecord]) -> str:
+    """A table a person can read at a glance, then a one-line summary."""
+    if not records:
+        return "faultlens: no failures found\n"
+    width = shutil.get_terminal_size((120, 20)).columns
+    rows = [(r.failure_type.value, r.severity.value, location(r), r.signal) for r in records]
+    heads = ("CATEGORY", "SEVERITY", "LOCATION", "SIGNAL")
+    w0 = max(len(heads[0]), *(len(r[0]) for r in rows))
+    w1 = max(len(heads[1]), *(len(r[1]) for r in rows))
+    w2 = min(60, max(len(heads[2]), *(len(r[2]) for r in rows)))
+    rest = max(20, width - w0 - w1 - w2 - 6)
+    lines = [f"{heads[0]:<{w0}}  {heads[1]:<{w1}}  {heads[2]:<{w2}}  {heads[3]}"]
+    for c0, c1, c2, c3 in rows:
+        lines.append(f"{c0:<{w0}}  {c1:<{w1}}  {_clip(c2, w2):<{w2}}  {_clip(c3, rest)}")
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r.failure_type.value] = counts.get(r.failure_type.value, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items())
+    noun = "failure" if len(records) == 1 else "failures"
+    lines.append("")
+    lines.append(f"{len(records)} {noun}: {summary}")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(records: Sequence[FailureRecord]) -> str:
+    return json.dumps([r.to_json() for r in records], indent=2, ensure_ascii=False) + "\n"
+
+
+def render_jsonl(records: Sequence[FailureRecord]) -> str:
+    return "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
+
+
+def render_sarif(records: Sequence[FailureRecord]) -> str:
+    from faultlens.cli import __version__
+
+    rules: dict[str, dict[str, Any]] = {}
+    results = []
+    for r in records:
+        rule_id = r.rule or r.failure_type.value
+        rules.setdefault(
+            rule_id,
+            {
+                "id": rule_id,
+                "shortDescription": {"text": f"{r.failure_type.value} ({r.tool or '?'})"},
+            },
+        )
+        result: dict[str, Any] = {
+            "ruleId": rule_id,
+            "level": "error" if r.severity.value == "blocking" else "warning",
+            "message": {"text": r.signal},
+            "fingerprints": {"faultlens/v1": r.id},
+            "properties": {"failure_type": r.failure_type.value, "record": r.to_json()},
+        }
+        if r.source_file:
+            region: dict[str, int] = {}
+            if r.source_line:
+                region["startLine"] = r.source_line
+            if r.source_column:
+                region["startColumn"] = r.source_column
+            phys: dict[str, Any] = {"artifactLocation": {"uri": r.source_file}}
+            if region:
+                phys["region"] = region
+            result["locations"] = [{"physicalLocation": phys}]
+        results.append(result)
+    doc = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "faultlens",
+                        "version": __version__,
+                        "rules": list(rules.values()),
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _gh_escape(value: str, prop: bool = False) -> str:
+    out = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        out = out.replace(":", "%3A").replace(",", "%2C")
+    return out
+
+
+def render_github(records: Sequence[FailureRecord]) -> str:
+    """GitHub Actions workflow commands (`::error file=...,line=...::msg`)."""
+    out = []
+    for r in records:
+        level = "error" if r.severity.value == "blocking" else "warning"
+        props = [f"title={_gh_escape(f'faultlens {r.failure_type.value}', True)}"]
+        if r.source_file:
+            props.insert(0, f"file={_gh_escape(r.source_file, True)}")
+            if r.source_line:
+                props.insert(1, f"line={r.source_line}")
+                if r.source_column:
+                    props.insert(2, f"col={r.source_column}")
+        out.append(f"::{level} {','.join(props)}::{_gh_escape(r.signal)}\n")
+    return "".join(out)
+
+
+def render(records: Sequence[FailureRecord], fmt: str) -> str:
+    return {
+        "text": render_text,
+        "json": render_json,
+        "jsonl": render_jsonl,
+        "sarif": render_sarif,
+        "github": render_github,
+    }[fmt](records)

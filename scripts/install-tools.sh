@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the real tools whose output the samples were captured from, so any
+# sample can be captured again (scripts/new-sample.sh) and the real-tool
+# tests (pytest -m real_tool) can run.  Idempotent; safe to re-run.
+#
+#   scripts/install-tools.sh            # everything
+#   scripts/install-tools.sh node       # only the npm tools (tools/node/)
+#   scripts/install-tools.sh python     # only the PyPI tools (into .venv)
+#   scripts/install-tools.sh debian     # only the Debian packages (needs root)
+#
+# npm tools go to tools/node/node_modules/.bin (add it to PATH); PyPI tools
+# into the project's .venv; Debian packages system-wide.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+what=${1:-all}
+
+node_tools() {
+  mkdir -p "$root/tools/node"
+  cd "$root/tools/node"
+  [ -f package.json ] || echo '{"name":"faultlens-sample-tools","private":true}' >package.json
+  npm install --no-audit --no-fund --loglevel=error \
+    typescript@5.9.3
+}
+
+python_tools() {
+  "$root/.venv/bin/pip" install -q mypy ruff pytest
+}
+
+debian_tools() {
+  if ! command -v go >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go >/dev/null
+  fi
+}
+
+case $what in
+  node) node_tools ;;
+  python) python_tools ;;
+  debian) debian_tools ;;
+  all) debian_tools; node_tools; python_tools ;;
+  *) echo "usage: $0 [all|node|python|debian]" >&2; exit 2 ;;
+esac
