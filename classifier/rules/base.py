@@ -26,6 +26,8 @@ from typing import Any, Protocol
 
 from ..taxonomy import FailureType
 
+FALLBACK = "fallback"  # Hit.key[0] of a summary that stands only when nothing else was found
+
 
 @dataclass(slots=True)
 class Hit:
@@ -47,6 +49,9 @@ class Hit:
     hint: dict[str, Any] = field(default_factory=dict)
     related: list[tuple[str, int | None, int | None, str]] = field(default_factory=list)
     # Two hits with the same key are one failure (a summary repeating a detail).
+    # A key whose first item is FALLBACK marks a summary line ("could not
+    # compile", "make: *** Error 1"): its record is dropped at close() when any
+    # more specific record was found (postprocess.drop_redundant_fallbacks).
     key: tuple[Any, ...] | None = None
     rule_id: str = ""
     # Set by the engine: the file was already resolved against the cwd.
