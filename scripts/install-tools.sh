@@ -19,7 +19,10 @@ node_tools() {
   cd "$root/tools/node"
   [ -f package.json ] || echo '{"name":"faultlens-sample-tools","private":true}' >package.json
   npm install --no-audit --no-fund --loglevel=error \
-    typescript@5.9.3
+    typescript@5.9.3 \
+    esbuild@0.28.2 vite@7.3.8 webpack@5.113.0 webpack-cli@7.3.1 eslint@10.15.0 \
+    jest@30.5.2 vitest@4.1.12 mocha@12.0.3 \
+    @modelcontextprotocol/sdk@1.32.2
 }
 
 python_tools() {
