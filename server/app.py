@@ -1,0 +1,448 @@
+"""The faultlens language server: state, and the operations the handlers call.
+
+`FaultLensServer` holds the settings, the failure store and the recipe
+workspace; `create_server()` builds one and registers the LSP features
+(server/features.py) and the commands (server/commands.py).  Everything that
+can take time (classifying output, the recipe engine, the ledger) runs in a
+worker thread with `asyncio.to_thread`, so hovers stay fast while a big output
+is being classified.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from lsprotocol import types as T
+from pygls.capabilities import get_capability
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import PositionCodec
+
+from faultlens.classifier.record import FailureRecord
+
+from . import convert, placement, watch
+from .protocol import FaultLensProtocol
+from .settings import Settings, parse_settings
+from .store import Entry, FailureStore, TaskInfo
+
+if TYPE_CHECKING:
+    from faultlens.classifier.engine import Classifier, Options
+    from faultlens.recipes import Outcome, Plan, Workspace
+
+log = logging.getLogger(__name__)
+
+VERSION = "0.1.0"
+_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(slots=True)
+class Classified:
+    """What one classification produced."""
+
+    records: list[FailureRecord]
+    rule_errors: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class PendingPlan:
+    """A plan computed for codeAction/resolve, with the files as they were before it."""
+
+    plan: Plan
+    before: dict[Path, str | None]
+
+
+class FaultLensServer(LanguageServer):
+    """The language server; one instance per process."""
+
+    def __init__(self) -> None:
+        super().__init__("faultlens", VERSION, protocol_cls=FaultLensProtocol)
+        self.settings = Settings()
+        self.init_options: dict[str, Any] = {}
+        self.store = FailureStore()
+        self.pull_mode = False
+        self.pending: dict[str, PendingPlan] = {}
+        self.outcomes: dict[str, Outcome] = {}
+        self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
+        self.watch_registration: str | None = None
+        self.poll_task: asyncio.Task[None] | None = None
+        self.background: set[asyncio.Task[Any]] = set()
+        self._ws: Workspace | None = None
+        self._ws_key: tuple[Any, ...] | None = None
+
+    # -- workspace ------------------------------------------------------------
+    @property
+    def root(self) -> Path:
+        """The main workspace root (the server's cwd when the client named none)."""
+        try:
+            folders = list(self.workspace.folders.values())
+            if folders:
+                path = convert.uri_to_path(folders[0].uri)
+                if path is not None:
+                    return path
+            if self.workspace.root_path:
+                return Path(self.workspace.root_path)
+        except RuntimeError:
+            pass
+        return Path(os.getcwd())
+
+    @property
+    def roots(self) -> list[Path]:
+        """Every workspace folder (the first is the main root)."""
+        out = [self.root]
+        try:
+            for f in self.workspace.folders.values():
+                p = convert.uri_to_path(f.uri)
+                if p is not None and p not in out:
+                    out.append(p)
+        except RuntimeError:
+            pass
+        return out
+
+    @property
+    def state_dir(self) -> Path:
+        return (self.root / self.settings.state_dir).resolve()
+
+    def recipe_workspace(self) -> Workspace:
+        """The recipe engine's view of the workspace (rebuilt when settings change)."""
+        from faultlens.recipes import RecipeSettings, Workspace
+
+        s = self.settings
+        key = (tuple(self.roots), self.state_dir, s.max_task_retries, s.infra_max_retries,
+               s.verify_after_recipe)
+        if self._ws is None or key != self._ws_key:
+            self._ws = Workspace(
+                roots=self.roots,
+                state_dir=self.state_dir,
+                settings=RecipeSettings(
+                    max_task_retries=s.max_task_retries,
+                    infra_max_retries=s.infra_max_retries,
+                    verify=s.verify_after_recipe,
+                ),
+            )
+            self._ws_key = key
+        return self._ws
+
+    # -- messages ---------------------------------------------------------------
+    def info(self, message: str) -> None:
+        """Tell the client what the server did (window/logMessage)."""
+        log.info("%s", message)
+        self.window_log_message(T.LogMessageParams(type=T.MessageType.Info, message=message))
+
+    def warn(self, message: str, *, show: bool = False) -> None:
+        log.warning("%s", message)
+        self.window_log_message(T.LogMessageParams(type=T.MessageType.Warning, message=message))
+        if show:
+            self.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning, message=message))
+
+    def crashed(self, what: str, exc: BaseException) -> None:
+        """A crash in a rule, a recipe or a handler: logged, and the server goes on."""
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        log.error("%s failed", what, exc_info=exc)
+        self.window_log_message(
+            T.LogMessageParams(type=T.MessageType.Error, message=f"faultlens: {what} failed: {detail}")
+        )
+
+    def spawn(self, coro: Any, what: str) -> asyncio.Task[Any]:
+        """Run a coroutine in the background; a crash is logged, never lost."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self.background.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self.background.discard(t)
+            if not t.cancelled() and (exc := t.exception()) is not None:
+                self.crashed(what, exc)
+
+        task.add_done_callback(done)
+        return task
+
+    # -- settings ---------------------------------------------------------------
+    def apply_settings(self, raw: Any, *, base: Settings | None = None) -> list[str]:
+        """Take new settings; returns the problems (already shown to the user)."""
+        settings, problems = parse_settings(raw, base or self.settings)
+        old = self.settings
+        self.settings = settings
+        for p in problems:
+            self.warn(p, show=True)
+        if old.watch_globs != settings.watch_globs or old.watch_poll_interval != settings.watch_poll_interval:
+            self.spawn(self.setup_watching(), "watching log files")
+        return problems
+
+    def supports(self, path: str) -> bool:
+        return bool(get_capability(self.client_capabilities, path, False))
+
+    # -- documents ------------------------------------------------------------------
+    def text_of(self, path: Path) -> tuple[Sequence[str], PositionCodec, int | None]:
+        """The lines, codec and version of a file: the open document, else the disk."""
+        uri = convert.path_to_uri(path)
+        doc = self.workspace.text_documents.get(uri)
+        if doc is not None:
+            return doc.lines, doc.position_codec, doc.version
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        return text.splitlines(keepends=True), self.workspace.position_codec, None
+
+    # -- classification ---------------------------------------------------------------
+    def options(self, *, cwd: Path, task: str | None, command: Any, exit_code: int | None,
+                log_file: str | None) -> Options:
+        from faultlens.classifier.engine import Options
+
+        return Options(cwd=str(cwd), task=task, command=command, exit_code=exit_code,
+                       log_file=log_file)
+
+    @staticmethod
+    def classify_stream(stream: IO[bytes], options: Options) -> Classified:
+        """Classify a whole stream (structured or text).  Blocking."""
+        from faultlens.classifier.engine import CHUNK, Classifier
+        from faultlens.classifier.structured import SNIFF_BYTES, SNIFFERS
+
+        c = Classifier(options)
+        head = stream.read(SNIFF_BYTES)
+        for sniff in SNIFFERS:
+            parser = sniff(head)
+            if parser is not None:
+                parser(head, stream, c)
+                break
+        else:
+            c.feed(head)
+            while data := stream.read(CHUNK):
+                c.feed(data)
+        return Classified(c.close(), list(c.rule_errors))
+
+    @staticmethod
+    def finish(c: Classifier) -> Classified:
+        return Classified(c.close(), list(c.rule_errors))
+
+    def place_all(self, records: Sequence[FailureRecord], cwd: Path) -> list[Entry]:
+        """Decide where each record is shown.  Blocking (reads config files)."""
+        root = self.root
+        out = []
+        for r in records:
+            try:
+                where = placement.place(r, cwd, root)
+            except Exception as exc:
+                self.crashed(f"placing {r.id}", exc)
+                where = None
+            out.append(Entry(record=r, task="", cwd=cwd, placement=where))
+        return out
+
+    async def take(self, store_task: str, result: Classified, cwd: Path, info: TaskInfo) -> list[Entry]:
+        """Replace a task's failures with a new classification and publish."""
+        for rule_id, error in result.rule_errors:
+            self.window_log_message(T.LogMessageParams(
+                type=T.MessageType.Warning, message=f"faultlens: rule {rule_id} failed: {error}"))
+        entries = await asyncio.to_thread(self.place_all, result.records, cwd)
+        for e in entries:
+            e.task = store_task
+        touched = self.store.replace(store_task, entries, info)
+        self.publish(touched)
+        self.spawn(asyncio.to_thread(self.emit_classified, result.records), "event log")
+        files = {e.placement.path for e in entries if e.placement}
+        self.info(f"faultlens: {store_task}: {len(entries)} failure(s) in {len(files)} file(s)")
+        if self.settings.auto_recover:
+            for e in entries:
+                if e.record.auto_recoverable is True:
+                    from .commands import apply_recipe
+
+                    self.spawn(apply_recipe(self, e.record.id, edit_applied=False), "auto-recover")
+        return entries
+
+    def emit_classified(self, records: Sequence[FailureRecord]) -> None:
+        """The lifecycle event `failure.classified` for each record.  Blocking."""
+        if not records:
+            return
+        from faultlens.recipes import EventLog
+
+        events = EventLog(self.recipe_workspace())
+        for r in records:
+            events.emit("failure.classified", r)
+
+    def run_log(self, store_task: str) -> Path:
+        """Where a run's output is kept (the log line a location-less failure points at)."""
+        slug = _SLUG.sub("-", store_task).strip("-")[:80] or "run"
+        folder = self.state_dir / "runs"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{slug}.log"
+
+    # -- diagnostics -----------------------------------------------------------------
+    def diagnostics_for(self, path: Path) -> tuple[list[T.Diagnostic], int | None]:
+        """The diagnostics of one file and the version they are for."""
+        entries = self.store.for_path(path)
+        if not entries:
+            return [], None
+        lines, codec, version = self.text_of(path)
+        if not lines:
+            deepest = max(e.placement.line for e in entries if e.placement)
+            lines = ["\n"] * (deepest + 1)
+        out = []
+        for e in entries:
+            try:
+                out.append(convert.diagnostic(e, lines, codec, recipe_href=self.recipe_href(e.record)))
+            except Exception as exc:
+                self.crashed(f"diagnostic for {e.record.id}", exc)
+        return out, version
+
+    def recipe_href(self, record: FailureRecord) -> str | None:
+        """A file URI of the recipe's .md (the project override wins)."""
+        override = self.state_dir / "recipes" / f"{record.failure_type}.md"
+        if override.is_file():
+            return convert.path_to_uri(override)
+        try:
+            from importlib.resources import files
+
+            path = Path(str(files("faultlens.recipes") / f"{record.failure_type}.md"))
+        except (ImportError, TypeError):
+            return None
+        return convert.path_to_uri(path) if path.is_file() else None
+
+    def publish(self, paths: set[Path] | Sequence[Path]) -> None:
+        """Push (or, in pull mode, ask the client to pull) the diagnostics of these files."""
+        if self.pull_mode:
+            if self.supports("workspace.diagnostics.refresh_support"):
+                self.spawn(self.workspace_diagnostic_refresh_async(None), "diagnostic refresh")
+            return
+        for path in paths:
+            diags, version = self.diagnostics_for(path)
+            self.text_document_publish_diagnostics(
+                T.PublishDiagnosticsParams(uri=convert.path_to_uri(path), diagnostics=diags,
+                                           version=version)
+            )
+
+    def entries_at(self, uri: str, rng: T.Range) -> list[tuple[Entry, T.Diagnostic]]:
+        """The failures whose diagnostic range touches `rng` (lines) in a document."""
+        path = convert.uri_to_path(uri)
+        if path is None:
+            return []
+        entries = self.store.for_path(path)
+        if not entries:
+            return []
+        lines, codec, _ = self.text_of(path)
+        out = []
+        for e in entries:
+            d = convert.diagnostic(e, lines or ["\n"], codec, recipe_href=self.recipe_href(e.record))
+            if d.range.start.line <= rng.end.line and d.range.end.line >= rng.start.line:
+                out.append((e, d))
+        return out
+
+    # -- watched files --------------------------------------------------------------
+    async def setup_watching(self) -> None:
+        """Register the watch globs with the client, or poll them ourselves."""
+        globs = self.settings.watch_globs
+        if self.supports("workspace.did_change_watched_files.dynamic_registration"):
+            if self.watch_registration is not None:
+                await self.client_unregister_capability_async(T.UnregistrationParams(
+                    unregisterations=[T.Unregistration(id=self.watch_registration,
+                                                       method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES)]))
+                self.watch_registration = None
+            if not globs:
+                return
+            reg_id = f"faultlens-watch-{len(globs)}-{id(globs)}"
+            relative = self.supports("workspace.did_change_watched_files.relative_pattern_support")
+            root_uri = convert.path_to_uri(self.root)
+            watchers = [
+                T.FileSystemWatcher(
+                    glob_pattern=T.RelativePattern(base_uri=root_uri, pattern=g) if relative else p,
+                    kind=T.WatchKind.Create | T.WatchKind.Change | T.WatchKind.Delete,
+                )
+                for g, p in zip(globs, watch.watcher_patterns(globs), strict=True)
+            ]
+            await self.client_register_capability_async(T.RegistrationParams(registrations=[
+                T.Registration(id=reg_id, method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                               register_options=T.DidChangeWatchedFilesRegistrationOptions(
+                                   watchers=watchers))]))
+            self.watch_registration = reg_id
+            self.info(f"faultlens: watching {', '.join(globs)} (client-side)")
+            return
+        if self.poll_task is not None:
+            self.poll_task.cancel()
+            self.poll_task = None
+        if globs and self.settings.watch_poll_interval > 0:
+            self.poll_task = self.spawn(self.poll(), "polling log files")
+            self.info(f"faultlens: watching {', '.join(globs)} (polling)")
+
+    async def poll(self) -> None:
+        """Classify matching files that appear or change (clients that cannot watch)."""
+        globs = list(self.settings.watch_globs)
+        seen = await asyncio.to_thread(watch.scan, self.root, globs)
+        for path in seen:
+            await self.log_file_changed(path)
+        while True:
+            await asyncio.sleep(self.settings.watch_poll_interval)
+            now = await asyncio.to_thread(watch.scan, self.root, globs)
+            changed, deleted = watch.diff(seen, now)
+            seen = now
+            for path in changed:
+                await self.log_file_changed(path)
+            for path in deleted:
+                self.log_file_deleted(path)
+
+    def log_task(self, path: Path) -> tuple[str, str]:
+        rel = watch.relative(path, self.root) or str(path)
+        return f"log:{rel}", rel
+
+    async def log_file_changed(self, path: Path) -> None:
+        """Classify a watched file (paths in it resolve from the workspace root)."""
+        store_task, rel = self.log_task(path)
+        opts = self.options(cwd=self.root, task=None, command=None, exit_code=None, log_file=rel)
+
+        def work() -> Classified:
+            with open(path, "rb") as fh:
+                return self.classify_stream(fh, opts)
+
+        try:
+            result = await asyncio.to_thread(work)
+        except OSError as exc:
+            self.warn(f"faultlens: cannot read {rel}: {exc.strerror or exc}")
+            return
+        await self.take(store_task, result, self.root, TaskInfo(log_path=path))
+
+    def log_file_deleted(self, path: Path) -> None:
+        store_task, _ = self.log_task(path)
+        self.publish(self.store.remove_task(store_task))
+
+    async def classify_document(self, uri: str) -> None:
+        """An opened log file: classify its text (paths resolve from the root)."""
+        path = convert.uri_to_path(uri)
+        doc = self.workspace.text_documents.get(uri)
+        if path is None or doc is None:
+            return
+        store_task, rel = self.log_task(path)
+        opts = self.options(cwd=self.root, task=None, command=None, exit_code=None, log_file=rel)
+        data = doc.source.encode("utf-8", "surrogatepass")
+
+        def work() -> Classified:
+            import io
+
+            return self.classify_stream(io.BytesIO(data), opts)
+
+        result = await asyncio.to_thread(work)
+        await self.take(store_task, result, self.root, TaskInfo(log_path=path))
+
+
+def is_log_document(uri: str, root: Path) -> bool:
+    """An opened document classified as output: a *.log file inside the workspace."""
+    path = convert.uri_to_path(uri)
+    if path is None or path.suffix.lower() != ".log":
+        return False
+    return watch.relative(path, root) is not None
+
+
+def create_server() -> FaultLensServer:
+    """A server with every feature and command registered."""
+    from . import commands, features
+
+    ls = FaultLensServer()
+    features.register(ls)
+    commands.register(ls)
+    return ls
+
+
+Handler = Callable[..., Any]

@@ -1,0 +1,498 @@
+"""`workspace/executeCommand` commands, `faultlens/ingest`, and code action resolution.
+
+Every command takes one JSON object argument (camelCase keys), validated by
+the models of server/protocol.py; bad arguments are an *Invalid Params* error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import shlex
+import time
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as T
+
+from . import actions, convert, runner
+from . import protocol as P
+from .app import Classified, FaultLensServer, PendingPlan
+from .store import TaskInfo
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+    from faultlens.recipes import Outcome, Plan
+
+REPORT_EVERY = 0.2  # seconds between $/progress reports
+
+
+def register(server: FaultLensServer) -> None:
+    """Register every faultlens.* command."""
+
+    @server.command(P.CMD_RUN)
+    async def run(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        a = P.parse_args(P.RunArgs, args)
+        if a.command is None and a.name is None:
+            raise _invalid("faultlens.run needs `command` (argv list or string) or `name`")
+        if a.command is not None:
+            command: list[str] | str = a.command
+        elif a.name in ls.settings.run_commands:
+            command = ls.settings.run_commands[a.name]
+        else:
+            raise _invalid(f"no run command named {a.name!r} in settings (runCommands)")
+        try:
+            argv = runner.to_argv(command)
+            cwd = runner.working_dir(ls.root, a.cwd)
+        except runner.BadCommand as exc:
+            raise _invalid(str(exc)) from None
+        return await run_task(ls, argv, cwd, a.task)
+
+    @server.command(P.CMD_APPLY)
+    async def apply(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        a = P.parse_args(P.FailureArgs, args)
+        return await apply_recipe(ls, a.failure_id, edit_applied=a.edit_applied)
+
+    @server.command(P.CMD_RETRY)
+    async def retry(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        return await task_option(ls, "retry", P.parse_args(P.TaskArgs, args), _store_task(args))
+
+    @server.command(P.CMD_SKIP)
+    async def skip(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        return await task_option(ls, "skip", P.parse_args(P.TaskArgs, args), _store_task(args))
+
+    @server.command(P.CMD_STOP)
+    async def stop(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        return await task_option(ls, "stop", P.parse_args(P.TaskArgs, args), _store_task(args))
+
+    @server.command(P.CMD_CLEAR)
+    def clear(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        a = P.parse_args(P.ClearArgs, args)
+        if a.task is None:
+            touched = ls.store.clear()
+        else:
+            touched = set()
+            for key in _store_keys(ls, a.task):
+                touched |= ls.store.remove_task(key)
+        ls.publish(touched)
+        ls.info(f"faultlens: cleared {a.task or 'every task'} ({len(touched)} file(s))")
+        return {"cleared": len(touched)}
+
+    @server.command(P.CMD_CONFLICT)
+    async def accept_conflict(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        a = P.parse_args(P.ConflictArgs, args)
+        edit = conflict_edit(ls, a.uri, a.line, a.choice)
+        if edit is None:
+            raise _invalid(f"no conflict hunk at line {a.line + 1} of {a.uri}")
+        result = await ls.workspace_apply_edit_async(
+            T.ApplyWorkspaceEditParams(edit=edit, label=f"faultlens: accept {a.choice}")
+        )
+        ls.info(f"faultlens: accept {a.choice} at {a.uri}:{a.line + 1}: applied={result.applied}")
+        return {"applied": result.applied}
+
+    @server.command(P.CMD_REVIEWED)
+    async def mark_reviewed(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        a = P.parse_args(P.FailureArgs, args)
+        return await reviewed(ls, a.failure_id, edit_applied=a.edit_applied)
+
+
+def _invalid(message: str) -> Exception:
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    return JsonRpcInvalidParams(message)
+
+
+def _store_task(args: tuple[Any, ...]) -> str | None:
+    first = args[0] if args else None
+    value = first.get("storeTask") if isinstance(first, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _store_keys(ls: FaultLensServer, task: str) -> list[str]:
+    """Store keys for a task name: the key itself, or runs whose records carry it."""
+    keys = {e.task for e in ls.store.entries() if e.task == task or e.record.task == task}
+    keys |= {k for k in ls.store.tasks if k == task}
+    return sorted(keys)
+
+
+# -- running and ingesting output ------------------------------------------------------
+def default_key(argv: list[str] | None, task: str | None) -> str:
+    """The store key of a run: its task, or the command itself (a re-run replaces it)."""
+    if task:
+        return task
+    return f"run:{shlex.join(argv)}" if argv else "ingest"
+
+
+async def run_task(ls: FaultLensServer, argv: list[str], cwd: Path, task: str | None,
+                   key: str | None = None) -> dict[str, Any]:
+    """Run a command, streaming its output into the classifier, with $/progress."""
+    from faultlens.classifier.engine import Classifier
+
+    key = key or default_key(argv, task)
+    if key in ls.running:
+        raise _invalid(f"{key} is already running")
+    stop = asyncio.Event()
+    ls.running[key] = stop
+    log_path = ls.run_log(key)
+    opts = ls.options(cwd=cwd, task=task, command=argv, exit_code=None, log_file=str(log_path))
+    classifier = Classifier(opts)
+    token = str(uuid.uuid4())
+    progress = ls.supports("window.work_done_progress")
+    title = f"faultlens: {shlex.join(argv)}"
+    try:
+        if progress:
+            await ls.work_done_progress.create_async(token)
+            ls.work_done_progress.begin(token, T.WorkDoneProgressBegin(
+                title=title, message="starting", cancellable=True))
+        ls.info(f"faultlens: running {shlex.join(argv)} in {cwd}")
+        last_report = 0.0
+
+        def report(lines: int) -> None:
+            nonlocal last_report
+            now = time.monotonic()
+            if progress and now - last_report >= REPORT_EVERY:
+                last_report = now
+                ls.work_done_progress.report(token, T.WorkDoneProgressReport(
+                    message=f"{lines} lines"))
+
+        def cancelled() -> bool:
+            fut = ls.work_done_progress.tokens.get(token)
+            return stop.is_set() or (fut is not None and fut.cancelled())
+
+        with open(log_path, "wb") as out:
+
+            async def on_output(chunk: bytes) -> None:
+                out.write(chunk)
+                await asyncio.to_thread(classifier.feed, chunk)
+
+            result = await runner.run_command(
+                argv, cwd, on_output=on_output, on_lines=report, cancelled=cancelled,
+                timeout=ls.settings.run_timeout,
+            )
+        if result.error:
+            if progress:
+                ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=result.error))
+            ls.warn(f"faultlens: {result.error}", show=True)
+            return {"task": key, "error": result.error, "exitCode": None, "failures": 0}
+        if progress:
+            ls.work_done_progress.report(token, T.WorkDoneProgressReport(
+                message=f"{result.lines} lines, classifying"))
+        classifier.options.exit_code = result.exit_code
+        classified = await asyncio.to_thread(ls.finish, classifier)
+        info = TaskInfo(argv=argv, cwd=cwd, exit_code=result.exit_code, log_path=log_path)
+        if result.cancelled or result.timed_out:
+            why = "cancelled" if result.cancelled else "timed out"
+            ls.info(f"faultlens: {shlex.join(argv)} {why} after {result.lines} lines")
+        entries = await ls.take(key, classified, cwd, info)
+        summary = f"exit {result.exit_code}, {len(entries)} failure(s), {result.lines} lines"
+        if progress:
+            ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=summary))
+        return {
+            "task": key,
+            "exitCode": result.exit_code,
+            "failures": len(entries),
+            "lines": result.lines,
+            "seconds": round(result.seconds, 3),
+            "cancelled": result.cancelled,
+            "timedOut": result.timed_out,
+            "log": str(log_path),
+        }
+    except BaseException:
+        if progress:
+            ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message="stopped"))
+        raise
+    finally:
+        ls.running.pop(key, None)
+        ls.work_done_progress.tokens.pop(token, None)
+
+
+async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
+    """Classify output the client captured (a terminal, a task)."""
+    argv: list[str] | None
+    try:
+        argv = runner.to_argv(a.command) if a.command else None
+    except runner.BadCommand:
+        argv = None
+    try:
+        cwd = runner.working_dir(ls.root, a.cwd)
+    except runner.BadCommand as exc:
+        ls.warn(f"faultlens/ingest: {exc}; using the workspace root")
+        cwd = ls.root
+    key = default_key(argv, a.task) if (argv or a.task) else "ingest"
+    log_path = ls.run_log(key)
+    data = a.output.encode("utf-8", "surrogatepass")
+    opts = ls.options(cwd=cwd, task=a.task, command=argv, exit_code=a.exit_code,
+                      log_file=str(log_path))
+
+    def work() -> Classified:
+        log_path.write_bytes(data)
+        return ls.classify_stream(io.BytesIO(data), opts)
+
+    classified = await asyncio.to_thread(work)
+    info = TaskInfo(argv=argv, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
+    await ls.take(key, classified, cwd, info)
+
+
+# -- recipes -----------------------------------------------------------------------------
+def _snapshot(ls: FaultLensServer, plan: Plan) -> dict[Path, str | None]:
+    out: dict[Path, str | None] = {}
+    for e in plan.edits:
+        path = ls.root / e.path
+        try:
+            out[path] = path.read_text(encoding="utf-8")
+        except OSError:
+            out[path] = None
+    return out
+
+
+async def resolve_action(ls: FaultLensServer, action: T.CodeAction, data: dict[str, Any]) -> T.CodeAction:
+    """codeAction/resolve: compute the edit (and the follow-up command) lazily."""
+    kind = data.get("kind")
+    if kind == "recipe":
+        fid = str(data.get("failureId"))
+        entry = ls.store.get(fid)
+        if entry is None:
+            raise _invalid(f"unknown failure {fid}")
+        from faultlens.recipes import Plan, plan
+
+        ws = ls.recipe_workspace()
+        p = await asyncio.to_thread(plan, entry.record, ws)
+        if not isinstance(p, Plan):
+            action.disabled = T.CodeActionDisabled(reason=p.reason)
+            return action
+        ls.pending[fid] = PendingPlan(plan=p, before=await asyncio.to_thread(_snapshot, ls, p))
+        if p.edits:
+            action.edit = actions.workspace_edit(p.edits, ls.root, ls.text_of)
+        action.command = T.Command(
+            title="faultlens: verify", command=P.CMD_APPLY,
+            arguments=[{"failureId": fid, "editApplied": bool(p.edits)}],
+        )
+        return action
+    if kind == "conflict":
+        edit = conflict_edit(ls, str(data.get("uri")), int(data.get("line", -1)),
+                             str(data.get("choice")))
+        if edit is None:
+            raise _invalid("the conflict hunk is gone")
+        action.edit = edit
+        return action
+    if kind == "review":
+        fid = str(data.get("failureId"))
+        entry = ls.store.get(fid)
+        if entry is None:
+            raise _invalid(f"unknown failure {fid}")
+        from faultlens.recipes import TextEdit, mark_reviewed
+
+        step = await asyncio.to_thread(mark_reviewed, entry.record, ls.recipe_workspace())
+        if isinstance(step, TextEdit):
+            action.edit = actions.workspace_edit([step], ls.root, ls.text_of)
+        action.command = T.Command(
+            title="faultlens: reviewed", command=P.CMD_REVIEWED,
+            arguments=[{"failureId": fid, "editApplied": isinstance(step, TextEdit)}],
+        )
+        return action
+    return action
+
+
+def conflict_edit(ls: FaultLensServer, uri: str, line: int, choice: str) -> T.WorkspaceEdit | None:
+    """The edit that resolves the conflict hunk starting at/around `line`."""
+    from faultlens.recipes import conflict_hunks, resolve_hunk
+
+    path = convert.uri_to_path(uri)
+    if path is None or choice not in ("current", "incoming", "both"):
+        return None
+    lines, _, _ = ls.text_of(path)
+    hunks = conflict_hunks(str(path), "".join(lines))
+    for h in hunks:
+        if h.start_line <= line <= h.end_line:
+            te = resolve_hunk(h, choice)  # type: ignore[arg-type]
+            rel = path.relative_to(ls.root).as_posix() if path.is_relative_to(ls.root) else str(path)
+            te.path = rel
+            return actions.workspace_edit([te], ls.root, ls.text_of)
+    return None
+
+
+async def _apply_via_client(ls: FaultLensServer, plan: Plan) -> tuple[bool, str | None]:
+    edit = actions.workspace_edit(plan.edits, ls.root, ls.text_of)
+    result = await ls.workspace_apply_edit_async(
+        T.ApplyWorkspaceEditParams(edit=edit, label=f"faultlens: {plan.title}")
+    )
+    return result.applied, result.failure_reason
+
+
+def _sync_disk(ls: FaultLensServer, pending: PendingPlan) -> str | None:
+    """Make sure the files on disk carry the edit before verifying.
+
+    An editor applies a workspace edit to its buffers; verification re-runs the
+    build, which reads the disk.  When a file still holds its old text the same
+    edits are written (atomically, all or none).  Returns a problem, or None.
+    """
+    from faultlens.recipes import apply_edits
+
+    stale = [p for p, before in pending.before.items()
+             if _read(p) == before and before is not None]
+    if not stale:
+        return None
+    stale_edits = [e for e in pending.plan.edits if (ls.root / e.path) in stale]
+    try:
+        apply_edits(stale_edits, ls.recipe_workspace())
+    except Exception as exc:
+        return f"could not write the edit to disk: {exc}"
+    return None
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+async def apply_recipe(ls: FaultLensServer, failure_id: str, *, edit_applied: bool) -> dict[str, Any]:
+    """Apply a recipe (edits through the client), verify, record, re-publish."""
+    from faultlens.recipes import Plan, availability, complete_attempt, plan
+
+    entry = ls.store.get(failure_id)
+    if entry is None:
+        raise _invalid(f"unknown failure {failure_id}")
+    ws = ls.recipe_workspace()
+    record = entry.record
+    avail = await asyncio.to_thread(availability, record, ws)
+    pending = ls.pending.pop(failure_id, None)
+    if not avail.enabled and not (edit_applied and pending is not None):
+        ls.info(f"faultlens: recipe for {failure_id} not run: {avail.reason}")
+        return {"result": "disabled", "reason": avail.reason}
+    if pending is None or not edit_applied:
+        try:
+            p = await asyncio.to_thread(plan, record, ws)
+        except Exception as exc:
+            ls.crashed(f"recipe {record.failure_type}", exc)
+            return {"result": "error", "reason": str(exc)}
+        if not isinstance(p, Plan):
+            ls.info(f"faultlens: no recipe for {failure_id}: {p.reason}")
+            return {"result": "refused", "reason": p.reason}
+        pending = PendingPlan(plan=p, before=await asyncio.to_thread(_snapshot, ls, p))
+        edit_applied = False
+    applied, error = True, None
+    if pending.plan.edits and not edit_applied:
+        applied, error = await _apply_via_client(ls, pending.plan)
+    if applied and pending.plan.edits:
+        error = await asyncio.to_thread(_sync_disk, ls, pending)
+        applied = error is None
+    ls.info(f"faultlens: {pending.plan.title}: edit applied={applied}; verifying")
+    try:
+        outcome = await asyncio.to_thread(
+            complete_attempt, record, pending.plan, ws, applied=applied, error=error
+        )
+    except Exception as exc:
+        ls.crashed(f"recipe {record.failure_type}", exc)
+        return {"result": "error", "reason": str(exc)}
+    await after_outcome(ls, entry.task, entry.cwd, outcome)
+    return {"result": outcome.result, "reason": outcome.reason, "tried": outcome.tried,
+            "box": outcome.box}
+
+
+async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome: Outcome) -> None:
+    """Show an attempt's result: update the store, re-publish, ask on escalation."""
+    rec = outcome.record
+    ls.outcomes[rec.id] = outcome
+    if outcome.result == "recovered":
+        touched = ls.store.remove(rec.id)
+        ls.info(f"faultlens: recovered {rec.failure_type} {rec.id}: {outcome.reason or outcome.tried}")
+    else:
+        entry = ls.store.update(rec.id, rec)
+        touched = {entry.placement.path} if entry and entry.placement else set()
+        ls.info(f"faultlens: {outcome.result} {rec.failure_type} {rec.id}: {outcome.reason}")
+    if outcome.full_rerun:
+        entries = await asyncio.to_thread(ls.place_all, outcome.new_records, cwd)
+        for e in entries:
+            e.task = store_task
+        touched |= ls.store.replace(store_task, entries)
+    ls.publish(touched)
+    if outcome.result == "escalated" and ls.settings.ask_on_escalation and outcome.options:
+        ls.spawn(ask(ls, store_task, rec, outcome), "escalation prompt")
+
+
+async def ask(ls: FaultLensServer, store_task: str, record: FailureRecord, outcome: Outcome) -> None:
+    """window/showMessageRequest with the escalation's options (retry / skip / stop)."""
+    choices = {o.label: o.id for o in outcome.options}
+    answer = await ls.window_show_message_request_async(T.ShowMessageRequestParams(
+        type=T.MessageType.Error,
+        message=f"faultlens: {record.failure_type} escalated: {outcome.reason}",
+        actions=[T.MessageActionItem(title=label) for label in choices],
+    ))
+    if answer is None:
+        return
+    option = choices.get(answer.title)
+    ls.info(f"faultlens: user selected: {option}")
+    if option in ("retry", "skip", "stop"):
+        args = P.TaskArgs(task=actions.default_task(record), failure_id=record.id)
+        await task_option(ls, option, args, store_task)
+
+
+async def task_option(ls: FaultLensServer, option: str, a: P.TaskArgs, store_task: str | None) -> dict[str, Any]:
+    """retry / skip / stop a task (the seed's options)."""
+    from faultlens.recipes import retry_task, skip_task, stop_task
+
+    ws = ls.recipe_workspace()
+    fn = {"retry": retry_task, "skip": skip_task, "stop": stop_task}[option]
+    state = await asyncio.to_thread(fn, a.task, ws)
+    keys = [store_task] if store_task else _store_keys(ls, a.task)
+    out: dict[str, Any] = {"task": state.task, "status": state.status, "accepted": state.accepted,
+                           "retriesUsed": state.retries_used, "maxRetries": state.max_retries,
+                           "message": state.message}
+    ls.info(f"faultlens: {option} {a.task}: {state.status} {state.message}".rstrip())
+    if not state.accepted:
+        ls.warn(f"faultlens: {option} {a.task} refused: {state.message}", show=True)
+        return out
+    if option == "skip":
+        touched: set[Path] = set()
+        for k in keys:
+            touched |= ls.store.remove_task(k)
+        ls.publish(touched)
+    elif option == "stop":
+        for k in keys:
+            if k in ls.running:
+                ls.running[k].set()
+    elif option == "retry":
+        for k in keys:
+            info = ls.store.tasks.get(k)
+            if info and info.argv and info.cwd and k not in ls.running:
+                task = None if k.startswith("run:") else k
+                out["run"] = await run_task(ls, info.argv, info.cwd, task, key=k)
+                break
+    return out
+
+
+async def reviewed(ls: FaultLensServer, failure_id: str, *, edit_applied: bool) -> dict[str, Any]:
+    """trust_gate: a human marked the finding reviewed (allow-list entry)."""
+    from faultlens.recipes import CommandStep, TextEdit, mark_reviewed
+
+    entry = ls.store.get(failure_id)
+    if entry is None:
+        raise _invalid(f"unknown failure {failure_id}")
+    ws = ls.recipe_workspace()
+    step = await asyncio.to_thread(mark_reviewed, entry.record, ws)
+    done = True
+    if isinstance(step, TextEdit) and not edit_applied:
+        edit = actions.workspace_edit([step], ls.root, ls.text_of)
+        result = await ls.workspace_apply_edit_async(
+            T.ApplyWorkspaceEditParams(edit=edit, label="faultlens: mark reviewed"))
+        done = result.applied
+    elif isinstance(step, CommandStep):
+        try:
+            cwd = runner.working_dir(ls.root, step.cwd)
+        except runner.BadCommand as exc:
+            raise _invalid(str(exc)) from None
+        sink = io.BytesIO()
+
+        async def keep(chunk: bytes) -> None:
+            sink.write(chunk)
+
+        res = await runner.run_command(step.argv, cwd, on_output=keep, timeout=step.timeout,
+                                       env=step.env)
+        done = res.exit_code == 0
+    if done:
+        ls.publish(ls.store.remove(failure_id))
+    ls.info(f"faultlens: marked {failure_id} reviewed: {done}")
+    return {"reviewed": done}

@@ -1,0 +1,193 @@
+"""Records <-> LSP values (Diagnostic, Hover text, failure listings).  Pure.
+
+Columns are computed in code points and converted to the client's negotiated
+position encoding with the document's position codec (or the workspace codec
+and the file's text on disk for files that are not open).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as T
+from pygls import uris
+from pygls.workspace import PositionCodec
+
+from faultlens.classifier.record import FailureRecord
+
+from .placement import Placement, resolve
+from .store import Entry
+
+SOURCE = "faultlens"
+_WORD = re.compile(r"[\w$]+")
+
+
+def path_to_uri(path: Path) -> str:
+    """A file URI for an absolute path."""
+    return uris.from_fs_path(str(path)) or path.as_uri()
+
+
+def uri_to_path(uri: str) -> Path | None:
+    """The filesystem path of a file URI (None for other schemes)."""
+    fs = uris.to_fs_path(uri)
+    return Path(fs) if fs and uri.startswith("file:") else None
+
+
+def severity(record: FailureRecord) -> T.DiagnosticSeverity:
+    """Error for blocking failures, Warning for degraded ones."""
+    return T.DiagnosticSeverity.Error if record.severity == "blocking" else T.DiagnosticSeverity.Warning
+
+
+def _strip(line: str) -> str:
+    return line.rstrip("\r\n")
+
+
+def code_point_range(p: Placement, lines: Sequence[str]) -> T.Range:
+    """The range to underline, in code points, clamped to the text."""
+    if not lines:
+        return T.Range(start=T.Position(line=0, character=0), end=T.Position(line=0, character=0))
+    line = min(p.line, len(lines) - 1)
+    text = _strip(lines[line])
+    if p.column is not None:
+        col = min(p.column, len(text))
+    else:
+        col = len(text) - len(text.lstrip())
+    if p.end_line is not None and p.end_column is not None and (
+        p.end_line > line or (p.end_line == line and p.end_column > col)
+    ):
+        end_line = min(p.end_line, len(lines) - 1)
+        end_col = min(p.end_column, len(_strip(lines[end_line])))
+    elif p.column is not None and (m := _WORD.match(text, col)):
+        end_line, end_col = line, m.end()  # the word the tool points at
+    else:
+        end_line, end_col = line, len(text.rstrip())
+        if end_col <= col:
+            end_col = len(text)
+    return T.Range(
+        start=T.Position(line=line, character=col), end=T.Position(line=end_line, character=end_col)
+    )
+
+
+def client_range(p: Placement, lines: Sequence[str], codec: PositionCodec) -> T.Range:
+    """The range in the client's position encoding."""
+    return codec.range_to_client_units(lines, code_point_range(p, lines))
+
+
+def line_range(line: int) -> T.Range:
+    """A whole-line range start (used for places in files whose text is not read)."""
+    return T.Range(start=T.Position(line=line, character=0), end=T.Position(line=line, character=0))
+
+
+def message(record: FailureRecord) -> str:
+    """The diagnostic message: the failure, not the fix (the signal or message)."""
+    text = record.message or record.signal
+    if record.task and not record.task.startswith(("run:", "log:", "ingest:")):
+        text = f"{text} [{record.task}]"
+    return text or record.failure_type
+
+
+def diagnostic(
+    entry: Entry,
+    lines: Sequence[str],
+    codec: PositionCodec,
+    *,
+    recipe_href: str | None,
+) -> T.Diagnostic:
+    """The LSP diagnostic of one placed entry."""
+    assert entry.placement is not None
+    rec = entry.record
+    related: list[T.DiagnosticRelatedInformation] = []
+    if rec.log_file and rec.log_line and entry.placement.kind != "log":
+        related.append(
+            T.DiagnosticRelatedInformation(
+                location=T.Location(
+                    uri=path_to_uri(resolve(rec.log_file, entry.cwd)),
+                    range=line_range(rec.log_line - 1),
+                ),
+                message=f"output line {rec.log_line}",
+            )
+        )
+    for loc in rec.related:
+        related.append(
+            T.DiagnosticRelatedInformation(
+                location=T.Location(
+                    uri=path_to_uri(resolve(loc.file, entry.cwd)),
+                    range=line_range((loc.line or 1) - 1),
+                ),
+                message=loc.message or "related",
+            )
+        )
+    return T.Diagnostic(
+        range=client_range(entry.placement, lines, codec),
+        message=message(rec),
+        severity=severity(rec),
+        code=rec.failure_type,
+        code_description=T.CodeDescription(href=recipe_href) if recipe_href else None,
+        source=SOURCE,
+        data=rec.to_json(),
+        related_information=related or None,
+    )
+
+
+def record_from_data(data: Any) -> FailureRecord | None:
+    """The record a client echoed back in `Diagnostic.data` (None when absent or bad)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return FailureRecord.model_validate(data)
+    except ValueError:
+        return None
+
+
+def listing(entry: Entry) -> dict[str, Any]:
+    """One failure for the `faultlens/failures` answer: the record plus where it is shown."""
+    out: dict[str, Any] = {"record": entry.record.to_json(), "task": entry.task}
+    p = entry.placement
+    if p is not None:
+        out["uri"] = path_to_uri(p.path)
+        out["line"] = p.line
+        out["shownAt"] = p.kind
+    else:
+        out["uri"] = None
+        out["line"] = None
+        out["shownAt"] = None
+    return out
+
+
+def hover_markdown(
+    record: FailureRecord,
+    *,
+    summary: str | None,
+    attempts: int | None,
+    box: str | None,
+    retries: str | None = None,
+) -> str:
+    """The hover text of one failure (Markdown)."""
+    auto = record.auto_recoverable
+    auto_text = "yes" if auto is True else "no" if auto is False else "partial"
+    parts = [
+        f"**faultlens · {record.failure_type}** · {record.severity} · auto-recoverable: {auto_text}",
+        "",
+        f"Signal: `{_code(record.signal)}`",
+    ]
+    if record.tool or record.code:
+        parts.append(f"Tool: {record.tool or '?'} {record.code or ''}".rstrip())
+    if summary:
+        parts += ["", f"Recipe: {summary}"]
+    if attempts is not None:
+        line = f"Attempts so far: {attempts} of 1"
+        if record.recovery_result:
+            line += f" ({record.recovery_result})"
+        parts += ["", line]
+    if retries:
+        parts.append(retries)
+    if box:
+        parts += ["", "```text", box.rstrip("\n"), "```"]
+    return "\n".join(parts)
+
+
+def _code(text: str) -> str:
+    return text.replace("`", "'").replace("\n", " ")[:300]

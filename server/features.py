@@ -1,0 +1,290 @@
+"""LSP feature handlers: thin, each calls the server's operations or pure functions.
+
+Notification handlers are guarded: a crash is reported with window/logMessage
+and the server keeps serving.  Request handlers raise, and pygls turns the
+exception into an error response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types as T
+
+from . import actions, convert
+from . import protocol as P
+from .app import FaultLensServer, is_log_document
+from .store import TaskInfo
+
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+
+def guarded(what: str) -> Callable[[F], F]:
+    """For notification handlers: log a crash and go on."""
+
+    def deco(fn: F) -> F:
+        @functools.wraps(fn)
+        async def wrapper(ls: FaultLensServer, params: Any) -> Any:
+            try:
+                return await fn(ls, params)
+            except Exception as exc:
+                ls.crashed(what, exc)
+                return None
+
+        return wrapper  # type: ignore[return-value]
+
+    return deco
+
+
+def register(server: FaultLensServer) -> None:
+    """Register every LSP feature on `server`."""
+
+    @server.feature(T.INITIALIZE)
+    def initialize(ls: FaultLensServer, params: T.InitializeParams) -> None:
+        raw = params.initialization_options
+        ls.init_options = raw if isinstance(raw, dict) else {}
+        ls.apply_settings(ls.init_options)
+        wants_pull = ls.settings.diagnostic_mode == "pull"
+        can_pull = params.capabilities.text_document is not None and (
+            params.capabilities.text_document.diagnostic is not None
+        )
+        if wants_pull and can_pull:
+            ls.pull_mode = True
+            register_pull(ls)
+
+    @server.feature(T.INITIALIZED)
+    @guarded("initialized")
+    async def initialized(ls: FaultLensServer, params: T.InitializedParams) -> None:
+        if ls.supports("workspace.configuration"):
+            await fetch_configuration(ls)
+        await ls.setup_watching()
+        mode = "pull" if ls.pull_mode else "push"
+        ls.info(f"faultlens {ls.server_info.version if ls.server_info else ''}: root {ls.root}, "
+                f"{mode} diagnostics")
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded("didChangeConfiguration")
+    async def did_change_configuration(
+        ls: FaultLensServer, params: T.DidChangeConfigurationParams
+    ) -> None:
+        settings = params.settings
+        if isinstance(settings, dict) and isinstance(settings.get("faultlens"), dict):
+            ls.apply_settings(settings["faultlens"])
+        elif ls.supports("workspace.configuration"):
+            await fetch_configuration(ls)
+        ls.info("faultlens: settings updated")
+
+    @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    @guarded("didOpen")
+    async def did_open(ls: FaultLensServer, params: T.DidOpenTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if is_log_document(uri, ls.root):
+            await ls.classify_document(uri)
+            return
+        path = convert.uri_to_path(uri)
+        if path is not None and ls.store.for_path(path):
+            ls.publish([path])  # now in the client's encoding and document version
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded("didChange")
+    async def did_change(ls: FaultLensServer, params: T.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if is_log_document(uri, ls.root):
+            await ls.classify_document(uri)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded("didClose")
+    async def did_close(ls: FaultLensServer, params: T.DidCloseTextDocumentParams) -> None:
+        path = convert.uri_to_path(params.text_document.uri)
+        if path is not None and ls.store.for_path(path):
+            ls.publish([path])  # positions now computed from the disk text
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded("didChangeWatchedFiles")
+    async def did_change_watched(ls: FaultLensServer, params: T.DidChangeWatchedFilesParams) -> None:
+        from .watch import matches, relative
+
+        for change in params.changes:
+            path = convert.uri_to_path(change.uri)
+            rel = relative(path, ls.root) if path else None
+            if path is None or rel is None or not matches(rel, ls.settings.watch_globs):
+                continue
+            if change.type == T.FileChangeType.Deleted:
+                ls.log_file_deleted(path)
+            else:
+                await ls.log_file_changed(path)
+
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: FaultLensServer, params: T.HoverParams) -> T.Hover | None:
+        pos = params.position
+        found = ls.entries_at(params.text_document.uri, T.Range(start=pos, end=pos))
+        found = [(e, d) for e, d in found if _contains(d.range, pos)] or found
+        if not found:
+            return None
+        ws = ls.recipe_workspace()
+        texts = await asyncio.to_thread(
+            lambda: [hover_text(ls, e.record, ws) for e, _ in found]
+        )
+        return T.Hover(
+            contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value="\n\n---\n\n".join(texts)),
+            range=found[0][1].range,
+        )
+
+    @server.feature(
+        T.TEXT_DOCUMENT_CODE_ACTION,
+        T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix], resolve_provider=True),
+    )
+    async def code_action(ls: FaultLensServer, params: T.CodeActionParams) -> list[T.CodeAction]:
+        uri = params.text_document.uri
+        found = {e.record.id: (e.record, e.task, d) for e, d in ls.entries_at(uri, params.range)}
+        for d in params.context.diagnostics:  # what the client shows, if we lost it
+            rec = convert.record_from_data(d.data) if d.source == convert.SOURCE else None
+            if rec is not None and rec.id not in found:
+                entry = ls.store.get(rec.id)
+                found[rec.id] = (entry.record if entry else rec, entry.task if entry else "", d)
+        disabled_ok = ls.supports("text_document.code_action.disabled_support")
+        ws = ls.recipe_workspace()
+        out: list[T.CodeAction] = []
+        for rec, store_task, diag in found.values():
+            try:
+                offer = await asyncio.to_thread(actions.offer, rec, store_task, ws)
+            except Exception as exc:
+                ls.crashed(f"recipe for {rec.failure_type} {rec.id}", exc)
+                continue
+            out += actions.build(offer, diag, disabled_support=disabled_ok)
+        out += await conflict_actions(ls, uri, params.range.start.line)
+        return out
+
+    @server.feature(T.CODE_ACTION_RESOLVE)
+    async def code_action_resolve(ls: FaultLensServer, action: T.CodeAction) -> T.CodeAction:
+        data = actions.action_data(action)
+        if data is None:  # Neovim resolves any action without an edit
+            return action
+        from .commands import resolve_action
+
+        return await resolve_action(ls, action, data)
+
+    @server.feature(P.INGEST)
+    @guarded("faultlens/ingest")
+    async def ingest(ls: FaultLensServer, params: Any) -> None:
+        from .commands import ingest_output
+
+        args = P.parse_args(P.IngestArgs, params)
+        await ingest_output(ls, args)
+
+    @server.feature(P.FAILURES)
+    def failures(ls: FaultLensServer, params: Any) -> dict[str, Any]:
+        args = P.parse_args(P.FailuresParams, params)
+        entries = ls.store.entries()
+        if args.task is not None:
+            entries = [e for e in entries if e.task == args.task or e.record.task == args.task]
+        if args.uri is not None:
+            path = convert.uri_to_path(args.uri)
+            entries = [e for e in entries if e.placement and e.placement.path == path]
+        return {"failures": [convert.listing(e) for e in entries]}
+
+    @server.feature(T.SHUTDOWN)
+    def shutdown(ls: FaultLensServer, params: Any) -> None:
+        for stop in ls.running.values():
+            stop.set()
+        if ls.poll_task is not None:
+            ls.poll_task.cancel()
+
+
+def _contains(rng: T.Range, pos: T.Position) -> bool:
+    start, end = rng.start, rng.end
+    after_start = (pos.line, pos.character) >= (start.line, start.character)
+    before_end = (pos.line, pos.character) <= (end.line, end.character)
+    return after_start and before_end
+
+
+def hover_text(ls: FaultLensServer, record: Any, ws: Any) -> str:
+    """The hover of one failure.  Blocking (recipe doc, ledger)."""
+    from faultlens.recipes import Ledger, availability, recipe_doc
+
+    summary = attempts = retries = box = None
+    try:
+        summary = recipe_doc(record.failure_type, ws).summary
+    except Exception as exc:
+        ls.crashed(f"recipe doc {record.failure_type}", exc)
+    try:
+        avail = availability(record, ws)
+        attempts = avail.attempts
+        retries = f"Task retries: {avail.task_retries_used} of {avail.max_task_retries} used"
+    except Exception as exc:
+        ls.crashed("ledger lookup", exc)
+    outcome = ls.outcomes.get(record.id)
+    if outcome is not None:
+        box = outcome.box
+    else:
+        try:
+            last = Ledger.open(ws).last_outcome(record.id)
+        except Exception as exc:
+            ls.crashed("ledger lookup", exc)
+            last = None
+        if last and last.get("result") == "escalated":
+            box = last.get("box")
+    return convert.hover_markdown(
+        record, summary=summary, attempts=attempts, box=box, retries=retries
+    )
+
+
+async def conflict_actions(ls: FaultLensServer, uri: str, line: int) -> list[T.CodeAction]:
+    """accept current / incoming / both on a conflict hunk under the cursor."""
+    doc = ls.workspace.text_documents.get(uri)
+    path = convert.uri_to_path(uri)
+    if doc is None or path is None or "<<<<<<<" not in doc.source:
+        return []
+    from faultlens.recipes import conflict_hunks
+
+    try:
+        hunks = conflict_hunks(str(path), doc.source)
+    except Exception as exc:
+        ls.crashed("conflict hunks", exc)
+        return []
+    return actions.conflict_actions(uri, hunks, line)
+
+
+async def fetch_configuration(ls: FaultLensServer) -> None:
+    """Read the "faultlens" section (initializationOptions stay the base)."""
+    from .settings import parse_settings
+
+    result = await ls.workspace_configuration_async(
+        T.ConfigurationParams(items=[T.ConfigurationItem(section="faultlens")])
+    )
+    raw = result[0] if result else None
+    base, _ = parse_settings(ls.init_options)
+    ls.apply_settings(raw if raw is not None else {}, base=base)
+
+
+def register_pull(ls: FaultLensServer) -> None:
+    """Pull diagnostics (textDocument/diagnostic and workspace/diagnostic)."""
+
+    @ls.feature(
+        T.TEXT_DOCUMENT_DIAGNOSTIC,
+        T.DiagnosticOptions(identifier="faultlens", inter_file_dependencies=True,
+                            workspace_diagnostics=True),
+    )
+    def document_diagnostic(
+        ls: FaultLensServer, params: T.DocumentDiagnosticParams
+    ) -> T.FullDocumentDiagnosticReport:
+        path = convert.uri_to_path(params.text_document.uri)
+        items = ls.diagnostics_for(path)[0] if path else []
+        return T.FullDocumentDiagnosticReport(items=items)
+
+    @ls.feature(T.WORKSPACE_DIAGNOSTIC)
+    def workspace_diagnostic(
+        ls: FaultLensServer, params: T.WorkspaceDiagnosticParams
+    ) -> T.WorkspaceDiagnosticReport:
+        items: list[T.WorkspaceFullDocumentDiagnosticReport | T.WorkspaceUnchangedDocumentDiagnosticReport] = []
+        for path in sorted(ls.store.paths()):
+            diags, version = ls.diagnostics_for(path)
+            items.append(T.WorkspaceFullDocumentDiagnosticReport(
+                uri=convert.path_to_uri(path), version=version, items=diags))
+        return T.WorkspaceDiagnosticReport(items=items)
+
+
+_ = TaskInfo

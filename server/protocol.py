@@ -1,0 +1,169 @@
+"""faultlens' own messages: command arguments, `faultlens/ingest`, `faultlens/failures`.
+
+Command arguments and custom params are validated with pydantic models
+(camelCase on the wire, snake_case accepted); a bad payload becomes a JSON-RPC
+*Invalid Params* error and the server keeps serving.  The protocol subclass
+also answers a request whose params cannot be read at all with an error
+response (pygls would otherwise drop it and the client would wait forever).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal, TypeVar
+
+import attrs
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.protocol import LanguageServerProtocol
+
+log = logging.getLogger(__name__)
+
+INGEST = "faultlens/ingest"
+FAILURES = "faultlens/failures"
+
+CMD_RUN = "faultlens.run"
+CMD_APPLY = "faultlens.applyRecipe"
+CMD_RETRY = "faultlens.retryTask"
+CMD_SKIP = "faultlens.skipTask"
+CMD_STOP = "faultlens.stopTask"
+CMD_CLEAR = "faultlens.clear"
+CMD_CONFLICT = "faultlens.acceptConflict"
+CMD_REVIEWED = "faultlens.markReviewed"
+COMMANDS = (
+    CMD_RUN,
+    CMD_APPLY,
+    CMD_RETRY,
+    CMD_SKIP,
+    CMD_STOP,
+    CMD_CLEAR,
+    CMD_CONFLICT,
+    CMD_REVIEWED,
+)
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+
+class RunArgs(_Args):
+    """`faultlens.run`: a command (argv list, or a string split with shlex) or a settings name."""
+
+    command: list[str] | str | None = None
+    name: str | None = None
+    cwd: str | None = None
+    task: str | None = None
+
+
+class IngestArgs(_Args):
+    """`faultlens/ingest`: output captured by the client (a terminal, a task)."""
+
+    output: str
+    command: list[str] | str | None = None
+    cwd: str | None = None
+    exit_code: int | None = None
+    task: str | None = None
+
+
+class FailureArgs(_Args):
+    """Commands acting on one failure (by record id)."""
+
+    failure_id: str = Field(validation_alias=AliasChoices("failureId", "failure_id", "id"))
+    edit_applied: bool = False
+
+
+class TaskArgs(_Args):
+    """retry / skip / stop a task."""
+
+    task: str
+    failure_id: str | None = Field(
+        default=None, validation_alias=AliasChoices("failureId", "failure_id", "id")
+    )
+
+
+class ClearArgs(_Args):
+    """`faultlens.clear`: one task, or everything."""
+
+    task: str | None = None
+
+
+class ConflictArgs(_Args):
+    """`faultlens.acceptConflict`: the hunk at `line` (0-based) of `uri`."""
+
+    uri: str
+    line: int = Field(ge=0)
+    choice: Literal["current", "incoming", "both"]
+
+
+class FailuresParams(_Args):
+    """`faultlens/failures` filters."""
+
+    task: str | None = None
+    uri: str | None = None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_args(model: type[M], args: tuple[Any, ...] | Any) -> M:
+    """The first command argument (or the params) as `model`, or an Invalid Params error."""
+    if isinstance(args, tuple):
+        value: Any = args[0] if args else {}
+    else:
+        value = args if args is not None else {}
+    if hasattr(value, "_asdict"):  # an untyped pygls Object
+        value = value._asdict()
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "arguments"
+        raise JsonRpcInvalidParams(f"{where}: {first['msg']}") from None
+
+
+@attrs.define
+class RawNotification:
+    """A notification whose params stay plain JSON (validated by the handler)."""
+
+    method: str
+    params: Any = None
+    jsonrpc: str = "2.0"
+
+
+@attrs.define
+class RawRequest:
+    """A request whose params stay plain JSON (validated by the handler)."""
+
+    id: int | str
+    method: str
+    params: Any = None
+    jsonrpc: str = "2.0"
+
+
+@attrs.define
+class _Dropped:
+    """An unreadable message already answered; `handle_message` ignores it."""
+
+    jsonrpc: str = "dropped"
+
+
+class FaultLensProtocol(LanguageServerProtocol):
+    """The LSP protocol plus raw custom messages and errors for unreadable requests."""
+
+    def get_message_type(self, method: str) -> type[Any] | None:
+        if method == INGEST:
+            return RawNotification
+        if method == FAILURES:
+            return RawRequest
+        return super().get_message_type(method)
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                log.warning("malformed %s request answered with an error", data.get("method"))
+                self._send_response(data["id"], error=exc.to_response_error())
+                return _Dropped()
+            raise

@@ -1,0 +1,106 @@
+"""The failures the server currently knows, per task and per file.
+
+A new run of a task replaces that task's failures; `replace` returns every file
+whose failures changed (old files included, so they get cleared).  No LSP here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from faultlens.classifier.record import FailureRecord
+
+from .placement import Placement
+
+
+@dataclass(slots=True)
+class Entry:
+    """One failure, where it came from and where it is shown."""
+
+    record: FailureRecord
+    task: str
+    cwd: Path
+    placement: Placement | None
+
+
+@dataclass(slots=True)
+class TaskInfo:
+    """How a task's output was produced (to re-run it on retry)."""
+
+    argv: list[str] | None = None
+    cwd: Path | None = None
+    exit_code: int | None = None
+    log_path: Path | None = None
+
+
+@dataclass
+class FailureStore:
+    """Entries by task, with an index by file path."""
+
+    _by_task: dict[str, list[Entry]] = field(default_factory=dict)
+    tasks: dict[str, TaskInfo] = field(default_factory=dict)
+
+    def replace(self, task: str, entries: Iterable[Entry], info: TaskInfo | None = None) -> set[Path]:
+        """Set the failures of `task`; return every file whose diagnostics changed."""
+        new = list(entries)
+        touched = self._paths(self._by_task.get(task, []))
+        if new:
+            self._by_task[task] = new
+        else:
+            self._by_task.pop(task, None)
+        if info is not None:
+            self.tasks[task] = info
+        return touched | self._paths(new)
+
+    def remove_task(self, task: str) -> set[Path]:
+        """Forget a task; return the files to clear or re-publish."""
+        return self.replace(task, [])
+
+    def clear(self) -> set[Path]:
+        """Forget everything."""
+        touched = self._paths(self.entries())
+        self._by_task.clear()
+        return touched
+
+    def remove(self, failure_id: str) -> set[Path]:
+        """Forget one failure (e.g. reviewed)."""
+        touched: set[Path] = set()
+        for task, entries in list(self._by_task.items()):
+            keep = [e for e in entries if e.record.id != failure_id]
+            if len(keep) != len(entries):
+                touched |= self.replace(task, keep)
+        return touched
+
+    def entries(self, task: str | None = None) -> list[Entry]:
+        """Every entry (of one task), in insertion order."""
+        if task is not None:
+            return list(self._by_task.get(task, []))
+        return [e for es in self._by_task.values() for e in es]
+
+    def for_path(self, path: Path) -> list[Entry]:
+        """Entries shown in the file `path`."""
+        return [e for e in self.entries() if e.placement and e.placement.path == path]
+
+    def get(self, failure_id: str) -> Entry | None:
+        """The entry with this record id (the latest run wins)."""
+        for e in reversed(self.entries()):
+            if e.record.id == failure_id:
+                return e
+        return None
+
+    def update(self, failure_id: str, record: FailureRecord) -> Entry | None:
+        """Replace the record of a failure (after an attempt); return its entry."""
+        entry = self.get(failure_id)
+        if entry is not None:
+            entry.record = record
+        return entry
+
+    def paths(self) -> set[Path]:
+        """Every file that shows at least one failure."""
+        return self._paths(self.entries())
+
+    @staticmethod
+    def _paths(entries: Iterable[Entry]) -> set[Path]:
+        return {e.placement.path for e in entries if e.placement is not None}
