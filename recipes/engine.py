@@ -1,0 +1,527 @@
+"""The recipe engine: plan → apply → verify → record.
+
+`attempt(record, ws)` is the whole automatic path (the CLI's `run --recover`):
+the anti-loop check and claim in the ledger, the planner, the atomic edits,
+the commands, the verification and the logs.  It never raises because of a
+recipe: a crash becomes an escalated Outcome, and one failure's recipe
+failing never stops the others.
+
+The language server splits the same path: `availability` (cheap) and `plan`
+for the code action, then, after the client applied the edits,
+`complete_attempt`.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from faultlens.classifier.taxonomy import category
+
+from .box import BoxContent, options_for, render_box
+from .context import PlanContext, command_of
+from .docs import recipe_doc
+from .edits import apply_edits
+from .events import PHASES, EventLog, location
+from .ledger import Ledger, task_key
+from .model import (
+    DEFAULT_TASK,
+    ApplyError,
+    Availability,
+    CommandStep,
+    Option,
+    Outcome,
+    Plan,
+    Refusal,
+    Result,
+    TaskState,
+    UnsafeEdit,
+    Workspace,
+)
+from .planners import get_planner
+from .runner import Sink, run_step
+from .verify import verify
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+log = logging.getLogger(__name__)
+
+NEVER_AUTOMATIC = frozenset({"trust_gate"})
+
+
+# -- availability ---------------------------------------------------------------
+def availability(record: FailureRecord, ws: Workspace) -> Availability:
+    """Whether a recipe is offered for the record and enabled (anti-loop, task state).
+    Cheap: a ledger lookup and an import, no file reads."""
+    ft = record.failure_type.value
+    ledger = Ledger.open(ws)
+    status, used, _ = ledger.task(record.task)
+    limit = ws.settings.max_task_retries
+    attempts = ledger.attempts(record.id, record.task)
+
+    def out(offered: bool, enabled: bool, reason: str | None) -> Availability:
+        return Availability(offered, enabled, reason, attempts, used, limit)
+
+    if ft in NEVER_AUTOMATIC:
+        return out(False, False, f"{ft} needs human review: never automatic")
+    if get_planner(ft) is None:
+        return out(False, False, f"no automatic recipe for {ft}")
+    prior = ledger.automatic_attempt(record.id, record.task)
+    if prior is not None:
+        state = prior.state if prior.state != "pending" else "in progress"
+        why = f": {prior.reason}" if prior.reason else ""
+        return out(True, False, f"Recipe already tried for this failure ({state}{why})")
+    if status in ("stopped", "skipped"):
+        return out(True, False, f"task {task_key(record.task)} is {status}")
+    return out(True, True, None)
+
+
+# -- planning ---------------------------------------------------------------------
+def _context(
+    record: FailureRecord, ws: Workspace, command: Sequence[str] | None, cwd: str | None
+) -> PlanContext:
+    doc = recipe_doc(record.failure_type.value, ws)
+    cmd = list(command) if command else command_of(record.hint.get("command"))
+    run_cwd = cwd if cwd is not None else str(record.hint.get("cwd") or ".")
+    if cmd is None:
+        found = Ledger.open(ws).find_record(record.id)
+        if found is not None:
+            _, run = found
+            cmd, run_cwd = run.argv, run.cwd
+    return PlanContext(record=record, ws=ws, doc=doc, command=cmd, cwd=run_cwd or ".")
+
+
+def plan(
+    record: FailureRecord,
+    ws: Workspace,
+    *,
+    command: Sequence[str] | None = None,
+    cwd: str | None = None,
+) -> Plan | Refusal:
+    """What the recipe would do for the record (reads files, writes nothing).
+
+    `command`/`cwd` name the command that produced the failure (to verify by
+    re-running it); by default they come from `record.hint["command"]` /
+    `record.hint["cwd"]`, else from the newest stored run that reported it.
+    """
+    ft = record.failure_type.value
+    if ft in NEVER_AUTOMATIC:
+        return Refusal(f"{ft} needs human review: never automatic")
+    planner = get_planner(ft)
+    if planner is None:
+        return Refusal(f"no automatic recipe for {ft}")
+    try:
+        ctx = _context(record, ws, command, cwd)
+        result = planner(ctx)
+    except UnsafeEdit as exc:
+        return Refusal(f"refused: {exc}")
+    except Exception as exc:  # a broken recipe never stops the caller
+        log.warning("recipe %s crashed while planning %s", ft, record.id, exc_info=exc)
+        return Refusal(f"the {ft} recipe crashed: {type(exc).__name__}: {exc}")
+    if isinstance(result, Plan):
+        result.failure_id = record.id
+        result.failure_type = ft
+        if ctx.doc.front_matter.get("automatic") is False:
+            result.automatic = False
+    return result
+
+
+# -- outcomes -------------------------------------------------------------------------
+def _progress(ledger: Ledger, task: str | None, current: str) -> list[str]:
+    lines: list[str] = []
+    for row in reversed(ledger.history(limit=200)):
+        if row.task != task_key(task) or row.failure_id == current or row.state == "pending":
+            continue
+        rec = row.record or {}
+        where = rec.get("source_file") or "-"
+        if rec.get("source_line"):
+            where += f":{rec['source_line']}"
+        lines.append(f"{row.failure_type} {where}: {row.state}")
+    return lines[-8:]
+
+
+def _box(
+    record: FailureRecord,
+    ws: Workspace,
+    ledger: Ledger,
+    tried: str,
+    reason: str,
+    options: list[Option],
+    details: Sequence[str],
+) -> str:
+    ft = record.failure_type.value
+    cmd = command_of(record.hint.get("command"))
+    import shlex
+
+    title = shlex.join(cmd) if cmd else (record.tool or "")
+    body = []
+    loc = location(record)
+    if loc:
+        body.append(f"At: {loc}")
+    body.append(f"Tried: {tried}")
+    body.append(f"Why it failed: {reason}")
+    body.extend(details)
+    body.append(f"Recipe: {record.recipe} (failure id {record.id})")
+    return render_box(
+        BoxContent(
+            category=category(ft).title,
+            task=task_key(record.task),
+            title=title,
+            phase=PHASES.get(ft, ft),
+            error=record.signal,
+            details=body,
+            options=options,
+            progress=_progress(ledger, record.task, record.id),
+        )
+    )
+
+
+def _outcome(
+    record: FailureRecord,
+    ws: Workspace,
+    ledger: Ledger,
+    result: Result,
+    tried: str,
+    reason: str,
+    details: Sequence[str] = (),
+    **extra: Any,
+) -> Outcome:
+    rec = record.model_copy(deep=True)
+    rec.recovery_attempted = True
+    rec.recovery_result = result
+    options: list[Option] = []
+    box = None
+    if result == "escalated":
+        used = ledger.task_retries(record.task)
+        options = options_for(
+            task_key(record.task), retries_left=ws.settings.max_task_retries - used
+        )
+        box = _box(rec, ws, ledger, tried, reason, options, details)
+    return Outcome(
+        record=rec,
+        result=result,
+        tried=tried,
+        reason=reason,
+        options=options,
+        box=box,
+        details=list(details),
+        **extra,
+    )
+
+
+def _emit_result(events: EventLog, outcome: Outcome, note: str = "") -> None:
+    rec = outcome.record
+    if outcome.result == "recovered":
+        events.emit(
+            "recovery.succeeded",
+            rec,
+            tried=outcome.tried,
+            reason=outcome.reason,
+            note=note or outcome.reason,
+            verified=outcome.verified,
+        )
+    elif outcome.result == "skipped":
+        events.emit("recovery.skipped", rec, tried=outcome.tried, reason=outcome.reason)
+    else:
+        events.emit(
+            "recovery.escalated",
+            rec,
+            tried=outcome.tried,
+            reason=outcome.reason,
+            details=outcome.details,
+            options=[o.label for o in outcome.options],
+            box=outcome.box,
+        )
+
+
+def _run_commands(commands: Sequence[CommandStep], ws: Workspace, echo: Sink | None) -> str | None:
+    """Run the plan's commands in order; the first failure's description, or None."""
+    for step in commands:
+        res = run_step(step, ws, echo=echo)
+        if res.error:
+            return f"could not run `{step.display()}`: {res.error}"
+        if res.timed_out:
+            return f"`{step.display()}` timed out after {step.timeout:g} s"
+        if res.exit_code != 0:
+            tail = res.tail.decode("utf-8", "replace").strip().splitlines()[-3:]
+            return f"`{step.display()}` exited {res.exit_code}" + (
+                f": {' / '.join(tail)}" if tail else ""
+            )
+    return None
+
+
+def complete_attempt(
+    record: FailureRecord,
+    plan: Plan,
+    ws: Workspace,
+    *,
+    applied: bool,
+    error: str | None = None,
+    echo: Sink | None = None,
+    command: Sequence[str] | None = None,
+    _attempt_id: int | None = None,
+    _announced: bool = False,
+) -> Outcome:
+    """Finish an attempt whose edits were applied (by `apply_edits` or by an editor
+    through workspace/applyEdit): run the plan's commands, verify, decide
+    recovered / escalated / skipped, and write the ledger, events and logs."""
+    ledger = Ledger.open(ws)
+    events = EventLog(ws)
+    if not _announced:
+        events.emit("recovery.attempted", record, tried=plan.title, summary=plan.summary)
+    tried = plan.title
+    try:
+        if not applied or error:
+            outcome = _outcome(
+                record,
+                ws,
+                ledger,
+                "escalated",
+                tried,
+                f"the fix could not be applied: {error or 'edits not applied'}",
+                plan.details,
+            )
+        else:
+            failure = _run_commands(plan.commands, ws, echo)
+            if failure is not None:
+                outcome = _outcome(
+                    record, ws, ledger, plan.on_failure, tried, failure, plan.details
+                )
+            else:
+                vres, verified = verify(
+                    plan, ws, record, echo=echo, command=list(command) if command else None
+                )
+                result: Result = "recovered" if vres.ok else plan.on_failure
+                details = list(plan.details)
+                if not vres.ok and vres.output_tail and plan.verify_by == "exit":
+                    details.extend(_expected_actual(vres.output_tail))
+                outcome = _outcome(
+                    record,
+                    ws,
+                    ledger,
+                    result,
+                    tried,
+                    vres.reason,
+                    details,
+                    verified=verified,
+                    exit_code=vres.exit_code,
+                    full_rerun=vres.full_rerun,
+                    new_records=vres.records,
+                )
+    except Exception as exc:  # verification itself broke
+        log.warning("recipe %s crashed for %s", record.failure_type.value, record.id, exc_info=exc)
+        outcome = _outcome(
+            record,
+            ws,
+            ledger,
+            "escalated",
+            tried,
+            f"the recipe crashed: {type(exc).__name__}: {exc}",
+        )
+    _store(ledger, outcome, _attempt_id)
+    _emit_result(events, outcome, plan.success_note)
+    return outcome
+
+
+def _store(ledger: Ledger, outcome: Outcome, attempt_id: int | None) -> None:
+    if attempt_id is not None:
+        ledger.finish(attempt_id, outcome)
+    elif not ledger.record_attempt(outcome, automatic=True):
+        ledger.record_attempt(outcome, automatic=False)
+
+
+def _expected_actual(output: str) -> list[str]:
+    from .fixes.test_rerun import expected_actual
+
+    pair = expected_actual(output)
+    if pair is None:
+        return []
+    return [f"Expected: {pair[0]}", f"Actual: {pair[1]}"]
+
+
+def attempt(
+    record: FailureRecord,
+    ws: Workspace,
+    *,
+    command: Sequence[str] | None = None,
+    cwd: str | None = None,
+    echo: Sink | None = None,
+    manual: bool = False,
+) -> Outcome:
+    """The automatic path: one attempt for the record, never raising for a recipe.
+
+    `manual=True` (`faultlens recover`) also runs plans marked non-automatic and
+    records the attempt as made by hand.
+    """
+    try:
+        return _attempt(record, ws, command, cwd, echo, manual)
+    except Exception as exc:
+        log.warning("attempt for %s crashed", record.id, exc_info=exc)
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        try:
+            return escalate(record, ws, "the recipe", f"the recipe crashed: {detail}")
+        except Exception:
+            return Outcome(
+                record=record.model_copy(
+                    update={"recovery_attempted": True, "recovery_result": "escalated"}
+                ),
+                result="escalated",
+                tried="the recipe",
+                reason=f"the recipe crashed: {detail}",
+            )
+
+
+def _attempt(
+    record: FailureRecord,
+    ws: Workspace,
+    command: Sequence[str] | None,
+    cwd: str | None,
+    echo: Sink | None,
+    manual: bool,
+) -> Outcome:
+    ft = record.failure_type.value
+    ledger = Ledger.open(ws)
+    events = EventLog(ws)
+    avail = availability(record, ws)
+    if ft in NEVER_AUTOMATIC:
+        return escalate(
+            record, ws, "nothing (never automatic)", avail.reason or "needs human review"
+        )
+    if not avail.offered:
+        return escalate(record, ws, "nothing", avail.reason or "no recipe")
+    if not avail.enabled:
+        prior = ledger.automatic_attempt(record.id, record.task)
+        if prior is None or not manual:
+            return _repeat(record, ws, ledger, events, avail.reason or "")
+    p = plan(record, ws, command=command, cwd=cwd)
+    attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=not manual)
+    if attempt_id is None and not manual:
+        return _repeat(record, ws, ledger, events, "Recipe already tried for this failure")
+    if isinstance(p, Refusal):
+        events.emit("recovery.attempted", record, tried="planning", summary=p.reason)
+        outcome = _outcome(
+            record,
+            ws,
+            ledger,
+            _refusal_result(record, p),
+            "nothing (no safe fix)",
+            p.reason,
+            [*p.details, *(f"Suggested: {s}" for s in p.suggestions)],
+        )
+        _store(ledger, outcome, attempt_id)
+        _emit_result(events, outcome)
+        return outcome
+    if not p.automatic and not manual:
+        events.emit("recovery.attempted", record, tried=p.title, summary="not automatic")
+        outcome = _outcome(
+            record,
+            ws,
+            ledger,
+            "escalated",
+            f"nothing (proposed: {p.title})",
+            "this recipe is not automatic here: apply it by hand (code action or `faultlens recover`)",
+            p.details,
+        )
+        _store(ledger, outcome, attempt_id)
+        _emit_result(events, outcome)
+        return outcome
+    events.emit("recovery.attempted", record, tried=p.title, summary=p.summary)
+    error: str | None = None
+    try:
+        apply_edits(p.edits, ws)
+    except (UnsafeEdit, ApplyError) as exc:
+        error = str(exc)
+    return complete_attempt(
+        record,
+        p,
+        ws,
+        applied=error is None,
+        error=error,
+        echo=echo,
+        command=command or command_of(record.hint.get("command")),
+        _attempt_id=attempt_id,
+        _announced=True,
+    )
+
+
+def _refusal_result(record: FailureRecord, refusal: Refusal) -> Result:
+    return refusal.result
+
+
+def _repeat(
+    record: FailureRecord, ws: Workspace, ledger: Ledger, events: EventLog, reason: str
+) -> Outcome:
+    """A failure whose recipe was already tried: escalate without trying again."""
+    prior = ledger.automatic_attempt(record.id, record.task)
+    before = f" (earlier: {prior.tried} → {prior.state})" if prior and prior.tried else ""
+    outcome = _outcome(
+        record,
+        ws,
+        ledger,
+        "escalated",
+        f"nothing this time{before}",
+        f"anti-loop: {reason}; the same recipe is not tried twice",
+    )
+    _emit_result(events, outcome)
+    return outcome
+
+
+def escalate(record: FailureRecord, ws: Workspace, tried: str, reason: str) -> Outcome:
+    """Escalate a failure at once (trust_gate, or nothing to try): box, ledger, event."""
+    ledger = Ledger.open(ws)
+    events = EventLog(ws)
+    outcome = _outcome(record, ws, ledger, "escalated", tried, reason)
+    attempt_id = ledger.claim(record.id, record.task, record.failure_type.value, record)
+    if attempt_id is not None:
+        ledger.finish(attempt_id, outcome)
+    _emit_result(events, outcome)
+    return outcome
+
+
+# -- the seed's options ------------------------------------------------------------------
+def _state(ws: Workspace, task: str | None, accepted: bool = True, message: str = "") -> TaskState:
+    status, used, _ = Ledger.open(ws).task(task)
+    return TaskState(task_key(task), status, used, ws.settings.max_task_retries, accepted, message)
+
+
+def retry_task(task: str | None, ws: Workspace) -> TaskState:
+    """The human chose `retry`: counted, refused past the limit ("2 of 2 retries used")."""
+    limit = ws.settings.max_task_retries
+    ok, used = Ledger.open(ws).note_retry(task, limit)
+    events = EventLog(ws)
+    key = task_key(task)
+    if not ok:
+        msg = f"{used} of {limit} retries used; a human must decide (skip or stop)"
+        events.info(f"user selected: retry (refused: {msg})", task=key)
+        return _state(ws, task, False, msg)
+    events.info("user selected: retry", task=key)
+    events.info(f"retrying {key} with fresh context (retry {used})", task=key)
+    return _state(ws, task, True, f"retry {used} of {limit}")
+
+
+def skip_task(task: str | None, ws: Workspace) -> TaskState:
+    Ledger.open(ws).set_task_status(task, "skipped", "skipped by user")
+    EventLog(ws).info("user selected: skip", task=task_key(task))
+    return _state(ws, task, True, f"{task_key(task)} skipped; the other tasks continue")
+
+
+def stop_task(task: str | None, ws: Workspace) -> TaskState:
+    Ledger.open(ws).set_task_status(task, "stopped", "stopped by user")
+    EventLog(ws).info("user selected: stop", task=task_key(task))
+    return _state(ws, task, True, "stopped; completed work is kept")
+
+
+__all__ = [
+    "DEFAULT_TASK",
+    "attempt",
+    "availability",
+    "complete_attempt",
+    "escalate",
+    "plan",
+    "retry_task",
+    "skip_task",
+    "stop_task",
+]

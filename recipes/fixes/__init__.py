@@ -1,0 +1,1 @@
+"""Language- and tool-specific fixes used by the planners (pure where possible)."""

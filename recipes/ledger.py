@@ -1,0 +1,482 @@
+"""The attempt ledger: who tried what, for which failure, in which task.
+
+SQLite in WAL mode under the state dir (`.faultlens/ledger.sqlite3`).  Every
+write is one `BEGIN IMMEDIATE` transaction on a short-lived connection with a
+busy timeout, so the language server, a terminal `faultlens run` and a second
+editor can share it at once without lost updates; it survives restarts because
+it is a file.
+
+The anti-loop rule lives in the schema: a partial unique index allows one
+*automatic* attempt per (failure id, task).  `claim()` inserts that row before
+the recipe runs, so two processes racing for the same failure cannot both
+attempt it; `finish()` fills in the result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .model import DEFAULT_TASK, Workspace
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+    from .model import Outcome
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 30.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS attempts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    failure_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    failure_type TEXT NOT NULL,
+    automatic INTEGER NOT NULL DEFAULT 1,
+    state TEXT NOT NULL,            -- pending | recovered | escalated | skipped
+    tried TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    record TEXT,                    -- the FailureRecord as JSON
+    outcome TEXT,                   -- the Outcome as JSON (incl. options and box)
+    pid INTEGER NOT NULL,
+    created REAL NOT NULL,
+    finished REAL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS attempts_one_automatic
+    ON attempts (failure_id, task) WHERE automatic = 1;
+CREATE INDEX IF NOT EXISTS attempts_by_failure ON attempts (failure_id, id);
+CREATE TABLE IF NOT EXISTS tasks (
+    task TEXT PRIMARY KEY,
+    status TEXT NOT NULL DEFAULT 'active',
+    retries INTEGER NOT NULL DEFAULT 0,
+    note TEXT NOT NULL DEFAULT '',
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    task TEXT NOT NULL,
+    argv TEXT NOT NULL,
+    cwd TEXT NOT NULL,
+    exit_code INTEGER,
+    started REAL NOT NULL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS run_records (
+    run_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    failure_id TEXT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+"""
+
+
+def task_key(task: str | None) -> str:
+    return task or DEFAULT_TASK
+
+
+@dataclass(slots=True)
+class AttemptRow:
+    id: int
+    failure_id: str
+    task: str
+    failure_type: str
+    automatic: bool
+    state: str
+    tried: str
+    reason: str
+    record: dict[str, Any] | None
+    outcome: dict[str, Any] | None
+    pid: int
+    created: float
+    finished: float | None
+
+
+@dataclass(slots=True)
+class RunRow:
+    id: int
+    task: str
+    argv: list[str]
+    cwd: str
+    exit_code: int | None
+    started: float
+    finished: float | None
+
+
+class Ledger:
+    """The attempt ledger of one workspace (one SQLite file)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+        with self._tx() as db:
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    db.execute(stmt)
+            db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+
+    @classmethod
+    def open(cls, ws: Workspace) -> Ledger:
+        return cls(ws.state / "ledger.sqlite3")
+
+    # -- connections -------------------------------------------------------------
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            db.execute("PRAGMA synchronous=NORMAL")
+            yield db
+        finally:
+            db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken with BEGIN IMMEDIATE (writer lock up front)."""
+        with self._connect() as db:
+            for attempt in range(50):
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                    break
+                except sqlite3.OperationalError as exc:  # busy beyond the timeout
+                    if "locked" not in str(exc) or attempt == 49:
+                        raise
+                    time.sleep(0.05)
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._connect() as db:
+            yield db
+
+    # -- attempts ------------------------------------------------------------------
+    def claim(
+        self,
+        failure_id: str,
+        task: str | None,
+        failure_type: str,
+        record: FailureRecord | None = None,
+        *,
+        automatic: bool = True,
+    ) -> int | None:
+        """Reserve the attempt before running the recipe.  Returns the attempt's
+        row id, or None when an automatic attempt for (failure_id, task) exists."""
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO attempts"
+                "(failure_id, task, failure_type, automatic, state, record, pid, created)"
+                " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)",
+                (
+                    failure_id,
+                    task_key(task),
+                    failure_type,
+                    int(automatic),
+                    json.dumps(record.to_json()) if record is not None else None,
+                    os.getpid(),
+                    time.time(),
+                ),
+            )
+            if cur.rowcount != 1:
+                return None
+            self._touch_task(db, task_key(task))
+            return int(cur.lastrowid or 0)
+
+    def finish(self, attempt_id: int, outcome: Outcome) -> None:
+        """Store the result of a claimed attempt."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE attempts SET state=?, tried=?, reason=?, record=?, outcome=?, finished=?"
+                " WHERE id=?",
+                (
+                    outcome.result,
+                    outcome.tried,
+                    outcome.reason,
+                    json.dumps(outcome.record.to_json()),
+                    json.dumps(outcome.to_json()),
+                    time.time(),
+                    attempt_id,
+                ),
+            )
+            if outcome.result == "escalated":
+                self._set_status(db, task_key(outcome.record.task), "failed", only_if="active")
+
+    def record_attempt(self, outcome: Outcome, *, automatic: bool = True) -> bool:
+        """Claim and finish in one step.  False when an automatic attempt for this
+        failure and task was already recorded (nothing is written then)."""
+        rec = outcome.record
+        attempt_id = self.claim(rec.id, rec.task, rec.failure_type.value, rec, automatic=automatic)
+        if attempt_id is None:
+            return False
+        self.finish(attempt_id, outcome)
+        return True
+
+    def attempts(self, failure_id: str, task: str | None = None) -> int:
+        """How many attempts (automatic or by hand) exist for a failure (in a task,
+        or in any task when `task` is None)."""
+        with self._read() as db:
+            if task is None:
+                row = db.execute(
+                    "SELECT COUNT(*) FROM attempts WHERE failure_id=?", (failure_id,)
+                ).fetchone()
+            else:
+                row = db.execute(
+                    "SELECT COUNT(*) FROM attempts WHERE failure_id=? AND task=?",
+                    (failure_id, task_key(task)),
+                ).fetchone()
+        return int(row[0])
+
+    def automatic_attempt(self, failure_id: str, task: str | None) -> AttemptRow | None:
+        with self._read() as db:
+            row = db.execute(
+                "SELECT * FROM attempts WHERE failure_id=? AND task=? AND automatic=1",
+                (failure_id, task_key(task)),
+            ).fetchone()
+        return _attempt(row) if row else None
+
+    def history(self, failure_id: str | None = None, limit: int = 200) -> list[AttemptRow]:
+        """Attempts, newest first (of one failure, or all)."""
+        with self._read() as db:
+            if failure_id is None:
+                rows = db.execute(
+                    "SELECT * FROM attempts ORDER BY id DESC LIMIT ?", (limit,)
+                ).fetchall()
+            else:
+                rows = db.execute(
+                    "SELECT * FROM attempts WHERE failure_id=? ORDER BY id DESC LIMIT ?",
+                    (failure_id, limit),
+                ).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def last_outcome(self, failure_id: str) -> dict[str, Any] | None:
+        """The stored Outcome data (result, tried, reason, options, box, record) of the
+        newest finished attempt for a failure, or None."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT outcome FROM attempts WHERE failure_id=? AND outcome IS NOT NULL"
+                " ORDER BY id DESC LIMIT 1",
+                (failure_id,),
+            ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    # -- tasks -------------------------------------------------------------------------
+    @staticmethod
+    def _touch_task(db: sqlite3.Connection, task: str) -> None:
+        db.execute(
+            "INSERT INTO tasks(task, updated) VALUES (?, ?) "
+            "ON CONFLICT(task) DO UPDATE SET updated=excluded.updated",
+            (task, time.time()),
+        )
+
+    @staticmethod
+    def _set_status(
+        db: sqlite3.Connection, task: str, status: str, *, only_if: str | None = None
+    ) -> None:
+        Ledger._touch_task(db, task)
+        if only_if is None:
+            db.execute("UPDATE tasks SET status=? WHERE task=?", (status, task))
+        else:
+            db.execute(
+                "UPDATE tasks SET status=? WHERE task=? AND status=?", (status, task, only_if)
+            )
+
+    def task(self, task: str | None) -> tuple[str, int, str]:
+        """(status, retries used, note) of a task; ('active', 0, '') when unknown."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT status, retries, note FROM tasks WHERE task=?", (task_key(task),)
+            ).fetchone()
+        return (str(row[0]), int(row[1]), str(row[2])) if row else ("active", 0, "")
+
+    def task_retries(self, task: str | None) -> int:
+        return self.task(task)[1]
+
+    def note_retry(self, task: str | None, max_retries: int) -> tuple[bool, int]:
+        """Count one more retry of a task if the limit allows: (accepted, retries used)."""
+        key = task_key(task)
+        with self._tx() as db:
+            self._touch_task(db, key)
+            row = db.execute("SELECT retries FROM tasks WHERE task=?", (key,)).fetchone()
+            used = int(row[0])
+            if used >= max_retries:
+                return False, used
+            db.execute(
+                "UPDATE tasks SET retries=retries+1, status='retrying', updated=? WHERE task=?",
+                (time.time(), key),
+            )
+            return True, used + 1
+
+    def set_task_status(self, task: str | None, status: str, note: str = "") -> None:
+        with self._tx() as db:
+            self._set_status(db, task_key(task), status)
+            if note:
+                db.execute("UPDATE tasks SET note=? WHERE task=?", (note, task_key(task)))
+
+    # -- runs ----------------------------------------------------------------------------
+    def start_run(self, task: str | None, argv: Sequence[str], cwd: str) -> int:
+        with self._tx() as db:
+            self._touch_task(db, task_key(task))
+            cur = db.execute(
+                "INSERT INTO runs(task, argv, cwd, started) VALUES (?, ?, ?, ?)",
+                (task_key(task), json.dumps(list(argv)), cwd, time.time()),
+            )
+            return int(cur.lastrowid or 0)
+
+    def finish_run(
+        self, run_id: int, exit_code: int | None, records: Sequence[FailureRecord]
+    ) -> None:
+        with self._tx() as db:
+            db.execute(
+                "UPDATE runs SET exit_code=?, finished=? WHERE id=?",
+                (exit_code, time.time(), run_id),
+            )
+            db.executemany(
+                "INSERT OR REPLACE INTO run_records(run_id, seq, failure_id, record)"
+                " VALUES (?, ?, ?, ?)",
+                [(run_id, i, r.id, json.dumps(r.to_json())) for i, r in enumerate(records)],
+            )
+
+    def last_run(self, task: str | None = None) -> RunRow | None:
+        with self._read() as db:
+            if task is None:
+                row = db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            else:
+                row = db.execute(
+                    "SELECT * FROM runs WHERE task=? ORDER BY id DESC LIMIT 1", (task_key(task),)
+                ).fetchone()
+        return _run(row) if row else None
+
+    def run_records(self, run_id: int) -> list[dict[str, Any]]:
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT record FROM run_records WHERE run_id=? ORDER BY seq", (run_id,)
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def find_record(self, failure_id: str) -> tuple[dict[str, Any], RunRow] | None:
+        """The newest stored record whose id is or starts with `failure_id`, and its run."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT rr.record, r.* FROM run_records rr JOIN runs r ON r.id = rr.run_id"
+                " WHERE rr.failure_id = ? OR rr.failure_id LIKE ? ESCAPE '\\'"
+                " ORDER BY rr.run_id DESC, rr.seq LIMIT 1",
+                (failure_id, _like_prefix(failure_id)),
+            ).fetchone()
+        if row is None:
+            return None
+        return json.loads(row[0]), _run(row[1:])
+
+    # -- status ----------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """Tasks, attempts and escalations, for `faultlens status` and the server."""
+        with self._read() as db:
+            tasks = db.execute(
+                "SELECT task, status, retries, note, updated FROM tasks ORDER BY updated"
+            ).fetchall()
+            counts = db.execute(
+                "SELECT task, state, COUNT(*) FROM attempts GROUP BY task, state"
+            ).fetchall()
+            escal = db.execute(
+                "SELECT * FROM attempts WHERE state='escalated' ORDER BY id DESC LIMIT 100"
+            ).fetchall()
+            last = db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        by_task: dict[str, dict[str, int]] = {}
+        for task, state, n in counts:
+            by_task.setdefault(task, {})[state] = int(n)
+        return {
+            "tasks": [
+                {
+                    "task": t,
+                    "status": s,
+                    "retries": int(r),
+                    "note": note,
+                    "updated": float(u),
+                    "attempts": by_task.get(t, {}),
+                }
+                for t, s, r, note, u in tasks
+            ],
+            "escalations": [_attempt_json(r) for r in escal],
+            "last_run": _run_json(last) if last else None,
+        }
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _attempt(row: Sequence[Any]) -> AttemptRow:
+    return AttemptRow(
+        id=int(row[0]),
+        failure_id=row[1],
+        task=row[2],
+        failure_type=row[3],
+        automatic=bool(row[4]),
+        state=row[5],
+        tried=row[6],
+        reason=row[7],
+        record=json.loads(row[8]) if row[8] else None,
+        outcome=json.loads(row[9]) if row[9] else None,
+        pid=int(row[10]),
+        created=float(row[11]),
+        finished=float(row[12]) if row[12] is not None else None,
+    )
+
+
+def _attempt_json(row: Sequence[Any]) -> dict[str, Any]:
+    a = _attempt(row)
+    return {
+        "id": a.id,
+        "failure_id": a.failure_id,
+        "task": a.task,
+        "failure_type": a.failure_type,
+        "automatic": a.automatic,
+        "state": a.state,
+        "tried": a.tried,
+        "reason": a.reason,
+        "record": a.record,
+        "box": (a.outcome or {}).get("box"),
+        "created": a.created,
+    }
+
+
+def _run(row: Sequence[Any]) -> RunRow:
+    return RunRow(
+        id=int(row[0]),
+        task=row[1],
+        argv=json.loads(row[2]),
+        cwd=row[3],
+        exit_code=None if row[4] is None else int(row[4]),
+        started=float(row[5]),
+        finished=None if row[6] is None else float(row[6]),
+    )
+
+
+def _run_json(row: Sequence[Any]) -> dict[str, Any]:
+    r = _run(row)
+    return {
+        "id": r.id,
+        "task": r.task,
+        "argv": r.argv,
+        "cwd": r.cwd,
+        "exit_code": r.exit_code,
+        "started": r.started,
+        "finished": r.finished,
+    }

@@ -1,0 +1,259 @@
+"""The data the recipe engine passes around: workspace, plans, outcomes.
+
+Plain dataclasses, no I/O.  These names are the public contract of
+`faultlens.recipes` (see the package docstring); the language server and the
+CLI build on them and on nothing else.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+Result = Literal["recovered", "escalated", "skipped"]
+VerifyBy = Literal["id", "exit", "check", "none"]
+
+DEFAULT_TASK = "default"
+
+
+class UnsafeEdit(ValueError):
+    """An edit or command would reach outside the workspace, or a value taken
+    from tool output failed validation."""
+
+
+class ApplyError(RuntimeError):
+    """Edits could not be applied; every file was left as it was."""
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(slots=True)
+class RecipeSettings:
+    """Limits and knobs of the engine (every field defaulted)."""
+
+    max_task_retries: int = 2
+    backoff: tuple[float, ...] = (1.0, 2.0, 4.0)
+    infra_max_retries: int = 3
+    verify: bool = True
+    verify_timeout: float = 600.0
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], datetime] = _utc_now
+    worker: str = "faultlens"
+    # Extra environment for every command the engine runs (merged over os.environ).
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Workspace:
+    """The folders a recipe may touch and where the state lives.
+
+    `roots[0]` is the main root; `state_dir` defaults to `<root>/.faultlens`.
+    """
+
+    roots: list[Path]
+    state_dir: Path | None = None
+    settings: RecipeSettings = field(default_factory=RecipeSettings)
+
+    def __post_init__(self) -> None:
+        if not self.roots:
+            raise ValueError("a workspace needs at least one root")
+        self.roots = [Path(r).resolve() for r in self.roots]
+        if self.state_dir is None:
+            self.state_dir = self.roots[0] / ".faultlens"
+        self.state_dir = Path(self.state_dir).resolve()
+
+    @property
+    def root(self) -> Path:
+        return self.roots[0]
+
+    @property
+    def state(self) -> Path:
+        """The state dir (never None after construction)."""
+        assert self.state_dir is not None
+        return self.state_dir
+
+    @classmethod
+    def at(cls, root: str | Path, **kwargs: Any) -> Workspace:
+        return cls(roots=[Path(root)], **kwargs)
+
+
+@dataclass(slots=True)
+class TextEdit:
+    """Replace a range of a workspace file (0-based line, 0-based code-point column,
+    end exclusive) with `new_text`.  An insertion has start == end.  A file that does
+    not exist yet may be created by a single insertion at 0:0."""
+
+    path: str
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    new_text: str
+
+
+@dataclass(slots=True)
+class CommandStep:
+    """A command to run: an argv list of validated values, never a shell."""
+
+    argv: list[str]
+    cwd: str = "."
+    env: dict[str, str] = field(default_factory=dict)
+    timeout: float = 600.0
+
+    def display(self) -> str:
+        import shlex
+
+        return shlex.join(self.argv)
+
+
+@dataclass(slots=True)
+class VerifyResult:
+    """What a verification found."""
+
+    ok: bool
+    reason: str
+    exit_code: int | None = None
+    records: list[FailureRecord] = field(default_factory=list)
+    output_tail: str = ""
+    full_rerun: bool = False
+
+
+@dataclass(slots=True)
+class Plan:
+    """What a recipe will do for one failure."""
+
+    failure_id: str
+    failure_type: str
+    title: str
+    summary: str
+    edits: list[TextEdit] = field(default_factory=list)
+    commands: list[CommandStep] = field(default_factory=list)
+    verify: CommandStep | None = None
+    automatic: bool = True
+    # -- engine extensions (all defaulted) ----------------------------------
+    # How verification decides: "id" (the record's id gone from the re-run's
+    # output), "exit" (the re-run exits 0), "check" (call `check`), "none".
+    verify_by: VerifyBy = "id"
+    check: Callable[[], VerifyResult] | None = None
+    # Retry the verification step this many more times, sleeping backoff[i] first.
+    retries: int = 0
+    backoff: tuple[float, ...] = ()
+    # What an unsuccessful attempt becomes: escalated, or skipped (degraded work goes on).
+    on_failure: Literal["escalated", "skipped"] = "escalated"
+    # What the recipe's success means, for the log ("flaky test", "import added").
+    success_note: str = ""
+    details: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Refusal:
+    """No plan: why, and what a human could do instead."""
+
+    reason: str
+    suggestions: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+    # What the failure becomes when the engine meets this refusal in `attempt`.
+    result: Literal["escalated", "skipped"] = "escalated"
+
+
+@dataclass(slots=True)
+class Option:
+    """One choice left to a human (the seed's `[retry TASK-007] - ...`)."""
+
+    id: str
+    label: str
+    description: str
+
+
+@dataclass(slots=True)
+class Outcome:
+    """The result of one attempt (or of an immediate escalation)."""
+
+    record: FailureRecord
+    result: Result
+    tried: str
+    reason: str
+    options: list[Option] = field(default_factory=list)
+    box: str | None = None
+    details: list[str] = field(default_factory=list)
+    verified: bool = False
+    exit_code: int | None = None  # of the last verification command, when one ran
+    full_rerun: bool = False  # that command was the one that produced the failure
+    new_records: list[FailureRecord] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "record": self.record.to_json(),
+            "result": self.result,
+            "tried": self.tried,
+            "reason": self.reason,
+            "options": [
+                {"id": o.id, "label": o.label, "description": o.description} for o in self.options
+            ],
+            "box": self.box,
+            "details": list(self.details),
+            "verified": self.verified,
+            "exit_code": self.exit_code,
+        }
+
+
+@dataclass(slots=True)
+class Availability:
+    """Whether the recipe is offered for a record, and enabled (anti-loop)."""
+
+    offered: bool
+    enabled: bool
+    reason: str | None
+    attempts: int
+    task_retries_used: int
+    max_task_retries: int
+
+
+TaskStatus = Literal["active", "retrying", "skipped", "stopped", "failed", "completed"]
+
+
+@dataclass(slots=True)
+class TaskState:
+    """A task as the ledger knows it, and the answer to a retry/skip/stop."""
+
+    task: str
+    status: str
+    retries_used: int
+    max_retries: int
+    accepted: bool = True
+    message: str = ""
+
+
+@dataclass(slots=True)
+class RecipeDoc:
+    """A recipe's documentation (recipes/<type>.md or the project override)."""
+
+    failure_type: str
+    title: str
+    summary: str
+    body_markdown: str
+    front_matter: dict[str, Any]
+    path: str
+    overridden: bool = False
+
+
+@dataclass(slots=True)
+class Hunk:
+    """One conflict hunk: 0-based line numbers of `<<<<<<<`, `=======`, `>>>>>>>`."""
+
+    start_line: int
+    mid_line: int
+    end_line: int
+    ours: str
+    theirs: str
+    path: str = ""
+    base_line: int | None = None  # the `|||||||` line of a diff3 hunk

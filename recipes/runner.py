@@ -1,0 +1,169 @@
+"""Running commands: argv lists, never a shell, explicit environment.
+
+`stream_process` runs one command and hands its stdout and stderr bytes to
+callbacks as they arrive (for live pass-through), and complete lines to a
+line callback (for the classifier: lines of the two streams never mix).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import CommandStep, UnsafeEdit, Workspace
+from .safety import inside_workspace
+
+Sink = Callable[[bytes], None]
+TAIL_BYTES = 64 * 1024
+
+
+@dataclass(slots=True)
+class ProcessResult:
+    argv: list[str]
+    exit_code: int | None  # None: could not start, or killed on timeout
+    timed_out: bool
+    error: str  # why it could not start
+    duration: float
+    tail: bytes  # the last TAIL_BYTES of the combined output
+
+
+def build_env(ws: Workspace | None, extra: Mapping[str, str]) -> dict[str, str]:
+    """The environment a command runs with: ours, the settings', the step's."""
+    env = dict(os.environ)
+    if ws is not None:
+        env.update(ws.settings.env)
+    env.update(extra)
+    return env
+
+
+def step_cwd(ws: Workspace, step: CommandStep) -> Path:
+    if step.cwd in ("", "."):
+        return ws.root
+    path = inside_workspace(ws, step.cwd)
+    if not path.is_dir():
+        raise UnsafeEdit(f"command directory is not a folder: {step.cwd}")
+    return path
+
+
+def stream_process(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout: float | None = None,
+    on_stdout: Sink | None = None,
+    on_stderr: Sink | None = None,
+    on_data: Sink | None = None,
+) -> ProcessResult:
+    """Run argv (no shell), copying output as it comes.
+
+    `on_stdout` / `on_stderr` get each chunk of their stream; `on_data` gets
+    every chunk of both, split at line ends so a line of one stream is never
+    cut by the other's.
+    """
+    argv = [str(a) for a in argv]
+    start = time.monotonic()
+    if not argv:
+        return ProcessResult(argv, None, False, "empty command", 0.0, b"")
+    try:
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            shell=False,
+        )
+    except OSError as exc:
+        return ProcessResult(argv, None, False, f"{argv[0]}: {exc.strerror or exc}", 0.0, b"")
+    assert proc.stdout is not None and proc.stderr is not None
+    sel = selectors.DefaultSelector()
+    pending = {"out": b"", "err": b""}
+    sinks = {"out": on_stdout, "err": on_stderr}
+    sel.register(proc.stdout, selectors.EVENT_READ, "out")
+    sel.register(proc.stderr, selectors.EVENT_READ, "err")
+    tail = bytearray()
+    deadline = None if timeout is None else start + timeout
+    timed_out = False
+    open_streams = 2
+    while open_streams:
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        if wait == 0.0:
+            timed_out = True
+            break
+        events = sel.select(wait)
+        for key, _ in events:
+            name = key.data
+            chunk = os.read(key.fd, 65536)
+            if not chunk:
+                sel.unregister(key.fileobj)
+                open_streams -= 1
+                if pending[name] and on_data:
+                    on_data(pending[name])
+                pending[name] = b""
+                continue
+            sink = sinks[name]
+            if sink:
+                sink(chunk)
+            tail += chunk
+            if len(tail) > TAIL_BYTES:
+                del tail[: len(tail) - TAIL_BYTES]
+            if on_data:
+                buf = pending[name] + chunk
+                cut = buf.rfind(b"\n")
+                if cut >= 0:
+                    on_data(buf[: cut + 1])
+                    pending[name] = buf[cut + 1 :]
+                else:
+                    pending[name] = buf
+                    if len(buf) > 1 << 20:
+                        on_data(buf)
+                        pending[name] = b""
+    sel.close()
+    if timed_out:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        for name, rest in pending.items():
+            if rest and on_data:
+                on_data(rest)
+            pending[name] = b""
+    code = proc.wait()
+    proc.stdout.close()
+    proc.stderr.close()
+    return ProcessResult(
+        argv,
+        None if timed_out else code,
+        timed_out,
+        "",
+        time.monotonic() - start,
+        bytes(tail),
+    )
+
+
+def run_step(
+    step: CommandStep,
+    ws: Workspace,
+    *,
+    on_data: Sink | None = None,
+    echo: Sink | None = None,
+) -> ProcessResult:
+    """Run a plan's command step inside the workspace."""
+    return stream_process(
+        step.argv,
+        cwd=step_cwd(ws, step),
+        env=build_env(ws, step.env),
+        timeout=step.timeout,
+        on_stdout=echo,
+        on_stderr=echo,
+        on_data=on_data,
+    )

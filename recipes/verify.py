@@ -1,0 +1,125 @@
+"""Verification: did the attempt fix the failure?
+
+`rerun` re-runs a command, classifies its output with the classifier, and
+reports whether the record's stable id is gone (`verify_by="id"`) or whether
+the command exited 0 (`verify_by="exit"`).  A plan may instead give its own
+`check` (re-read a file for conflict markers, an MCP handshake).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .model import CommandStep, Plan, VerifyResult, Workspace
+from .runner import Sink, run_step, step_cwd
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+
+def base_id(failure_id: str) -> str:
+    """The fingerprint without the `.2` suffix the engine adds to repeats."""
+    head, _, tail = failure_id.rpartition(".")
+    return head if head and tail.isdigit() else failure_id
+
+
+def rerun(
+    step: CommandStep,
+    ws: Workspace,
+    record: FailureRecord,
+    by: str,
+    *,
+    echo: Sink | None = None,
+    full_rerun: bool = False,
+) -> VerifyResult:
+    from faultlens.classifier.engine import Classifier, Options
+
+    cwd = step_cwd(ws, step)
+    classifier = Classifier(
+        Options(cwd=str(cwd), task=record.task, command=list(step.argv), log_file=None)
+    )
+    result = run_step(step, ws, on_data=classifier.feed, echo=echo)
+    tail = result.tail.decode("utf-8", "replace")[-4000:]
+    if result.error:
+        return VerifyResult(False, f"could not re-run `{step.display()}`: {result.error}", None)
+    classifier.options.exit_code = result.exit_code
+    records = classifier.close()
+    if result.timed_out:
+        return VerifyResult(
+            False,
+            f"`{step.display()}` timed out after {step.timeout:g} s",
+            None,
+            records,
+            tail,
+            full_rerun,
+        )
+    code = result.exit_code
+    if by == "exit":
+        ok = code == 0
+        reason = (
+            f"`{step.display()}` passed (exit 0)"
+            if ok
+            else f"`{step.display()}` still fails (exit {code})"
+        )
+        return VerifyResult(ok, reason, code, records, tail, full_rerun)
+    target = base_id(record.id)
+    still = [r for r in records if base_id(r.id) == target]
+    if still:
+        return VerifyResult(
+            False,
+            f"the failure is still reported by `{step.display()}`: {still[0].signal}",
+            code,
+            records,
+            tail,
+            full_rerun,
+        )
+    return VerifyResult(
+        True,
+        f"`{step.display()}` no longer reports it (exit {code})",
+        code,
+        records,
+        tail,
+        full_rerun,
+    )
+
+
+def verify(
+    plan: Plan,
+    ws: Workspace,
+    record: FailureRecord,
+    *,
+    echo: Sink | None = None,
+    command: list[str] | None = None,
+) -> tuple[VerifyResult, bool]:
+    """Run the plan's verification (with its retries); returns (result, verified)."""
+    if plan.verify_by == "none" or not ws.settings.verify:
+        return VerifyResult(True, "applied (verification turned off)"), False
+    tries = 1 + max(0, plan.retries)
+    result: VerifyResult | None = None
+    for i in range(tries):
+        if i > 0:
+            delay = plan.backoff[min(i - 1, len(plan.backoff) - 1)] if plan.backoff else 0.0
+            if delay > 0:
+                ws.settings.sleep(delay)
+        if plan.verify_by == "check":
+            if plan.check is None:
+                return VerifyResult(False, "the recipe gave no check to verify with"), False
+            result = plan.check()
+        else:
+            if plan.verify is None:
+                return (
+                    VerifyResult(
+                        True, "applied; not verified (no command is known for this failure)"
+                    ),
+                    False,
+                )
+            full = command is not None and list(plan.verify.argv) == list(command)
+            result = rerun(plan.verify, ws, record, plan.verify_by, echo=echo, full_rerun=full)
+        if result.ok:
+            if i > 0:
+                result.reason += f" (after {i} retr{'y' if i == 1 else 'ies'})"
+            return result, True
+    assert result is not None
+    if tries > 1:
+        result.reason += f" (after {tries - 1} retr{'y' if tries == 2 else 'ies'})"
+    return result, True
