@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from .fingerprint import fingerprint, normalise_message
 from .locate import Locator
 from .record import FailureRecord, Location
+from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
 from .rules.registry import all_rules
 from .taxonomy import FailureType, category
@@ -35,6 +37,7 @@ CHUNK = 1 << 20  # bytes read at a time
 MAX_LINE = 64 * 1024  # a longer line is cut there for matching (the rest is skipped)
 TAIL_LINES = 64  # look-behind kept across chunk boundaries
 MAX_SIGNAL = 500
+UNCLAIMED_LINES = 16  # prefiltered lines no rule claimed, kept for the fallback record
 
 
 @dataclass(slots=True)
@@ -106,6 +109,11 @@ class Classifier:
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
         self._ids: dict[str, int] = {}
+        # Secrets named by scanners, redacted wherever they appear (redact.py).
+        self.secrets: set[str] = set()
+        # The last few lines the prefilter selected but no rule claimed: the
+        # fallback record's signal when a failed command matched no rule.
+        self.unclaimed: deque[tuple[int, str]] = deque(maxlen=UNCLAIMED_LINES)
         self.bytes_read = 0
         self.rule_errors: list[tuple[str, str]] = []
         self.closed = False
@@ -230,6 +238,7 @@ class Classifier:
             else:
                 self._blocks.append((rule, result, 0))
             return
+        self.unclaimed.append((line_no, line[:MAX_SIGNAL]))
 
     def _finish(self, rule: Rule, block: Block) -> None:
         try:
@@ -261,6 +270,7 @@ class Classifier:
         self._store(hit)
 
     def _store(self, hit: Hit) -> None:
+        redact_hit(hit, self.secrets)
         ft = FailureType(hit.category or FailureType.COMPILE)
         cat = category(ft)
         file = hit.file

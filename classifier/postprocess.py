@@ -1,36 +1,112 @@
 """What happens once the whole output has been read.
 
-Cross-record decisions live here, away from the line rules: precedence
-between categories that saw the same failure, and the fallback record for a
-failed command that no rule explained.
+Cross-record decisions live here, away from the line rules, in this order:
+
+1. conflicts: a branch_divergence record naming a file that is readable
+   under the working directory is placed on the file's first conflict
+   marker, with every hunk in its hint (classifier/conflicts.py);
+2. precedence between categories that saw the same failure
+   (classifier/precedence.py, docs/precedence.md);
+3. the fallback record for a failed command that no rule explained
+   (classifier/fallback.py);
+4. redaction of every secret a scanner named, in every record
+   (classifier/redact.py; the engine already redacted known shapes).
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from . import conflicts, fallback, precedence
+from .redact import redact_record
+from .rules.base import Hit
+from .taxonomy import FailureType
 
 if TYPE_CHECKING:
     from .engine import Classifier
+    from .record import FailureRecord
+
+MAX_CONFLICT_FILE = 4 * 1024 * 1024
+MAX_HUNKS = 100
 
 
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
-    drop_redundant_fallbacks(classifier)
+    records = classifier.records
+    cwd = classifier.locator.cwd
+    for r in records:
+        if r.failure_type == FailureType.BRANCH_DIVERGENCE and r.source_file:
+            place_conflict(r, cwd)
+    kept = precedence.apply(records)
+    if len(kept) != len(records):
+        ids = {id(r) for r in kept}
+        classifier._records = {k: v for k, v in classifier._records.items() if id(v) in ids}
+    if not kept:
+        add_fallback(classifier)
+    if classifier.secrets:
+        for r in classifier.records:
+            redact_record(r, classifier.secrets)
 
 
-def drop_redundant_fallbacks(classifier: Classifier) -> None:
-    """Drop the summary records ("could not compile", "make: *** Error 1")
-    when a more specific record explains the failure.
+def read_conflicted(cwd: Path, name: str) -> str | None:
+    """The text of a file named by a record, when it is a regular file inside
+    the working tree (no `..`, no symlink out) and not too large."""
+    path = Path(name) if os.path.isabs(name) else cwd / name
+    try:
+        real = path.resolve(strict=True)
+        root = cwd.resolve(strict=True)
+    except OSError:
+        return None
+    if not real.is_relative_to(root) or not real.is_file():
+        return None
+    try:
+        if real.stat().st_size > MAX_CONFLICT_FILE:
+            return None
+        return real.read_text("utf-8", errors="replace")
+    except OSError:
+        return None
 
-    A rule marks such a summary with `Hit.key = (FALLBACK, ...)`; the engine
-    stores it under the key `(category, FALLBACK, ...)`.  The summary stands
-    only when it is all that was found (a truncated log, an error format no
-    rule knows), so a failed run is never reported as clean.
-    """
-    from .rules.base import FALLBACK
 
-    records = classifier._records
-    fallbacks = [k for k in records if len(k) > 1 and k[1] == FALLBACK]
-    if fallbacks and len(fallbacks) < len(records):
-        for k in fallbacks:
-            del records[k]
+def place_conflict(r: FailureRecord, cwd: Path) -> None:
+    """Put a conflict record on the file's first marker, hunks in the hint."""
+    if r.source_file is None:
+        return
+    text = read_conflicted(cwd, r.source_file)
+    if text is None:
+        return
+    hunks = conflicts.scan(text)
+    if not hunks:
+        return
+    r.source_line = hunks[0].start
+    r.source_column = 1
+    r.hint["hunks"] = [h.to_hint() for h in hunks[:MAX_HUNKS]]
+    r.hint.setdefault("ours", hunks[0].ours_label)
+    r.hint.setdefault("theirs", hunks[0].theirs_label)
+
+
+def _tail_lines(classifier: Classifier) -> list[tuple[int, str]]:
+    tail = classifier._tail
+    first = classifier._lines - len(tail) + 1
+    return [(first + i, line) for i, line in enumerate(tail) if first + i >= 1]
+
+
+def add_fallback(classifier: Classifier) -> None:
+    """One low-confidence record for a failed command nothing explained."""
+    opts = classifier.options
+    if not opts.exit_code:
+        return
+    candidates = [*classifier.unclaimed, *_tail_lines(classifier)]
+    fb = fallback.build(opts.command, opts.exit_code, candidates)
+    argv = fallback.argv_of(opts.command)
+    tool = os.path.basename(argv[0]) if argv else "command"
+    hit = Hit(
+        signal=fb.signal,
+        message=fb.message,
+        log_line=fb.log_line,
+        confidence=fallback.CONFIDENCE,
+        code=f"exit-{opts.exit_code}",
+        hint={"command": fb.command, "exit_code": opts.exit_code, "lines": list(fb.lines)},
+    )
+    classifier.add_hit(hit, rule_id="fallback", category_=fb.category, tool=tool)

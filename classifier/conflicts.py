@@ -1,0 +1,117 @@
+"""Conflict markers in a file's text: one hunk per conflicted region.
+
+Git leaves a conflicted file with hunks like::
+
+    <<<<<<< HEAD
+    ours
+    ||||||| base          (only with merge.conflictStyle=diff3 / zdiff3)
+    common ancestor
+    =======
+    theirs
+    >>>>>>> feature
+
+`scan` is a pure function (text in, hunks out, 1-based line numbers) used by
+the classifier to place a "CONFLICT" record on the first marker line of the
+file, and by the recipes and the language server for the "accept current /
+incoming / both" actions.  A marker only counts at the start of a line and
+with exactly seven marker characters followed by a space or the line end, as
+git writes them (`merge.conflictMarkerSize` aside); an unterminated hunk is
+not reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_OURS = re.compile(r"^<{7}(?: (?P<label>.*))?$")
+_BASE = re.compile(r"^\|{7}(?: (?P<label>.*))?$")
+_SEP = re.compile(r"^={7}$")
+_THEIRS = re.compile(r"^>{7}(?: (?P<label>.*))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One conflicted region; every line number is 1-based."""
+
+    start: int  # the <<<<<<< line
+    separator: int  # the ======= line
+    end: int  # the >>>>>>> line
+    base: int | None = None  # the ||||||| line (diff3 style)
+    ours_label: str = ""
+    theirs_label: str = ""
+    base_label: str = ""
+
+    @property
+    def ours(self) -> tuple[int, int]:
+        """First and last line of the current ("ours") side; empty when last < first."""
+        return self.start + 1, (self.base or self.separator) - 1
+
+    @property
+    def theirs(self) -> tuple[int, int]:
+        """First and last line of the incoming ("theirs") side."""
+        return self.separator + 1, self.end - 1
+
+    def to_hint(self) -> dict[str, Any]:
+        """JSON-ready description, for a record's hint."""
+        out: dict[str, Any] = {
+            "start": self.start,
+            "separator": self.separator,
+            "end": self.end,
+            "ours": self.ours_label,
+            "theirs": self.theirs_label,
+        }
+        if self.base is not None:
+            out["base"] = self.base
+            out["base_label"] = self.base_label
+        return out
+
+
+def scan(text: str) -> list[Hunk]:
+    """Every complete conflict hunk in `text`, in order."""
+    hunks: list[Hunk] = []
+    start: int | None = None
+    base: int | None = None
+    sep: int | None = None
+    labels = {"ours": "", "base": ""}
+    for no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line or line[0] not in "<|=>":
+            continue
+        if m := _OURS.match(line):
+            # A new <<<<<<< restarts: an unterminated hunk before it is dropped.
+            start, base, sep = no, None, None
+            labels = {"ours": m.group("label") or "", "base": ""}
+        elif start is None:
+            continue
+        elif sep is None and base is None and (m := _BASE.match(line)):
+            base = no
+            labels["base"] = m.group("label") or ""
+        elif sep is None and _SEP.match(line):
+            sep = no
+        elif sep is not None and (m := _THEIRS.match(line)):
+            hunks.append(
+                Hunk(
+                    start=start,
+                    separator=sep,
+                    end=no,
+                    base=base,
+                    ours_label=labels["ours"],
+                    theirs_label=m.group("label") or "",
+                    base_label=labels["base"],
+                )
+            )
+            start, base, sep = None, None, None
+    return hunks
+
+
+def first_marker_line(text: str) -> int | None:
+    """The line of the first complete hunk's <<<<<<< marker, if any."""
+    hunks = scan(text)
+    return hunks[0].start if hunks else None
+
+
+def has_markers(text: str) -> bool:
+    """Whether the text holds at least one complete conflict hunk."""
+    return bool(scan(text))

@@ -1,0 +1,211 @@
+"""Precedence between categories when several rules saw one failure.
+
+The table (docs/precedence.md explains each row):
+
+1. compile over test: a test run that failed because code did not import or
+   compile (ModuleNotFoundError, ImportError, SyntaxError, a TS/rustc error
+   inside jest/cargo test) is a compile failure.  The test record is merged
+   into the compile record that names the same failure, or re-categorised
+   when there is none.
+2. mcp_startup over infra: "connection refused" or a timeout while an MCP
+   server starts is the server's start-up failure.  The infra record is
+   merged into a nearby mcp_startup record, or re-categorised when it names
+   an MCP server itself.
+3. branch_divergence over infra: a push rejected as non-fast-forward (or
+   "fetch first", "stale info") is a divergence, not a CI/infra failure.
+4. infra over branch_divergence: an authentication or network failure
+   during a git command ("Permission denied (publickey)", "Could not read
+   from remote repository", "Could not resolve host") is infra.
+5. trust_gate over compile: a linter finding from a security plugin
+   (eslint-plugin-security's `security/detect-*` rules) is a trust gate.
+
+Pure: records in, records out.  Two records are "the same failure" when
+they name the same thing (one's message is contained in the other's text)
+or when they sit within WINDOW lines of each other in the output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .fingerprint import fingerprint
+from .record import FailureRecord, Location
+from .taxonomy import FailureType, category
+
+WINDOW = 30
+
+_COMPILE_IN_TEST = re.compile(
+    r"\b(?:ModuleNotFoundError|ImportError|SyntaxError|IndentationError|TabError):"
+    r"|\bCannot find module '|\berror TS\d{3,5}\b|\berror\[E\d{4}\]|\bcannot find symbol\b"
+    r"|\bcould not compile\b|\bFailed to compile\b|\bcompilation failed\b|\bbuild failed\b",
+    re.IGNORECASE,
+)
+_MCP = re.compile(r"\bMCP\b|\bmcp[ _-]?server|modelcontextprotocol", re.IGNORECASE)
+_PUSH_DIVERGENCE = re.compile(
+    r"\((?:non-fast-forward|fetch first|stale info)\)|Updates were rejected because the"
+    r"|tip of your current branch is behind",
+    re.IGNORECASE,
+)
+_PUSH_GENERIC = re.compile(r"failed to push some refs|\[rejected\]", re.IGNORECASE)
+_AUTH_OR_NETWORK = re.compile(
+    r"Permission denied \(publickey|Host key verification failed|Could not read from remote repository"
+    r"|Authentication failed|could not resolve host|Could not resolve hostname|Connection refused"
+    r"|Connection reset|Connection timed out|Network is unreachable|SSL certificate problem"
+    r"|The requested URL returned error: [45]\d\d",
+    re.IGNORECASE,
+)
+_MCP_CAUSE = re.compile(
+    r"connection refused|ECONNREFUSED|ECONNRESET|connection reset|timed out|timeout|ENOENT"
+    r"|spawn|exited|EPIPE|broken pipe|connection closed|handshake|initiali[sz]e",
+    re.IGNORECASE,
+)
+_SECURITY_LINT = re.compile(r"\bsecurity(?:-node)?/detect-[\w-]+|\bno-unsanitized/[\w-]+")
+
+
+def _text(r: FailureRecord) -> str:
+    return f"{r.signal}\n{r.message}"
+
+
+def near(a: FailureRecord, b: FailureRecord, window: int = WINDOW) -> bool:
+    """Within `window` lines of each other in the same output."""
+    if a.log_file != b.log_file or a.log_line is None or b.log_line is None:
+        return False
+    return abs(a.log_line - b.log_line) <= window
+
+
+def names_same(a: FailureRecord, b: FailureRecord) -> bool:
+    """One record's message is part of the other's text (e.g. both say
+    "No module named 'requests'")."""
+    for x, y in ((a, b), (b, a)):
+        m = x.message.strip().lower()
+        if len(m) >= 12 and m in _text(y).lower():
+            return True
+    if a.source_file and a.source_file == b.source_file and a.source_line == b.source_line:
+        return a.source_line is not None
+    return False
+
+
+def same_failure(a: FailureRecord, b: FailureRecord) -> bool:
+    return names_same(a, b) or near(a, b)
+
+
+def recategorise(r: FailureRecord, ft: FailureType, why: str) -> None:
+    """Move a record to another category (severity, recipe, id follow)."""
+    if r.failure_type == ft:
+        return
+    cat = category(ft)
+    r.hint.setdefault("recategorised", f"{r.failure_type.value} → {ft.value}: {why}")
+    r.failure_type = ft
+    r.severity = cat.severity
+    r.auto_recoverable = cat.auto_recoverable
+    r.recipe = cat.recipe
+    r.id = fingerprint(ft.value, r.code or r.tool, r.source_file, r.message or r.signal)
+
+
+def absorb(winner: FailureRecord, loser: FailureRecord, why: str) -> None:
+    """Fold what the losing record knew into the winner."""
+    for k, v in loser.hint.items():
+        winner.hint.setdefault(k, v)
+    seen = winner.hint.setdefault("also_seen_as", [])
+    if isinstance(seen, list):
+        seen.append({"failure_type": loser.failure_type.value, "rule": loser.rule, "why": why})
+    if loser.source_file and (loser.source_file, loser.source_line) != (
+        winner.source_file,
+        winner.source_line,
+    ):
+        winner.related.append(
+            Location(file=loser.source_file, line=loser.source_line, message=loser.signal)
+        )
+    if winner.source_file is None and loser.source_file:
+        winner.source_file = loser.source_file
+        winner.source_line = loser.source_line
+        winner.source_column = loser.source_column
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One precedence row: `loser` records that `applies` yield to `winner`."""
+
+    winner: FailureType
+    loser: FailureType
+    applies: Callable[[FailureRecord], bool]
+    # When no winner record is the same failure: re-categorise the loser?
+    recategorise_alone: Callable[[FailureRecord], bool]
+    why: str
+
+
+TABLE: tuple[Row, ...] = (
+    Row(
+        FailureType.COMPILE,
+        FailureType.TEST,
+        lambda r: bool(_COMPILE_IN_TEST.search(_text(r))),
+        lambda r: True,
+        "the tests could not run because code did not import or compile",
+    ),
+    Row(
+        FailureType.MCP_STARTUP,
+        FailureType.INFRA,
+        lambda r: bool(_MCP_CAUSE.search(_text(r)) or _MCP.search(_text(r))),
+        lambda r: bool(_MCP.search(_text(r))),
+        "the connection failure happened while an MCP server was starting",
+    ),
+    Row(
+        FailureType.BRANCH_DIVERGENCE,
+        FailureType.INFRA,
+        lambda r: bool(_PUSH_DIVERGENCE.search(_text(r)) or _PUSH_GENERIC.search(_text(r))),
+        lambda r: bool(_PUSH_DIVERGENCE.search(_text(r))),
+        "the push was rejected because the remote branch moved on",
+    ),
+    Row(
+        FailureType.INFRA,
+        FailureType.BRANCH_DIVERGENCE,
+        lambda r: bool(_AUTH_OR_NETWORK.search(_text(r))),
+        lambda r: True,
+        "git could not reach or authenticate to the remote",
+    ),
+    Row(
+        FailureType.TRUST_GATE,
+        FailureType.COMPILE,
+        lambda r: bool(_SECURITY_LINT.search(f"{_text(r)}\n{r.code or ''}")),
+        lambda r: True,
+        "the linter finding comes from a security rule",
+    ),
+)
+
+
+def apply(records: list[FailureRecord], table: tuple[Row, ...] = TABLE) -> list[FailureRecord]:
+    """The records after precedence: losers merged into winners or moved to
+    the winning category; order kept."""
+    out = list(records)
+    for row in table:
+        keep: list[FailureRecord] = []
+        for r in out:
+            if r.failure_type != row.loser or not row.applies(r):
+                keep.append(r)
+                continue
+            winner = next(
+                (w for w in out if w.failure_type == row.winner and same_failure(w, r)), None
+            )
+            if winner is not None:
+                absorb(winner, r, row.why)
+                continue
+            if row.recategorise_alone(r):
+                recategorise(r, row.winner, row.why)
+            keep.append(r)
+        out = keep
+    return _dedupe(out)
+
+
+def _dedupe(records: list[FailureRecord]) -> list[FailureRecord]:
+    """Re-categorised records may now repeat one another: keep the first."""
+    seen: set[tuple[str, str | None, int | None, str]] = set()
+    out = []
+    for r in records:
+        key = (r.failure_type.value, r.source_file, r.source_line, r.signal)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(r)
+    return out

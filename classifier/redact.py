@@ -1,0 +1,155 @@
+"""Secrets are never echoed.
+
+Every string a record carries (signal, message, hint values, related
+messages) goes through :func:`redact` before the record exists.  A secret is
+replaced by at most its first 4 characters and its length:
+``AKIA…(20 chars)``.  What is recognised:
+
+* the shapes of well-known credentials: AWS access key ids, GitHub tokens
+  (``ghp_``/``gho_``/``ghu_``/``ghs_``/``ghr_``, ``github_pat_``), Slack
+  tokens (``xox[bpasr]-``), OpenAI/Anthropic style ``sk-`` keys, Google API
+  keys, Stripe live keys, JWTs, private key blocks, passwords in URLs;
+* the value of a generic assignment whose name says it is secret
+  (``password=``, ``secret:``, ``api_key =``, ``token=``, ...);
+* any string a scanner named as the secret (gitleaks' ``Secret:``,
+  trufflehog's ``Raw result:``, bandit's hard-coded password): rules put it
+  in ``hint["_secret"]``; :func:`redact_hit` moves it into the classifier's
+  vault, so it is redacted wherever else it appears, in every record.
+
+Pure functions; the vault is a plain set owned by the caller.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .record import FailureRecord
+    from .rules.base import Hit
+
+KEEP = 4
+MIN_VAULT = 6  # a "secret" shorter than this is not searched for everywhere
+SECRET_HINT = "_secret"  # noqa: S105 (a hint key, not a password): key a rule uses to name the raw secret
+
+# Whole-token shapes: the full match is the secret.
+_SHAPES = re.compile(
+    r"(?<![A-Za-z0-9])(?:"
+    r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}"
+    r"|gh[pousr]_[A-Za-z0-9]{30,255}"
+    r"|github_pat_[A-Za-z0-9_]{22,255}"
+    r"|glpat-[A-Za-z0-9_-]{20,}"
+    r"|xox[bpasre]-[A-Za-z0-9-]{10,}"
+    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"
+    r"|(?:sk|rk)_live_[A-Za-z0-9]{16,}"
+    r"|AIza[0-9A-Za-z_-]{35}"
+    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"
+    r")(?![A-Za-z0-9])"
+)
+
+# A private key: the header stays, the body (to the END line or the end of
+# the text) is the secret.
+_PRIVATE_KEY = re.compile(
+    r"(?P<head>-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)"
+    r"(?P<body>(?:(?!-----END)[\s\S])*)"
+    r"(?P<tail>-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?"
+)
+
+# name = value / name: value / "name": "value"
+_ASSIGN = re.compile(
+    r"(?i)(?P<name>[A-Za-z0-9_.-]*(?:password|passwd|pwd|passphrase|secret|api[_-]?key|apikey"
+    r"|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key|credentials?)"
+    r"[\"']?)(?P<sep>\s*[:=]\s*)(?P<q>[\"']?)(?P<value>[^\s\"',;}{)(]{4,})"
+)
+
+# scheme://user:password@host
+_URL_PASSWORD = re.compile(r"(?P<pre>[a-z][a-z0-9+.-]*://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)")
+
+_ALREADY = "…("
+
+
+def mask(secret: str) -> str:
+    """``AKIAIOSFODNN7EXAMPLE`` → ``AKIA…(20 chars)``."""
+    return f"{secret[:KEEP]}…({len(secret)} chars)"
+
+
+def _is_placeholder(value: str) -> bool:
+    v = value.strip("\"'")
+    if _ALREADY in v or v.isdigit():
+        return True
+    low = v.lower()
+    if low in {"none", "null", "true", "false", "required", "string", "redacted", "undefined"}:
+        return True
+    return set(v) <= set("*xX•.-_<>") or (v.startswith("${") or v.startswith("<"))
+
+
+def _mask_assign(m: re.Match[str]) -> str:
+    value = m.group("value")
+    if _is_placeholder(value):
+        return m.group(0)
+    return f"{m.group('name')}{m.group('sep')}{m.group('q')}{mask(value)}"
+
+
+def _mask_key(m: re.Match[str]) -> str:
+    body = m.group("body")
+    if not body.strip() or _ALREADY in body:
+        return m.group(0)
+    return f"{m.group('head')}{mask(body.strip())}{m.group('tail') or ''}"
+
+
+def redact(text: str, vault: Iterable[str] = ()) -> str:
+    """The text with every recognised secret masked."""
+    if not text:
+        return text
+    for secret in sorted(vault, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, mask(secret))
+    if "PRIVATE KEY" in text:
+        text = _PRIVATE_KEY.sub(_mask_key, text)
+    text = _SHAPES.sub(lambda m: mask(m.group(0)), text)
+    text = _URL_PASSWORD.sub(lambda m: m.group("pre") + mask(m.group("value")), text)
+    text = _ASSIGN.sub(_mask_assign, text)
+    return text
+
+
+def redact_value(value: Any, vault: Iterable[str] = ()) -> Any:
+    """Redact every string inside JSON-like data (dicts, lists, tuples)."""
+    if isinstance(value, str):
+        return redact(value, vault)
+    if isinstance(value, dict):
+        return {k: redact_value(v, vault) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(redact_value(v, vault) for v in value)
+    return value
+
+
+def take_secret(hint: dict[str, Any], vault: set[str]) -> None:
+    """Move a rule-named secret from the hint into the vault, leaving the
+    masked form in ``hint["secret"]``."""
+    raw = hint.pop(SECRET_HINT, None)
+    if isinstance(raw, str) and raw.strip():
+        raw = raw.strip()
+        if len(raw) >= MIN_VAULT:
+            vault.add(raw)
+        hint["secret"] = mask(raw)
+
+
+def redact_hit(hit: Hit, vault: set[str]) -> None:
+    """Redact a hit in place, before it becomes a record."""
+    take_secret(hit.hint, vault)
+    hit.signal = redact(hit.signal, vault)
+    hit.message = redact(hit.message, vault)
+    hit.hint = redact_value(hit.hint, vault)
+    hit.related = [(f, ln, col, redact(msg, vault)) for f, ln, col, msg in hit.related]
+
+
+def redact_record(record: FailureRecord, vault: Iterable[str]) -> None:
+    """Redact a finished record in place (a secret named after it was made)."""
+    secrets = list(vault)
+    sub: Callable[[str], str] = lambda s: redact(s, secrets)  # noqa: E731
+    record.signal = sub(record.signal)
+    record.message = sub(record.message)
+    record.hint = redact_value(record.hint, secrets)
+    for loc in record.related:
+        loc.message = sub(loc.message)

@@ -1,0 +1,1 @@
+retries = 5
