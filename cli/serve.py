@@ -15,7 +15,9 @@ def add_parser(sub: Any) -> None:
         description="Run the faultlens language server. It speaks LSP on stdin/stdout unless "
         "--tcp is given; logs go to stderr only.",
     )
-    p.add_argument("--stdio", action="store_true", help="use stdio (the default; accepted and ignored)")
+    p.add_argument(
+        "--stdio", action="store_true", help="use stdio (the default; accepted and ignored)"
+    )
     p.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead of stdio")
     p.add_argument(
         "--log-level",
@@ -40,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
 
     address = parse_address(args.tcp) if args.tcp else None
     logging.basicConfig(
-        stream=sys.stderr, level=args.log_level, format="faultlens %(levelname)s %(name)s: %(message)s"
+        stream=sys.stderr,
+        level=args.log_level,
+        format="faultlens %(levelname)s %(name)s: %(message)s",
     )
     from faultlens.server.app import create_server
 

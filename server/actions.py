@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as T
 from pygls.workspace import PositionCodec
 
-from faultlens.classifier.record import FailureRecord
-
 from . import protocol as P
 from .convert import path_to_uri
 
 if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
     from faultlens.recipes import Hunk, Plan, Refusal, TextEdit, Workspace
 
 QUICKFIX = T.CodeActionKind.QuickFix
@@ -52,14 +51,20 @@ def default_task(record: FailureRecord) -> str:
     return record.task or DEFAULT_TASK
 
 
-def offer(record: FailureRecord, store_task: str, ws: Workspace) -> Offer:
+def offer(
+    record: FailureRecord,
+    store_task: str,
+    ws: Workspace,
+    command: list[str] | None = None,
+    cwd: str | None = None,
+) -> Offer:
     """Ask the engine about a record (ledger lookup + plan).  Blocking: run in a thread."""
     from faultlens.recipes import availability, plan
 
     avail = availability(record, ws)
     p: Plan | Refusal | None = None
     if avail.offered and record.failure_type != "trust_gate":
-        p = plan(record, ws)
+        p = plan(record, ws, command=command, cwd=cwd)
     escalated = record.recovery_result == "escalated" or (avail.attempts > 0 and not avail.enabled)
     return Offer(
         record=record,
@@ -180,7 +185,9 @@ def workspace_edit(edits: Sequence[TextEdit], root: Path, text_of: TextSource) -
     for path, file_edits in by_path.items():
         uri = path_to_uri(path)
         if not path.exists():
-            changes.append(T.CreateFile(uri=uri, options=T.CreateFileOptions(ignore_if_exists=True)))
+            changes.append(
+                T.CreateFile(uri=uri, options=T.CreateFileOptions(ignore_if_exists=True))
+            )
             lines: Sequence[str] = []
             codec = PositionCodec()
             version = None
@@ -193,8 +200,10 @@ def workspace_edit(edits: Sequence[TextEdit], root: Path, text_of: TextSource) -
                 end=T.Position(line=e.end_line, character=e.end_col),
             )
             lsp_edits.append(
-                T.TextEdit(range=codec.range_to_client_units(lines, rng) if lines else rng,
-                           new_text=e.new_text)
+                T.TextEdit(
+                    range=codec.range_to_client_units(lines, rng) if lines else rng,
+                    new_text=e.new_text,
+                )
             )
         changes.append(
             T.TextDocumentEdit(

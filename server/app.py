@@ -25,8 +25,6 @@ from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import PositionCodec
 
-from faultlens.classifier.record import FailureRecord
-
 from . import convert, placement, watch
 from .protocol import FaultLensProtocol
 from .settings import Settings, parse_settings
@@ -34,6 +32,7 @@ from .store import Entry, FailureStore, TaskInfo
 
 if TYPE_CHECKING:
     from faultlens.classifier.engine import Classifier, Options
+    from faultlens.classifier.record import FailureRecord
     from faultlens.recipes import Outcome, Plan, Workspace
 
 log = logging.getLogger(__name__)
@@ -114,8 +113,13 @@ class FaultLensServer(LanguageServer):
         from faultlens.recipes import RecipeSettings, Workspace
 
         s = self.settings
-        key = (tuple(self.roots), self.state_dir, s.max_task_retries, s.infra_max_retries,
-               s.verify_after_recipe)
+        key = (
+            tuple(self.roots),
+            self.state_dir,
+            s.max_task_retries,
+            s.infra_max_retries,
+            s.verify_after_recipe,
+        )
         if self._ws is None or key != self._ws_key:
             self._ws = Workspace(
                 roots=self.roots,
@@ -139,14 +143,18 @@ class FaultLensServer(LanguageServer):
         log.warning("%s", message)
         self.window_log_message(T.LogMessageParams(type=T.MessageType.Warning, message=message))
         if show:
-            self.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning, message=message))
+            self.window_show_message(
+                T.ShowMessageParams(type=T.MessageType.Warning, message=message)
+            )
 
     def crashed(self, what: str, exc: BaseException) -> None:
         """A crash in a rule, a recipe or a handler: logged, and the server goes on."""
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         log.error("%s failed", what, exc_info=exc)
         self.window_log_message(
-            T.LogMessageParams(type=T.MessageType.Error, message=f"faultlens: {what} failed: {detail}")
+            T.LogMessageParams(
+                type=T.MessageType.Error, message=f"faultlens: {what} failed: {detail}"
+            )
         )
 
     def spawn(self, coro: Any, what: str) -> asyncio.Task[Any]:
@@ -170,7 +178,10 @@ class FaultLensServer(LanguageServer):
         self.settings = settings
         for p in problems:
             self.warn(p, show=True)
-        if old.watch_globs != settings.watch_globs or old.watch_poll_interval != settings.watch_poll_interval:
+        if (
+            old.watch_globs != settings.watch_globs
+            or old.watch_poll_interval != settings.watch_poll_interval
+        ):
             self.spawn(self.setup_watching(), "watching log files")
         return problems
 
@@ -191,12 +202,20 @@ class FaultLensServer(LanguageServer):
         return text.splitlines(keepends=True), self.workspace.position_codec, None
 
     # -- classification ---------------------------------------------------------------
-    def options(self, *, cwd: Path, task: str | None, command: Any, exit_code: int | None,
-                log_file: str | None) -> Options:
+    def options(
+        self,
+        *,
+        cwd: Path,
+        task: str | None,
+        command: Any,
+        exit_code: int | None,
+        log_file: str | None,
+    ) -> Options:
         from faultlens.classifier.engine import Options
 
-        return Options(cwd=str(cwd), task=task, command=command, exit_code=exit_code,
-                       log_file=log_file)
+        return Options(
+            cwd=str(cwd), task=task, command=command, exit_code=exit_code, log_file=log_file
+        )
 
     @staticmethod
     def classify_stream(stream: IO[bytes], options: Options) -> Classified:
@@ -234,17 +253,22 @@ class FaultLensServer(LanguageServer):
             out.append(Entry(record=r, task="", cwd=cwd, placement=where))
         return out
 
-    async def take(self, store_task: str, result: Classified, cwd: Path, info: TaskInfo) -> list[Entry]:
+    async def take(
+        self, store_task: str, result: Classified, cwd: Path, info: TaskInfo
+    ) -> list[Entry]:
         """Replace a task's failures with a new classification and publish."""
         for rule_id, error in result.rule_errors:
-            self.window_log_message(T.LogMessageParams(
-                type=T.MessageType.Warning, message=f"faultlens: rule {rule_id} failed: {error}"))
+            self.window_log_message(
+                T.LogMessageParams(
+                    type=T.MessageType.Warning, message=f"faultlens: rule {rule_id} failed: {error}"
+                )
+            )
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
         touched = self.store.replace(store_task, entries, info)
         self.publish(touched)
-        self.spawn(asyncio.to_thread(self.emit_classified, result.records), "event log")
+        self.spawn(asyncio.to_thread(self.record_run, info, result.records), "ledger and event log")
         files = {e.placement.path for e in entries if e.placement}
         self.info(f"faultlens: {store_task}: {len(entries)} failure(s) in {len(files)} file(s)")
         if self.settings.auto_recover:
@@ -255,15 +279,35 @@ class FaultLensServer(LanguageServer):
                     self.spawn(apply_recipe(self, e.record.id, edit_applied=False), "auto-recover")
         return entries
 
-    def emit_classified(self, records: Sequence[FailureRecord]) -> None:
-        """The lifecycle event `failure.classified` for each record.  Blocking."""
-        if not records:
-            return
-        from faultlens.recipes import EventLog
+    def record_run(self, info: TaskInfo, records: Sequence[FailureRecord]) -> None:
+        """The run in the shared ledger (CLI `status` sees it) and `failure.classified`
+        events.  Blocking."""
+        from faultlens.recipes import EventLog, Ledger
 
-        events = EventLog(self.recipe_workspace())
-        for r in records:
-            events.emit("failure.classified", r)
+        ws = self.recipe_workspace()
+        if info.argv:
+            ledger = Ledger.open(ws)
+            cwd = self.rel_cwd(info.cwd) or "."
+            run_id = ledger.start_run(info.task, info.argv, cwd)
+            ledger.finish_run(run_id, info.exit_code, records)
+        if records:
+            events = EventLog(ws)
+            for r in records:
+                events.emit("failure.classified", r)
+
+    def rel_cwd(self, cwd: Path | None) -> str | None:
+        """A run's cwd relative to the root (what the recipe engine wants)."""
+        if cwd is None:
+            return None
+        rel = watch.relative(cwd, self.root)
+        return None if rel is None else (rel or ".")
+
+    def command_of(self, store_task: str) -> tuple[list[str] | None, str | None]:
+        """The command (and root-relative cwd) that produced a task's failures."""
+        info = self.store.tasks.get(store_task)
+        if info is None or not info.argv:
+            return None, None
+        return info.argv, self.rel_cwd(info.cwd)
 
     def run_log(self, store_task: str) -> Path:
         """Where a run's output is kept (the log line a location-less failure points at)."""
@@ -285,7 +329,9 @@ class FaultLensServer(LanguageServer):
         out = []
         for e in entries:
             try:
-                out.append(convert.diagnostic(e, lines, codec, recipe_href=self.recipe_href(e.record)))
+                out.append(
+                    convert.diagnostic(e, lines, codec, recipe_href=self.recipe_href(e.record))
+                )
             except Exception as exc:
                 self.crashed(f"diagnostic for {e.record.id}", exc)
         return out, version
@@ -312,8 +358,9 @@ class FaultLensServer(LanguageServer):
         for path in paths:
             diags, version = self.diagnostics_for(path)
             self.text_document_publish_diagnostics(
-                T.PublishDiagnosticsParams(uri=convert.path_to_uri(path), diagnostics=diags,
-                                           version=version)
+                T.PublishDiagnosticsParams(
+                    uri=convert.path_to_uri(path), diagnostics=diags, version=version
+                )
             )
 
     def entries_at(self, uri: str, rng: T.Range) -> list[tuple[Entry, T.Diagnostic]]:
@@ -327,7 +374,9 @@ class FaultLensServer(LanguageServer):
         lines, codec, _ = self.text_of(path)
         out = []
         for e in entries:
-            d = convert.diagnostic(e, lines or ["\n"], codec, recipe_href=self.recipe_href(e.record))
+            d = convert.diagnostic(
+                e, lines or ["\n"], codec, recipe_href=self.recipe_href(e.record)
+            )
             if d.range.start.line <= rng.end.line and d.range.end.line >= rng.start.line:
                 out.append((e, d))
         return out
@@ -338,9 +387,16 @@ class FaultLensServer(LanguageServer):
         globs = self.settings.watch_globs
         if self.supports("workspace.did_change_watched_files.dynamic_registration"):
             if self.watch_registration is not None:
-                await self.client_unregister_capability_async(T.UnregistrationParams(
-                    unregisterations=[T.Unregistration(id=self.watch_registration,
-                                                       method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES)]))
+                await self.client_unregister_capability_async(
+                    T.UnregistrationParams(
+                        unregisterations=[
+                            T.Unregistration(
+                                id=self.watch_registration,
+                                method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            )
+                        ]
+                    )
+                )
                 self.watch_registration = None
             if not globs:
                 return
@@ -354,10 +410,19 @@ class FaultLensServer(LanguageServer):
                 )
                 for g, p in zip(globs, watch.watcher_patterns(globs), strict=True)
             ]
-            await self.client_register_capability_async(T.RegistrationParams(registrations=[
-                T.Registration(id=reg_id, method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                               register_options=T.DidChangeWatchedFilesRegistrationOptions(
-                                   watchers=watchers))]))
+            await self.client_register_capability_async(
+                T.RegistrationParams(
+                    registrations=[
+                        T.Registration(
+                            id=reg_id,
+                            method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=T.DidChangeWatchedFilesRegistrationOptions(
+                                watchers=watchers
+                            ),
+                        )
+                    ]
+                )
+            )
             self.watch_registration = reg_id
             self.info(f"faultlens: watching {', '.join(globs)} (client-side)")
             return

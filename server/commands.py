@@ -124,8 +124,9 @@ def default_key(argv: list[str] | None, task: str | None) -> str:
     return f"run:{shlex.join(argv)}" if argv else "ingest"
 
 
-async def run_task(ls: FaultLensServer, argv: list[str], cwd: Path, task: str | None,
-                   key: str | None = None) -> dict[str, Any]:
+async def run_task(
+    ls: FaultLensServer, argv: list[str], cwd: Path, task: str | None, key: str | None = None
+) -> dict[str, Any]:
     """Run a command, streaming its output into the classifier, with $/progress."""
     from faultlens.classifier.engine import Classifier
 
@@ -143,8 +144,9 @@ async def run_task(ls: FaultLensServer, argv: list[str], cwd: Path, task: str | 
     try:
         if progress:
             await ls.work_done_progress.create_async(token)
-            ls.work_done_progress.begin(token, T.WorkDoneProgressBegin(
-                title=title, message="starting", cancellable=True))
+            ls.work_done_progress.begin(
+                token, T.WorkDoneProgressBegin(title=title, message="starting", cancellable=True)
+            )
         ls.info(f"faultlens: running {shlex.join(argv)} in {cwd}")
         last_report = 0.0
 
@@ -153,8 +155,9 @@ async def run_task(ls: FaultLensServer, argv: list[str], cwd: Path, task: str | 
             now = time.monotonic()
             if progress and now - last_report >= REPORT_EVERY:
                 last_report = now
-                ls.work_done_progress.report(token, T.WorkDoneProgressReport(
-                    message=f"{lines} lines"))
+                ls.work_done_progress.report(
+                    token, T.WorkDoneProgressReport(message=f"{lines} lines")
+                )
 
         def cancelled() -> bool:
             fut = ls.work_done_progress.tokens.get(token)
@@ -167,7 +170,11 @@ async def run_task(ls: FaultLensServer, argv: list[str], cwd: Path, task: str | 
                 await asyncio.to_thread(classifier.feed, chunk)
 
             result = await runner.run_command(
-                argv, cwd, on_output=on_output, on_lines=report, cancelled=cancelled,
+                argv,
+                cwd,
+                on_output=on_output,
+                on_lines=report,
+                cancelled=cancelled,
                 timeout=ls.settings.run_timeout,
             )
         if result.error:
@@ -176,11 +183,14 @@ async def run_task(ls: FaultLensServer, argv: list[str], cwd: Path, task: str | 
             ls.warn(f"faultlens: {result.error}", show=True)
             return {"task": key, "error": result.error, "exitCode": None, "failures": 0}
         if progress:
-            ls.work_done_progress.report(token, T.WorkDoneProgressReport(
-                message=f"{result.lines} lines, classifying"))
+            ls.work_done_progress.report(
+                token, T.WorkDoneProgressReport(message=f"{result.lines} lines, classifying")
+            )
         classifier.options.exit_code = result.exit_code
         classified = await asyncio.to_thread(ls.finish, classifier)
-        info = TaskInfo(argv=argv, cwd=cwd, exit_code=result.exit_code, log_path=log_path)
+        info = TaskInfo(
+            argv=argv, task=task, cwd=cwd, exit_code=result.exit_code, log_path=log_path
+        )
         if result.cancelled or result.timed_out:
             why = "cancelled" if result.cancelled else "timed out"
             ls.info(f"faultlens: {shlex.join(argv)} {why} after {result.lines} lines")
@@ -222,15 +232,16 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
     key = default_key(argv, a.task) if (argv or a.task) else "ingest"
     log_path = ls.run_log(key)
     data = a.output.encode("utf-8", "surrogatepass")
-    opts = ls.options(cwd=cwd, task=a.task, command=argv, exit_code=a.exit_code,
-                      log_file=str(log_path))
+    opts = ls.options(
+        cwd=cwd, task=a.task, command=argv, exit_code=a.exit_code, log_file=str(log_path)
+    )
 
     def work() -> Classified:
         log_path.write_bytes(data)
         return ls.classify_stream(io.BytesIO(data), opts)
 
     classified = await asyncio.to_thread(work)
-    info = TaskInfo(argv=argv, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
+    info = TaskInfo(argv=argv, task=a.task, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
     await ls.take(key, classified, cwd, info)
 
 
@@ -246,7 +257,9 @@ def _snapshot(ls: FaultLensServer, plan: Plan) -> dict[Path, str | None]:
     return out
 
 
-async def resolve_action(ls: FaultLensServer, action: T.CodeAction, data: dict[str, Any]) -> T.CodeAction:
+async def resolve_action(
+    ls: FaultLensServer, action: T.CodeAction, data: dict[str, Any]
+) -> T.CodeAction:
     """codeAction/resolve: compute the edit (and the follow-up command) lazily."""
     kind = data.get("kind")
     if kind == "recipe":
@@ -257,7 +270,9 @@ async def resolve_action(ls: FaultLensServer, action: T.CodeAction, data: dict[s
         from faultlens.recipes import Plan, plan
 
         ws = ls.recipe_workspace()
-        p = await asyncio.to_thread(plan, entry.record, ws)
+        argv, rel = ls.command_of(entry.task)
+        record = entry.record
+        p = await asyncio.to_thread(lambda: plan(record, ws, command=argv, cwd=rel))
         if not isinstance(p, Plan):
             action.disabled = T.CodeActionDisabled(reason=p.reason)
             return action
@@ -265,13 +280,15 @@ async def resolve_action(ls: FaultLensServer, action: T.CodeAction, data: dict[s
         if p.edits:
             action.edit = actions.workspace_edit(p.edits, ls.root, ls.text_of)
         action.command = T.Command(
-            title="faultlens: verify", command=P.CMD_APPLY,
+            title="faultlens: verify",
+            command=P.CMD_APPLY,
             arguments=[{"failureId": fid, "editApplied": bool(p.edits)}],
         )
         return action
     if kind == "conflict":
-        edit = conflict_edit(ls, str(data.get("uri")), int(data.get("line", -1)),
-                             str(data.get("choice")))
+        edit = conflict_edit(
+            ls, str(data.get("uri")), int(data.get("line", -1)), str(data.get("choice"))
+        )
         if edit is None:
             raise _invalid("the conflict hunk is gone")
         action.edit = edit
@@ -287,7 +304,8 @@ async def resolve_action(ls: FaultLensServer, action: T.CodeAction, data: dict[s
         if isinstance(step, TextEdit):
             action.edit = actions.workspace_edit([step], ls.root, ls.text_of)
         action.command = T.Command(
-            title="faultlens: reviewed", command=P.CMD_REVIEWED,
+            title="faultlens: reviewed",
+            command=P.CMD_REVIEWED,
             arguments=[{"failureId": fid, "editApplied": isinstance(step, TextEdit)}],
         )
         return action
@@ -306,7 +324,9 @@ def conflict_edit(ls: FaultLensServer, uri: str, line: int, choice: str) -> T.Wo
     for h in hunks:
         if h.start_line <= line <= h.end_line:
             te = resolve_hunk(h, choice)  # type: ignore[arg-type]
-            rel = path.relative_to(ls.root).as_posix() if path.is_relative_to(ls.root) else str(path)
+            rel = (
+                path.relative_to(ls.root).as_posix() if path.is_relative_to(ls.root) else str(path)
+            )
             te.path = rel
             return actions.workspace_edit([te], ls.root, ls.text_of)
     return None
@@ -329,8 +349,7 @@ def _sync_disk(ls: FaultLensServer, pending: PendingPlan) -> str | None:
     """
     from faultlens.recipes import apply_edits
 
-    stale = [p for p, before in pending.before.items()
-             if _read(p) == before and before is not None]
+    stale = [p for p, before in pending.before.items() if _read(p) == before and before is not None]
     if not stale:
         return None
     stale_edits = [e for e in pending.plan.edits if (ls.root / e.path) in stale]
@@ -348,7 +367,9 @@ def _read(path: Path) -> str | None:
         return None
 
 
-async def apply_recipe(ls: FaultLensServer, failure_id: str, *, edit_applied: bool) -> dict[str, Any]:
+async def apply_recipe(
+    ls: FaultLensServer, failure_id: str, *, edit_applied: bool
+) -> dict[str, Any]:
     """Apply a recipe (edits through the client), verify, record, re-publish."""
     from faultlens.recipes import Plan, availability, complete_attempt, plan
 
@@ -359,12 +380,13 @@ async def apply_recipe(ls: FaultLensServer, failure_id: str, *, edit_applied: bo
     record = entry.record
     avail = await asyncio.to_thread(availability, record, ws)
     pending = ls.pending.pop(failure_id, None)
-    if not avail.enabled and not (edit_applied and pending is not None):
+    argv, rel = ls.command_of(entry.task)
+    if not avail.enabled:
         ls.info(f"faultlens: recipe for {failure_id} not run: {avail.reason}")
         return {"result": "disabled", "reason": avail.reason}
     if pending is None or not edit_applied:
         try:
-            p = await asyncio.to_thread(plan, record, ws)
+            p = await asyncio.to_thread(lambda: plan(record, ws, command=argv, cwd=rel))
         except Exception as exc:
             ls.crashed(f"recipe {record.failure_type}", exc)
             return {"result": "error", "reason": str(exc)}
@@ -382,14 +404,20 @@ async def apply_recipe(ls: FaultLensServer, failure_id: str, *, edit_applied: bo
     ls.info(f"faultlens: {pending.plan.title}: edit applied={applied}; verifying")
     try:
         outcome = await asyncio.to_thread(
-            complete_attempt, record, pending.plan, ws, applied=applied, error=error
+            lambda: complete_attempt(
+                record, pending.plan, ws, applied=applied, error=error, command=argv
+            )
         )
     except Exception as exc:
         ls.crashed(f"recipe {record.failure_type}", exc)
         return {"result": "error", "reason": str(exc)}
     await after_outcome(ls, entry.task, entry.cwd, outcome)
-    return {"result": outcome.result, "reason": outcome.reason, "tried": outcome.tried,
-            "box": outcome.box}
+    return {
+        "result": outcome.result,
+        "reason": outcome.reason,
+        "tried": outcome.tried,
+        "box": outcome.box,
+    }
 
 
 async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome: Outcome) -> None:
@@ -398,7 +426,9 @@ async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome
     ls.outcomes[rec.id] = outcome
     if outcome.result == "recovered":
         touched = ls.store.remove(rec.id)
-        ls.info(f"faultlens: recovered {rec.failure_type} {rec.id}: {outcome.reason or outcome.tried}")
+        ls.info(
+            f"faultlens: recovered {rec.failure_type} {rec.id}: {outcome.reason or outcome.tried}"
+        )
     else:
         entry = ls.store.update(rec.id, rec)
         touched = {entry.placement.path} if entry and entry.placement else set()
@@ -413,14 +443,18 @@ async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome
         ls.spawn(ask(ls, store_task, rec, outcome), "escalation prompt")
 
 
-async def ask(ls: FaultLensServer, store_task: str, record: FailureRecord, outcome: Outcome) -> None:
+async def ask(
+    ls: FaultLensServer, store_task: str, record: FailureRecord, outcome: Outcome
+) -> None:
     """window/showMessageRequest with the escalation's options (retry / skip / stop)."""
     choices = {o.label: o.id for o in outcome.options}
-    answer = await ls.window_show_message_request_async(T.ShowMessageRequestParams(
-        type=T.MessageType.Error,
-        message=f"faultlens: {record.failure_type} escalated: {outcome.reason}",
-        actions=[T.MessageActionItem(title=label) for label in choices],
-    ))
+    answer = await ls.window_show_message_request_async(
+        T.ShowMessageRequestParams(
+            type=T.MessageType.Error,
+            message=f"faultlens: {record.failure_type} escalated: {outcome.reason}",
+            actions=[T.MessageActionItem(title=label) for label in choices],
+        )
+    )
     if answer is None:
         return
     option = choices.get(answer.title)
@@ -430,7 +464,9 @@ async def ask(ls: FaultLensServer, store_task: str, record: FailureRecord, outco
         await task_option(ls, option, args, store_task)
 
 
-async def task_option(ls: FaultLensServer, option: str, a: P.TaskArgs, store_task: str | None) -> dict[str, Any]:
+async def task_option(
+    ls: FaultLensServer, option: str, a: P.TaskArgs, store_task: str | None
+) -> dict[str, Any]:
     """retry / skip / stop a task (the seed's options)."""
     from faultlens.recipes import retry_task, skip_task, stop_task
 
@@ -438,9 +474,14 @@ async def task_option(ls: FaultLensServer, option: str, a: P.TaskArgs, store_tas
     fn = {"retry": retry_task, "skip": skip_task, "stop": stop_task}[option]
     state = await asyncio.to_thread(fn, a.task, ws)
     keys = [store_task] if store_task else _store_keys(ls, a.task)
-    out: dict[str, Any] = {"task": state.task, "status": state.status, "accepted": state.accepted,
-                           "retriesUsed": state.retries_used, "maxRetries": state.max_retries,
-                           "message": state.message}
+    out: dict[str, Any] = {
+        "task": state.task,
+        "status": state.status,
+        "accepted": state.accepted,
+        "retriesUsed": state.retries_used,
+        "maxRetries": state.max_retries,
+        "message": state.message,
+    }
     ls.info(f"faultlens: {option} {a.task}: {state.status} {state.message}".rstrip())
     if not state.accepted:
         ls.warn(f"faultlens: {option} {a.task} refused: {state.message}", show=True)
@@ -477,7 +518,8 @@ async def reviewed(ls: FaultLensServer, failure_id: str, *, edit_applied: bool) 
     if isinstance(step, TextEdit) and not edit_applied:
         edit = actions.workspace_edit([step], ls.root, ls.text_of)
         result = await ls.workspace_apply_edit_async(
-            T.ApplyWorkspaceEditParams(edit=edit, label="faultlens: mark reviewed"))
+            T.ApplyWorkspaceEditParams(edit=edit, label="faultlens: mark reviewed")
+        )
         done = result.applied
     elif isinstance(step, CommandStep):
         try:
@@ -489,8 +531,9 @@ async def reviewed(ls: FaultLensServer, failure_id: str, *, edit_applied: bool) 
         async def keep(chunk: bytes) -> None:
             sink.write(chunk)
 
-        res = await runner.run_command(step.argv, cwd, on_output=keep, timeout=step.timeout,
-                                       env=step.env)
+        res = await runner.run_command(
+            step.argv, cwd, on_output=keep, timeout=step.timeout, env=step.env
+        )
         done = res.exit_code == 0
     if done:
         ls.publish(ls.store.remove(failure_id))

@@ -7,6 +7,11 @@ and the file's text on disk for files that are not open).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,8 +20,6 @@ from typing import Any
 from lsprotocol import types as T
 from pygls import uris
 from pygls.workspace import PositionCodec
-
-from faultlens.classifier.record import FailureRecord
 
 from .placement import Placement, resolve
 from .store import Entry
@@ -38,7 +41,11 @@ def uri_to_path(uri: str) -> Path | None:
 
 def severity(record: FailureRecord) -> T.DiagnosticSeverity:
     """Error for blocking failures, Warning for degraded ones."""
-    return T.DiagnosticSeverity.Error if record.severity == "blocking" else T.DiagnosticSeverity.Warning
+    return (
+        T.DiagnosticSeverity.Error
+        if record.severity == "blocking"
+        else T.DiagnosticSeverity.Warning
+    )
 
 
 def _strip(line: str) -> str:
@@ -51,12 +58,12 @@ def code_point_range(p: Placement, lines: Sequence[str]) -> T.Range:
         return T.Range(start=T.Position(line=0, character=0), end=T.Position(line=0, character=0))
     line = min(p.line, len(lines) - 1)
     text = _strip(lines[line])
-    if p.column is not None:
-        col = min(p.column, len(text))
-    else:
-        col = len(text) - len(text.lstrip())
-    if p.end_line is not None and p.end_column is not None and (
-        p.end_line > line or (p.end_line == line and p.end_column > col)
+    indent = len(text) - len(text.lstrip())
+    col = min(p.column, len(text)) if p.column is not None else indent
+    if (
+        p.end_line is not None
+        and p.end_column is not None
+        and (p.end_line > line or (p.end_line == line and p.end_column > col))
     ):
         end_line = min(p.end_line, len(lines) - 1)
         end_col = min(p.end_column, len(_strip(lines[end_line])))
@@ -136,6 +143,8 @@ def record_from_data(data: Any) -> FailureRecord | None:
     """The record a client echoed back in `Diagnostic.data` (None when absent or bad)."""
     if not isinstance(data, dict):
         return None
+    from faultlens.classifier.record import FailureRecord
+
     try:
         return FailureRecord.model_validate(data)
     except ValueError:

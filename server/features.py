@@ -16,8 +16,7 @@ from lsprotocol import types as T
 
 from . import actions, convert
 from . import protocol as P
-from .app import FaultLensServer, is_log_document
-from .store import TaskInfo
+from .app import VERSION, FaultLensServer, is_log_document
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -61,9 +60,9 @@ def register(server: FaultLensServer) -> None:
         if ls.supports("workspace.configuration"):
             await fetch_configuration(ls)
         await ls.setup_watching()
+        ls.spawn(asyncio.to_thread(warm_up), "warm-up")
         mode = "pull" if ls.pull_mode else "push"
-        ls.info(f"faultlens {ls.server_info.version if ls.server_info else ''}: root {ls.root}, "
-                f"{mode} diagnostics")
+        ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics")
 
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded("didChangeConfiguration")
@@ -104,7 +103,9 @@ def register(server: FaultLensServer) -> None:
 
     @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded("didChangeWatchedFiles")
-    async def did_change_watched(ls: FaultLensServer, params: T.DidChangeWatchedFilesParams) -> None:
+    async def did_change_watched(
+        ls: FaultLensServer, params: T.DidChangeWatchedFilesParams
+    ) -> None:
         from .watch import matches, relative
 
         for change in params.changes:
@@ -125,9 +126,7 @@ def register(server: FaultLensServer) -> None:
         if not found:
             return None
         ws = ls.recipe_workspace()
-        texts = await asyncio.to_thread(
-            lambda: [hover_text(ls, e.record, ws) for e, _ in found]
-        )
+        texts = await asyncio.to_thread(lambda: [hover_text(ls, e.record, ws) for e, _ in found])
         return T.Hover(
             contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value="\n\n---\n\n".join(texts)),
             range=found[0][1].range,
@@ -150,7 +149,8 @@ def register(server: FaultLensServer) -> None:
         out: list[T.CodeAction] = []
         for rec, store_task, diag in found.values():
             try:
-                offer = await asyncio.to_thread(actions.offer, rec, store_task, ws)
+                argv, rel = ls.command_of(store_task)
+                offer = await asyncio.to_thread(actions.offer, rec, store_task, ws, argv, rel)
             except Exception as exc:
                 ls.crashed(f"recipe for {rec.failure_type} {rec.id}", exc)
                 continue
@@ -192,6 +192,17 @@ def register(server: FaultLensServer) -> None:
             stop.set()
         if ls.poll_task is not None:
             ls.poll_task.cancel()
+
+
+def warm_up() -> None:
+    """Import the classifier and the recipe engine in a worker thread after start-up,
+    so `initialize` is answered before they load and the first run does not wait."""
+    import faultlens.classifier.engine
+    import faultlens.classifier.rules.registry
+    import faultlens.recipes
+
+    faultlens.classifier.rules.registry.all_rules()
+    del faultlens
 
 
 def _contains(rng: T.Range, pos: T.Position) -> bool:
@@ -265,8 +276,9 @@ def register_pull(ls: FaultLensServer) -> None:
 
     @ls.feature(
         T.TEXT_DOCUMENT_DIAGNOSTIC,
-        T.DiagnosticOptions(identifier="faultlens", inter_file_dependencies=True,
-                            workspace_diagnostics=True),
+        T.DiagnosticOptions(
+            identifier="faultlens", inter_file_dependencies=True, workspace_diagnostics=True
+        ),
     )
     def document_diagnostic(
         ls: FaultLensServer, params: T.DocumentDiagnosticParams
@@ -279,12 +291,14 @@ def register_pull(ls: FaultLensServer) -> None:
     def workspace_diagnostic(
         ls: FaultLensServer, params: T.WorkspaceDiagnosticParams
     ) -> T.WorkspaceDiagnosticReport:
-        items: list[T.WorkspaceFullDocumentDiagnosticReport | T.WorkspaceUnchangedDocumentDiagnosticReport] = []
+        items: list[
+            T.WorkspaceFullDocumentDiagnosticReport | T.WorkspaceUnchangedDocumentDiagnosticReport
+        ] = []
         for path in sorted(ls.store.paths()):
             diags, version = ls.diagnostics_for(path)
-            items.append(T.WorkspaceFullDocumentDiagnosticReport(
-                uri=convert.path_to_uri(path), version=version, items=diags))
+            items.append(
+                T.WorkspaceFullDocumentDiagnosticReport(
+                    uri=convert.path_to_uri(path), version=version, items=diags
+                )
+            )
         return T.WorkspaceDiagnosticReport(items=items)
-
-
-_ = TaskInfo

@@ -8,13 +8,16 @@ folder a log file sits in.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
-
-from faultlens.classifier.record import FailureRecord
 
 PlacementKind = Literal["source", "config", "log"]
 
@@ -63,9 +66,7 @@ def place(record: FailureRecord, cwd: Path, root: Path) -> Placement | None:
     if config is not None:
         return config
     if record.log_file and record.log_line:
-        return Placement(
-            path=resolve(record.log_file, root), line=record.log_line - 1, kind="log"
-        )
+        return Placement(path=resolve(record.log_file, root), line=record.log_line - 1, kind="log")
     return None
 
 
@@ -140,7 +141,11 @@ def key_line(path: Path, key: str) -> Placement | None:
         m = pattern.search(line)
         if m:
             return Placement(
-                path=path, line=i, column=m.start(), end_column=m.start() + len(key) + 2,
-                end_line=i, kind="config",
+                path=path,
+                line=i,
+                column=m.start(),
+                end_column=m.start() + len(key) + 2,
+                end_line=i,
+                kind="config",
             )
     return None

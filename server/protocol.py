@@ -151,7 +151,7 @@ class _Dropped:
 class FaultLensProtocol(LanguageServerProtocol):
     """The LSP protocol plus raw custom messages and errors for unreadable requests."""
 
-    def get_message_type(self, method: str) -> type[Any] | None:
+    def get_message_type(self, method: str) -> type[Any] | None:  # type: ignore[override]
         if method == INGEST:
             return RawNotification
         if method == FAILURES:

@@ -96,7 +96,9 @@ async def run_command(
             start_new_session=True,
         )
     except OSError as exc:
-        return RunResult(None, 0, 0, time.monotonic() - start, error=f"{argv[0]}: {exc.strerror or exc}")
+        return RunResult(
+            None, 0, 0, time.monotonic() - start, error=f"{argv[0]}: {exc.strerror or exc}"
+        )
     assert proc.stdout is not None
     lines = 0
     size = 0

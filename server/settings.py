@@ -82,7 +82,6 @@ class Settings(BaseModel):
         return {k: shlex.split(v) if isinstance(v, str) else v for k, v in value.items()}
 
 
-
 # Other names accepted for a field (the issue calls the state folder logDir).
 _EXTRA_KEYS = {"logDir": "state_dir", "log_dir": "state_dir"}
 

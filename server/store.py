@@ -6,11 +6,14 @@ whose failures changed (old files included, so they get cleared).  No LSP here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from faultlens.classifier.record import FailureRecord
 
 from .placement import Placement
 
@@ -30,6 +33,7 @@ class TaskInfo:
     """How a task's output was produced (to re-run it on retry)."""
 
     argv: list[str] | None = None
+    task: str | None = None  # the user's task name (None: the default task)
     cwd: Path | None = None
     exit_code: int | None = None
     log_path: Path | None = None
@@ -42,7 +46,9 @@ class FailureStore:
     _by_task: dict[str, list[Entry]] = field(default_factory=dict)
     tasks: dict[str, TaskInfo] = field(default_factory=dict)
 
-    def replace(self, task: str, entries: Iterable[Entry], info: TaskInfo | None = None) -> set[Path]:
+    def replace(
+        self, task: str, entries: Iterable[Entry], info: TaskInfo | None = None
+    ) -> set[Path]:
         """Set the failures of `task`; return every file whose diagnostics changed."""
         new = list(entries)
         touched = self._paths(self._by_task.get(task, []))
