@@ -173,7 +173,8 @@ class Classifier:
                 m = pre.search(text, pos)
                 if m is None:
                     break
-                start = text.rfind("\n", pos, m.start()) + 1
+                nl = text.rfind("\n", pos, m.start())
+                start = nl + 1 if nl >= 0 else pos
                 lines += text.count("\n", pos, start)
             else:
                 start = pos
