@@ -2,6 +2,8 @@
 
 Cross-record decisions live here, away from the line rules, in this order:
 
+0. summaries (Hit.key = (FALLBACK, ...): "could not compile", "make: ***
+   Error 1") are dropped when a more specific record was found;
 1. conflicts: a branch_divergence record naming a file that is readable
    under the working directory is placed on the file's first conflict
    marker, with every hunk in its hint (classifier/conflicts.py);
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from . import conflicts, fallback, precedence
 from .redact import redact_record
-from .rules.base import Hit
+from .rules.base import FALLBACK, Hit
 from .taxonomy import FailureType
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ MAX_HUNKS = 100
 
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
+    drop_redundant_fallbacks(classifier)
     records = classifier.records
     cwd = classifier.locator.cwd
     for r in records:
@@ -48,6 +51,22 @@ def finalize(classifier: Classifier) -> None:
     if classifier.secrets:
         for r in classifier.records:
             redact_record(r, classifier.secrets)
+
+
+def drop_redundant_fallbacks(classifier: Classifier) -> None:
+    """Drop the summary records ("could not compile", "make: *** Error 1")
+    when a more specific record explains the failure.
+
+    A rule marks such a summary with `Hit.key = (FALLBACK, ...)`; the engine
+    stores it under the key `(category, FALLBACK, ...)`.  The summary stands
+    only when it is all that was found (a truncated log, an error format no
+    rule knows), so a failed run is never reported as clean.
+    """
+    records = classifier._records
+    summaries = [k for k in records if len(k) > 1 and k[1] == FALLBACK]
+    if summaries and len(summaries) < len(records):
+        for k in summaries:
+            del records[k]
 
 
 def read_conflicted(cwd: Path, name: str) -> str | None:
