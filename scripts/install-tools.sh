@@ -30,9 +30,10 @@ python_tools() {
 }
 
 debian_tools() {
-  if ! command -v go >/dev/null; then
+  if ! command -v go >/dev/null || ! command -v clang >/dev/null; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go >/dev/null
+    # go build/vet/test and clang samples (tests/samples/go, tests/samples/c)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go clang >/dev/null
   fi
 }
 
