@@ -6,21 +6,22 @@ short tail of the previous chunk for look-behind, the multi-line reports
 being read, and the records found so far.  Memory therefore grows with the
 number of failures, not with the size of the output.
 
-Speed comes from a prefilter: the literal triggers of every rule are joined
-into one pattern that is searched over the whole chunk; only lines that
-contain a trigger (or that follow the start of a multi-line report) are split
-out and handed to the rules.
+Speed comes from a prefilter: the literal triggers of every rule go into one
+Aho-Corasick automaton that is run over the raw bytes of the whole chunk
+(ahocorasick_rs, in Rust); only lines that contain a trigger (or that follow
+the start of a multi-line report) are decoded and handed to the rules.
+Noise is never decoded at all.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from .fingerprint import fingerprint, normalise_message
 from .locate import Locator
@@ -29,7 +30,10 @@ from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
 from .rules.registry import all_rules
 from .taxonomy import FailureType, category
-from .text import decode, visible
+from .text import clean_bytes, decode_line
+
+if TYPE_CHECKING:
+    from ahocorasick_rs import BytesAhoCorasick
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +57,22 @@ class Options:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=32)
+def _automaton(triggers: frozenset[bytes]) -> BytesAhoCorasick:
+    """One automaton per distinct trigger set (built once, shared)."""
+    from ahocorasick_rs import BytesAhoCorasick
+
+    return BytesAhoCorasick(sorted(triggers) or [b"\x00never\x00"])
+
+
 class _Context:
     """The LineContext handed to rules (see rules.base.LineContext)."""
 
-    __slots__ = ("_engine", "_start", "_text", "line", "line_no")
+    __slots__ = ("_buf", "_engine", "_start", "line", "line_no")
 
-    def __init__(self, engine: Classifier, text: str, start: int, line: str, line_no: int):
+    def __init__(self, engine: Classifier, buf: bytes, start: int, line: str, line_no: int):
         self._engine = engine
-        self._text = text
+        self._buf = buf
         self._start = start
         self.line = line
         self.line_no = line_no
@@ -68,10 +80,10 @@ class _Context:
     def before(self, n: int) -> list[str]:
         out: list[str] = []
         end = self._start - 1  # the '\n' ending the previous line
-        text = self._text
+        buf = self._buf
         while len(out) < n and end >= 0:
-            begin = text.rfind("\n", 0, end) + 1
-            out.append(visible(text[begin:end]))
+            begin = buf.rfind(b"\n", 0, end) + 1
+            out.append(decode_line(buf[begin:end]))
             end = begin - 1
         if len(out) < n:
             tail = self._engine._tail
@@ -100,8 +112,9 @@ class Classifier:
         self.locator = Locator(self.options.cwd)
         rules = list(self.options.rules) if self.options.rules is not None else all_rules()
         self._rules = [r for r in rules if r.enabled]
-        triggers = sorted({t for r in self._rules for t in r.triggers}, key=len, reverse=True)
-        self._prefilter = re.compile("|".join(re.escape(t) for t in triggers)) if triggers else None
+        self._prefilter = _automaton(
+            frozenset(t.encode("utf-8") for r in self._rules for t in r.triggers)
+        )
         self._pending = b""
         self._skipping_long_line = False
         self._lines = 0  # complete lines consumed so far
@@ -137,14 +150,14 @@ class Classifier:
             self._lines += 1
             self._skipping_long_line = False
         if complete:
-            self._scan(decode(complete))
+            self._scan(clean_bytes(complete))
         if len(self._pending) > MAX_LINE:
             self._long_line(self._pending)
 
     def _long_line(self, buf: bytes) -> None:
         # A line longer than MAX_LINE: classify its head, drop the rest.
         if not self._skipping_long_line:
-            self._scan(decode(buf[:MAX_LINE]) + "\n", count_lines=False)
+            self._scan(clean_bytes(buf[:MAX_LINE]) + b"\n", count_lines=False)
             self._skipping_long_line = True
         self._pending = b""
 
@@ -161,43 +174,45 @@ class Classifier:
             self.feed(data)
 
     # -- scanning ---------------------------------------------------------------
-    def _scan(self, text: str, count_lines: bool = True) -> None:
+    def _scan(self, buf: bytes, count_lines: bool = True) -> None:
+        """Run the rules over the lines of `buf` (complete lines, cleaned bytes)
+        that contain a trigger, and over every line while a report is open."""
         pos = 0
-        n = len(text)
-        pre = self._prefilter
+        n = len(buf)
+        hits = [s for _, s, _ in self._prefilter.find_matches_as_indexes(buf)] if n else []
+        h = 0
         lines = self._lines
         while pos < n:
             if not self._blocks:
-                if pre is None:
+                while h < len(hits) and hits[h] < pos:
+                    h += 1
+                if h == len(hits):
                     break
-                m = pre.search(text, pos)
-                if m is None:
-                    break
-                nl = text.rfind("\n", pos, m.start())
+                nl = buf.rfind(b"\n", pos, hits[h])
                 start = nl + 1 if nl >= 0 else pos
-                lines += text.count("\n", pos, start)
+                lines += buf.count(b"\n", pos, start)
             else:
                 start = pos
-            end = text.find("\n", start)
+            end = buf.find(b"\n", start)
             if end < 0:
                 end = n
             self._lines = lines
-            self._line(text, start, visible(text[start:end]), lines + 1)
+            self._line(buf, start, decode_line(buf[start:end]), lines + 1)
             lines += 1
             pos = end + 1
         if pos < n:
-            lines += text.count("\n", pos)
+            lines += buf.count(b"\n", pos)
         if count_lines:
             self._lines = lines
-        self._remember_tail(text)
+        self._remember_tail(buf)
 
-    def _remember_tail(self, text: str) -> None:
-        body = text[-8192:].split("\n")
-        if body and body[-1] == "":
+    def _remember_tail(self, buf: bytes) -> None:
+        body = buf[-8192:].split(b"\n")
+        if body and body[-1] == b"":
             body.pop()
-        self._tail = (self._tail + [visible(x) for x in body])[-TAIL_LINES:]
+        self._tail = (self._tail + [decode_line(x) for x in body[-TAIL_LINES:]])[-TAIL_LINES:]
 
-    def _line(self, text: str, start: int, line: str, line_no: int) -> None:
+    def _line(self, buf: bytes, start: int, line: str, line_no: int) -> None:
         if self._blocks:
             consumed = False
             still: list[tuple[Rule, Block, int]] = []
@@ -226,7 +241,7 @@ class Classifier:
             if m is None:
                 continue
             if ctx is None:
-                ctx = _Context(self, text, start, line, line_no)
+                ctx = _Context(self, buf, start, line, line_no)
             try:
                 result = rule.func(m, ctx)
             except Exception as exc:
@@ -341,7 +356,7 @@ class Classifier:
         if not self.closed:
             self.closed = True
             if self._pending and not self._skipping_long_line:
-                self._scan(decode(self._pending) + "\n")
+                self._scan(clean_bytes(self._pending) + b"\n")
             self._pending = b""
             for rule, block, _ in self._blocks:
                 self._finish(rule, block)

@@ -19,6 +19,31 @@ _ANSI = re.compile(
 )
 
 
+_ANSI_BYTES = re.compile(
+    rb"\x1b\[[0-?]*[ -/]*[@-~]"
+    rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    rb"|\x1b[@-Z\\-_]"
+)
+
+
+def clean_bytes(data: bytes) -> bytes:
+    """Drop terminal escape sequences and NUL bytes from raw output.
+
+    Works on bytes so that noise never needs decoding; line ends are kept
+    (CRLF and bare CRs are handled per line by `decode_line`)."""
+    if b"\x1b" in data:
+        data = _ANSI_BYTES.sub(b"", data)
+    if b"\x00" in data:
+        data = data.replace(b"\x00", b"")
+    return data
+
+
+def decode_line(raw: bytes) -> str:
+    """One line of cleaned output as text: UTF-8 with replacement, and what a
+    terminal finally shows of it when it was redrawn with bare CRs."""
+    return visible(raw.decode("utf-8", "replace"))
+
+
 def decode(data: bytes) -> str:
     """Decode output bytes: UTF-8 with replacement, NULs dropped, CRLF folded."""
     text = data.decode("utf-8", "replace")
