@@ -91,7 +91,7 @@ def test_stdin_is_read_when_no_file_is_given():
     ],
 )
 def test_bad_usage_or_unreadable_input_exits_2_with_one_line_and_no_traceback(argv, needle):
-    status, out, err = run(*argv)
+    status, _out, err = run(*argv)
     assert status == 2
     assert needle in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
