@@ -24,6 +24,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   session = new ServerSession(output, getSettings);
   const recent = new RecentTasks();
+  let serverPath = getSettings().serverPath;
   const sink = session.ingest.bind(session);
   const seen = recent.add.bind(recent);
 
@@ -35,7 +36,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new TerminalForwarder(sink, seen, () => getSettings().forwardTerminal, output),
     ...registerCommands(session, recent, getSettings),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (RESTART_KEYS.some((k) => e.affectsConfiguration(`${CONFIG_SECTION}.${k}`))) {
+      if (!RESTART_KEYS.some((k) => e.affectsConfiguration(`${CONFIG_SECTION}.${k}`))) {
+        return;
+      }
+      const now = getSettings().serverPath;
+      if (now !== serverPath) {
+        serverPath = now;
         void session?.restart();
       }
     }),

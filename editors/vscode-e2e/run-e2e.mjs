@@ -1,0 +1,225 @@
+// End-to-end run of the faultlens extension in a real VS Code (code-server 4.100.3,
+// driven by Debian's Chromium through playwright-core).
+//
+//   node run-e2e.mjs SCENARIO.json
+//
+// The scenario says which workspace to open, how to run its build (a faultlens task or
+// Faultlens: Run Command…), where to hover and which quick fix to apply.  The harness does
+// it and writes what it saw (Problems rows, hover text, quick fix titles, the file before
+// and after, screenshots) to scenario.result; the caller asserts on that.  Exit status:
+// 0 when every step ran, 1 when a step failed (the result then has `error`).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { chromium } from "playwright-core";
+
+import {
+  codeServerEnv,
+  freePort,
+  installExtension,
+  scratchDirs,
+  startCodeServer,
+  writeUserSettings,
+} from "./lib/codeserver.mjs";
+import {
+  actionRows,
+  answerQuickInput,
+  chooseQuickPick,
+  hoverText,
+  openFileAt,
+  problemRows,
+  quickPickLabels,
+  runCommand,
+  statusTexts,
+  waitFor,
+  waitForWorkbench,
+} from "./lib/workbench.mjs";
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+const scenario = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const artifacts = path.resolve(scenario.artifacts);
+fs.mkdirSync(artifacts, { recursive: true });
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "faultlens-vscode-"));
+const started = Date.now();
+const result = { steps: [], screenshots: [], timings: {}, scratch };
+
+function mark(step) {
+  result.steps.push(step);
+  result.timings[step] = Date.now() - started;
+  console.error(`[e2e +${((Date.now() - started) / 1000).toFixed(1)}s] ${step}`);
+}
+
+async function shot(page, name) {
+  const file = path.join(artifacts, `${name}.png`);
+  await page.screenshot({ path: file });
+  result.screenshots.push(file);
+}
+
+async function main() {
+  const dirs = scratchDirs(scratch);
+  const env = codeServerEnv(dirs, scenario.extraPath);
+  result.installed = installExtension(path.resolve(scenario.vsix), dirs, env);
+  mark("extension installed");
+  writeUserSettings(dirs, {
+    "security.workspace.trust.enabled": false,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "workbench.welcomePage.walkthroughs.openOnInstall": false,
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "files.autoSave": "off",
+    "window.commandCenter": false,
+    "editor.hover.delay": 100,
+    "editor.minimap.enabled": false,
+    "workbench.colorTheme": "Default Dark Modern",
+    ...scenario.settings,
+  });
+  const port = await freePort();
+  const logFile = path.join(artifacts, "code-server.log");
+  fs.writeFileSync(logFile, "");
+  const server = await startCodeServer({ dirs, env, port, workspace: scenario.workspace, logFile });
+  mark("code-server up");
+  const browser = await chromium.launch({ executablePath: scenario.chromium ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    page.setDefaultTimeout(20_000);
+    const consoleErrors = [];
+    page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(scenario.workspace)}`);
+    await waitForWorkbench(page);
+    mark("workbench loaded");
+
+    // The extension activates at start-up; its status item reads "faultlens" once the server runs.
+    result.statusAtStart = await waitFor(async () => {
+      const items = await statusTexts(page);
+      const ours = items.find((i) => /faultlens/i.test(i.id) && /faultlens/.test(i.text));
+      return ours && !/sync~spin|circle-slash/.test(ours.ariaLabel) ? ours : undefined;
+    }, 60_000, "the faultlens status bar item").catch(async (err) => {
+      result.statusItems = await statusTexts(page);
+      throw err;
+    });
+    mark("extension active");
+
+    const fixFile = path.join(scenario.workspace, scenario.quickFix.file);
+    result.fileBefore = fs.readFileSync(fixFile, "utf8");
+
+    // Run the build.
+    if (scenario.run.via === "task") {
+      await runCommand(page, "Tasks: Run Task");
+      await chooseQuickPick(page, scenario.run.label, scenario.run.label);
+      // VS Code may ask which problem matcher to attach to a task that has none.
+      await page.waitForTimeout(1000);
+      const visible = await page.locator(".quick-input-widget").isVisible();
+      const labels = visible ? await quickPickLabels(page) : [];
+      if (labels.length > 0) {
+        result.quickPickAfterTask = labels;
+        await shot(page, "task-prompt");
+      }
+    } else {
+      await runCommand(page, "Faultlens: Run Command…");
+      await answerQuickInput(page, scenario.run.command);
+    }
+    mark(`build started (${scenario.run.via})`);
+
+    // Failures reach the Problems panel.
+    await runCommand(page, "Problems: Focus on Problems View");
+    result.problems = await waitFor(async () => {
+      const rows = await problemRows(page);
+      const ours = rows.filter((r) => /faultlens/.test(r.text) || /faultlens/.test(r.ariaLabel));
+      return ours.length >= scenario.expectProblems ? rows : undefined;
+    }, scenario.problemsTimeoutMs ?? 90_000, `${scenario.expectProblems} faultlens rows in Problems`).catch(async (err) => {
+      result.problems = await problemRows(page);
+      throw err;
+    });
+    await page.waitForTimeout(500);
+    result.problems = await problemRows(page);
+    result.statusAfterRun = (await statusTexts(page)).filter((i) => /faultlens/i.test(i.id));
+    mark("problems shown");
+    await shot(page, "problems");
+
+    // Hover the failure.
+    await openFileAt(page, scenario.hover.file, scenario.hover.line);
+    await runCommand(page, "Show or Focus Hover");
+    result.hover = await waitFor(async () => {
+      const text = await hoverText(page);
+      return /faultlens/.test(text) ? text : undefined;
+    }, 20_000, "a hover mentioning faultlens");
+    await page.waitForTimeout(400);
+    result.hover = await hoverText(page);
+    mark("hover shown");
+    await shot(page, "hover");
+    await page.keyboard.press("Escape");
+
+    // Apply the quick fix.
+    await openFileAt(page, scenario.quickFix.file, scenario.quickFix.line);
+    await runCommand(page, "Quick Fix...");
+    const want = new RegExp(scenario.quickFix.title);
+    result.quickFixes = await waitFor(async () => {
+      const rows = await actionRows(page);
+      return rows.some((r) => want.test(r.text)) ? rows : undefined;
+    }, 20_000, `a quick fix matching ${want}`).catch(async (err) => {
+      result.quickFixes = await actionRows(page);
+      throw err;
+    });
+    await shot(page, "quickfix");
+    for (let i = 0; i < result.quickFixes.length + 1; i++) {
+      const rows = await actionRows(page);
+      const focused = rows.find((r) => r.focused);
+      if (focused && want.test(focused.text)) {
+        result.chosenFix = focused.text;
+        break;
+      }
+      await page.keyboard.press("ArrowDown");
+    }
+    if (!result.chosenFix) {
+      throw new Error(`could not focus the quick fix ${want}`);
+    }
+    await page.keyboard.press("Enter");
+    mark("quick fix chosen");
+    // A workspace edit leaves the editor dirty; the recipe may also write the file itself.
+    await page.waitForTimeout(1000);
+    await runCommand(page, "File: Save All Files");
+    result.fileAfter = await waitFor(async () => {
+      const text = fs.readFileSync(fixFile, "utf8");
+      return text !== result.fileBefore ? text : undefined;
+    }, scenario.fixTimeoutMs ?? 60_000, `${scenario.quickFix.file} to change on disk`);
+    mark("file changed on disk");
+    await page.waitForTimeout(scenario.settleMs ?? 3000);
+    result.problemsAfterFix = await problemRows(page);
+    await shot(page, "after-fix");
+    result.consoleErrors = consoleErrors.slice(0, 50);
+  } catch (err) {
+    result.error = err instanceof Error ? `${err.message}\n${err.stack}` : String(err);
+    const [page] = browser.contexts()[0]?.pages() ?? [];
+    if (page) {
+      await shot(page, "failure").catch(() => undefined);
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+    server.stop();
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  result.error = err instanceof Error ? `${err.message}\n${err.stack}` : String(err);
+}
+result.seconds = (Date.now() - started) / 1000;
+fs.writeFileSync(scenario.result, JSON.stringify(result, null, 2));
+if (!scenario.keepScratch) {
+  fs.rmSync(scratch, { recursive: true, force: true });
+}
+process.exit(result.error ? 1 : 0);
