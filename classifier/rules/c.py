@@ -1,0 +1,480 @@
+"""C and C++: gcc and clang diagnostics, the linker, make, cmake."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..taxonomy import FailureType
+from .base import FALLBACK, Block, Hit, LineContext
+from .registry import rule
+
+_GCC_DOCS = "https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html"
+_CLANG_DOCS = "https://clang.llvm.org/docs/UsersManual.html#formatting-of-diagnostics"
+
+# Opening and closing quotes as gcc prints them in a UTF-8 locale (‘x’) or
+# in the C locale ('x'), and as clang and ld print them ('x', `x').
+_Q = "[‘'`\"]"
+_QE = "[’'\"]"
+# The files a C/C++ compiler reports on (sources, headers, the extension-less
+# standard C++ headers under an include/ folder).
+_C_FILE = (
+    r"(?P<file>[^\s:][^:]*?(?:\.(?:c|h|cc|cp|cpp|cxx|c\+\+|C|hh|hpp|hxx|h\+\+|H|inl|ipp|tcc|m|mm|i|ii|cu|cuh)"
+    r"|/include/[^:]*))"
+)
+_DIAG = re.compile(
+    rf"^{_C_FILE}:(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>fatal error|error|warning|note|remark): (?P<message>.*)$"
+)
+_CONTEXT = re.compile(
+    rf"^(?P<file>.+?): (?:In (?:static )?(?:member )?(?:function|constructor|destructor|lambda function) {_Q}(?P<function>.+){_QE}|(?P<top>At top level)):$"
+)
+_INCLUDED = re.compile(r"^(?:In file included|\s+) from (?P<file>[^\s:][^:]*):(?P<line>\d+)[:,]$")
+_FIXIT = re.compile(
+    r'^fix-it:"(?P<file>(?:[^"\\]|\\.)*)":\{(?P<line>\d+):(?P<column>\d+)-(?P<end_line>\d+):(?P<end_column>\d+)\}:"(?P<text>(?:[^"\\]|\\.)*)"$'
+)
+_GCC_SNIPPET = re.compile(r"^\s*(?:\d+|\+\+\+)? \|")
+_GCC_INSERT = re.compile(r"^\s*\+\+\+ \|\+(?P<text>.*)$")
+_CARET = re.compile(r"^\s*[~^]+[~^ ]*$|^\s*~*\^~*$")
+_ESCAPE = re.compile(r"\\(.)")
+
+_DID_YOU_MEAN = re.compile(rf"did you mean {_Q}(?P<suggestion>[^’'\"]+){_QE}")
+_NAME = re.compile(
+    rf"^{_Q}(?P<name>[^’'\"]+){_QE} (?:undeclared|was not declared|is not a member)"
+    rf"|(?:undeclared identifier|unknown type name|use of undeclared identifier|implicit declaration of function) {_Q}(?P<name2>[^’'\"]+){_QE}"
+)
+_HEADER = re.compile(
+    rf"^(?P<gcc>.+): No such file or directory$|^{_Q}(?P<clang>.+){_QE} file not found$"
+)
+_INCLUDE = re.compile(
+    rf"did you forget to {_Q}#include (?P<gcc><[^>]+>|\"[^\"]+\"){_QE}"
+    r"|include the header (?P<clang><[^>]+>)"
+    rf"|include {_Q}(?P<gcc2><[^>]+>){_QE} or provide a declaration"
+)
+
+
+def _unescape(text: str) -> str:
+    return _ESCAPE.sub(lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def _context(
+    ctx: LineContext, file: str
+) -> tuple[str | None, list[tuple[str, int | None, int | None, str]]]:
+    """The function gcc named before the error (`file: In function 'f':`)
+    and the `In file included from` chain printed right above it."""
+    before = ctx.before(60)
+    included: list[tuple[str, int | None, int | None, str]] = []
+    for earlier in reversed(before):
+        inc = _INCLUDED.match(earlier)
+        if not inc:
+            break
+        included.append((inc.group("file"), int(inc.group("line")), None, "included from here"))
+    for earlier in reversed(before):
+        m = _CONTEXT.match(earlier)
+        if m is None:
+            continue
+        if m.group("file") != file or m.group("top"):
+            return None, included
+        return m.group("function"), included
+    return None, included
+
+
+class _CompilerDiagnostic:
+    """A gcc/clang error and what belongs to it: the source excerpt (with
+    gcc's fix-it line), `fix-it:` lines, and the `note:` diagnostics after
+    it (with their own excerpts)."""
+
+    max_lines = 200
+
+    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+        self.signal = ctx.line.strip()
+        self.message = m.group("message").strip()
+        self.file = m.group("file")
+        self.line = int(m.group("line"))
+        self.column = int(m.group("column")) if m.group("column") else None
+        self.log_line = ctx.line_no
+        self.fatal = m.group("severity") == "fatal error"
+        self.function, self.related = _context(ctx, self.file)
+        self.notes: list[str] = []
+        self.fixits: list[dict[str, Any]] = []
+        self.include: str | None = None
+        self._note_at: tuple[str, int, int | None] | None = None
+        self._free = 1  # clang's excerpt: one source line before the caret line
+        self._after_caret = False
+
+    def feed(self, line: str, line_no: int) -> bool:
+        diag = _DIAG.match(line)
+        if diag:
+            if diag.group("severity") != "note":
+                return False
+            self._note(diag)
+            return True
+        fixit = _FIXIT.match(line)
+        if fixit:
+            self.fixits.append(
+                {
+                    "file": _unescape(fixit.group("file")),
+                    "line": int(fixit.group("line")),
+                    "column": int(fixit.group("column")),
+                    "end_line": int(fixit.group("end_line")),
+                    "end_column": int(fixit.group("end_column")),
+                    "text": _unescape(fixit.group("text")),
+                }
+            )
+            return True
+        insert = _GCC_INSERT.match(line)
+        if insert and self._note_at is not None:
+            file, ln, col = self._note_at
+            self.fixits.append(
+                {"file": file, "line": ln, "column": col or 1, "insert_line": insert.group("text")}
+            )
+            return True
+        if _GCC_SNIPPET.match(line):
+            return True
+        if _CARET.match(line):
+            self._after_caret = True
+            self._free = 0
+            return True
+        if self._after_caret and line.startswith(" ") and line.strip():
+            self._after_caret = False  # clang's fix-it text under the caret
+            return True
+        if self._free > 0 and line.strip() and not line.endswith(" generated."):
+            self._free -= 1  # clang's source line (no gutter)
+            return True
+        return False
+
+    def _note(self, m: re.Match[str]) -> None:
+        message = m.group("message").strip()
+        self.notes.append(message)
+        ln, col = int(m.group("line")), int(m.group("column")) if m.group("column") else None
+        if (m.group("file"), ln) != (self.file, self.line):
+            self.related.append((m.group("file"), ln, col, message))
+        self._note_at = (m.group("file"), ln, col)
+        self._free = 1
+        self._after_caret = False
+        inc = _INCLUDE.search(message)
+        if inc and self.include is None:
+            self.include = inc.group("gcc") or inc.group("clang") or inc.group("gcc2")
+
+    def finish(self) -> Iterable[Hit]:
+        hint: dict[str, Any] = {}
+        name = _NAME.search(self.message)
+        if name:
+            hint["name"] = name.group("name") or name.group("name2")
+        mean = _DID_YOU_MEAN.search(self.message)
+        if mean:
+            hint["suggestion"] = mean.group("suggestion")
+        header = _HEADER.match(self.message)
+        if header is not None and (self.fatal or header.group("clang")):
+            hint["missing_header"] = header.group("gcc") or header.group("clang")
+        if self.function:
+            hint["function"] = self.function
+        if self.include:
+            hint["include"] = self.include
+        if self.fixits:
+            hint["fixits"] = self.fixits
+        if self.notes:
+            hint["notes"] = self.notes
+        return [
+            Hit(
+                signal=self.signal,
+                message=self.message,
+                file=self.file,
+                line=self.line,
+                column=self.column,
+                log_line=self.log_line,
+                hint=hint,
+                related=self.related,
+            )
+        ]
+
+
+@rule(
+    id="c.compiler_error",
+    category=FailureType.COMPILE,
+    tool="cc",
+    pattern=rf"^{_C_FILE}:(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>fatal error|error): (?P<message>.+)$",
+    triggers=(": error: ", ": fatal error: "),
+    url=_GCC_DOCS,
+)
+def c_compiler_error(m: re.Match[str], ctx: LineContext) -> Block:
+    """gcc, g++ and clang errors (warnings are not failures).
+
+    What it detects: `file:line:col: error: message` and `file:line:col:
+    fatal error: message` on a C/C++ source or header, read with what
+    follows it: the source excerpt, `note:` lines (attached as related
+    locations and hint["notes"], never records of their own), gcc's and
+    clang's fix-its.  The `file: In function 'f':` context printed before
+    it becomes hint["function"]; an `In file included from` chain right
+    above it becomes related locations.  From the message: the missing name
+    (hint["name"]), "did you mean 'x'?" (hint["suggestion"]), the missing
+    header of a fatal `x.h: No such file or directory` / clang `'x.h' file
+    not found` (hint["missing_header"]); from the notes, gcc's "did you
+    forget to '#include <x>'?" and clang's "include the header <x>"
+    (hint["include"]).  Machine-applicable edits go into hint["fixits"]:
+    `fix-it:"file":{l:c-l:c}:"text"` lines (`-fdiagnostics-parseable-fixits`,
+    gcc and clang) and gcc's `+++ |+#include <iostream>` insertion.
+
+    Example output (`gcc -Wall -fdiagnostics-parseable-fixits -c report.c`,
+    gcc 12.2.0):
+        report.c: In function ‘sum’:
+        report.c:8:12: error: ‘totl’ undeclared (first use in this function); did you mean ‘total’?
+            8 |     return totl;
+              |            ^~~~
+              |            total
+        fix-it:"report.c":{8:12-8:16}:"total"
+
+    Recipe: compile. The fix-it (or the suggested name, or the `#include`)
+    is applied; a missing project header is looked up in the workspace.
+
+    References: https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html,
+    https://clang.llvm.org/docs/UsersManual.html#formatting-of-diagnostics
+    """
+    return _CompilerDiagnostic(m, ctx)
+
+
+_LD_CONTEXT = re.compile(
+    r"^\S*ld(?:\.\w+)?: (?P<object>.+?): in function [`‘'](?P<function>.+)['’]:$"
+)
+
+
+@rule(
+    id="c.ld",
+    category=FailureType.COMPILE,
+    tool="ld",
+    pattern=(
+        r"^(?:\S*ld(?:\.\w+)?: )?(?P<file>[^\s:][^:]*?):(?:(?P<line>\d+)|\((?P<section>[^)]*)\)): "
+        r"(?P<message>(?P<kind>undefined reference to|multiple definition of) [`‘'](?P<symbol>[^'’]+)['’].*)$"
+        r"|^(?P<ld>\S*ld(?:\.\w+)?): (?P<libmessage>cannot find (?P<lib>-l\S+?)(?::.*)?)$"
+        r"|^(?P<driver>collect2: error: ld returned (?P<status>\d+) exit status"
+        r"|\S*clang(?:\+\+)?(?:-\d+)?: error: linker command failed with exit code (?P<code>\d+).*)$"
+    ),
+    triggers=(
+        "undefined reference to ",
+        "multiple definition of ",
+        "ld: cannot find -l",
+        "collect2: error: ld returned",
+        ": error: linker command failed",
+    ),
+    url="https://sourceware.org/binutils/docs/ld/",
+)
+def c_ld(m: re.Match[str], ctx: LineContext) -> Hit:
+    """Linker errors (GNU ld through gcc or clang).
+
+    What it detects: `file:line: undefined reference to `sym'` (with debug
+    info) or `file:(.text+0x2d): undefined reference to `sym'` (without),
+    `multiple definition of `sym'`, and `ld: cannot find -lfoo`.  The
+    `ld: main.o: in function `main':` line before it becomes
+    hint["function"]; the symbol is hint["symbol"].  The drivers' closing
+    `collect2: error: ld returned 1 exit status` and `clang: error: linker
+    command failed with exit code 1` repeat the failure: they are a
+    fallback (Hit.key FALLBACK, confidence 0.5), dropped when the linker's
+    own error was read, and the record when it was not (another linker's
+    format, a log cut short).
+
+    Example output (`make`, GNU ld 2.40 via gcc 12.2.0):
+        /usr/bin/ld: main.o: in function `main':
+        /work/app/main.c:7: undefined reference to `compute_total'
+        collect2: error: ld returned 1 exit status
+
+    Recipe: compile. The symbol is looked up in the workspace (a missing
+    source file in the link, a missing `-l` library); nothing is applied
+    blindly.
+
+    References: https://sourceware.org/binutils/docs/ld/,
+    https://gcc.gnu.org/onlinedocs/gcc/Link-Options.html
+    """
+    line = ctx.line.strip()
+    if m.group("driver"):
+        return Hit(
+            signal=line,
+            message=line,
+            tool="collect2" if line.startswith("collect2") else "clang",
+            confidence=0.5,
+            key=(FALLBACK, "ld"),
+        )
+    if m.group("lib"):
+        return Hit(
+            signal=line,
+            message=m.group("libmessage"),
+            code="cannot-find-library",
+            hint={"library": m.group("lib")[2:]},
+        )
+    hint: dict[str, Any] = {"symbol": m.group("symbol")}
+    for earlier in reversed(ctx.before(3)):
+        context = _LD_CONTEXT.match(earlier)
+        if context:
+            hint["function"] = context.group("function")
+            hint["object"] = context.group("object")
+            break
+    kind = m.group("kind")
+    return Hit(
+        signal=line,
+        message=m.group("message").strip(),
+        file=m.group("file"),
+        line=int(m.group("line")) if m.group("line") else None,
+        code="undefined-reference" if kind.startswith("undefined") else "multiple-definition",
+        hint=hint,
+    )
+
+
+@rule(
+    id="c.make",
+    category=FailureType.COMPILE,
+    tool="make",
+    pattern=(
+        r"^(?P<prog>\S*make(?:\[\d+\])?): \*\*\* (?:\[(?:(?P<file>[^\]:]+):(?P<line>\d+): )?(?P<target>[^\]]+)\] (?P<what>Error \d+|Segmentation fault.*|Killed|Interrupt)"
+        r"|(?P<stop>.+?)\.  Stop\.)$"
+        r"|^(?P<mfile>[^\s:][^:]*):(?P<mline>\d+): \*\*\* (?P<mstop>.+?)\.  Stop\.$"
+    ),
+    triggers=(": *** ",),
+    url="https://www.gnu.org/software/make/manual/html_node/Error-Messages.html",
+)
+def c_make(m: re.Match[str], ctx: LineContext) -> Hit:
+    """GNU make failures.
+
+    What it detects: `make: *** [Makefile:3: all] Error 1` (also
+    `make[2]: ***`, and the older `make: *** [all] Error 1`), which only
+    says that a recipe failed: it is a fallback (Hit.key FALLBACK, one
+    record for every such line of the run, confidence 0.5), dropped when
+    the compiler, linker or test output above it was classified, and the
+    record, at the recipe's Makefile line, when nothing more specific was
+    seen.  make's own errors are specific records: `make: *** No rule to
+    make target 'x', needed by 'y'.  Stop.` (hint["target"]) and
+    `Makefile:3: *** missing separator.  Stop.` (at that line).
+
+    Example output (`make check`, GNU Make 4.3):
+        make: *** [Makefile:2: check] Error 1
+
+    Recipe: compile. A failed recipe alone gives nothing to apply: the
+    recipe re-runs the target to get the real error.  A missing target is
+    looked up in the workspace.
+
+    References: https://www.gnu.org/software/make/manual/html_node/Error-Messages.html
+    """
+    line = ctx.line.strip()
+    if m.group("mstop"):
+        return Hit(
+            signal=line,
+            message=m.group("mstop"),
+            file=m.group("mfile"),
+            line=int(m.group("mline")),
+        )
+    if m.group("stop"):
+        hint: dict[str, Any] = {}
+        target = re.search(r"No rule to make target [`‘'](?P<t>[^'’]+)['’]", m.group("stop"))
+        if target:
+            hint["target"] = target.group("t")
+        return Hit(signal=line, message=m.group("stop"), code="make-stop", hint=hint)
+    return Hit(
+        signal=line,
+        message=f"make target {m.group('target')} failed: {m.group('what')}",
+        file=m.group("file"),
+        line=int(m.group("line")) if m.group("line") else None,
+        confidence=0.5,
+        hint={"target": m.group("target")},
+        key=(FALLBACK, "make"),
+    )
+
+
+_CMAKE_PACKAGE = re.compile(
+    r'provided by\s+"(?P<a>[^"]+)"|Could NOT find (?P<b>\S+)|find a package configuration file provided by\s+"(?P<c>[^"]+)"'
+)
+
+
+class _CMakeError:
+    """`CMake Error at file:line (command):` and its indented message, which
+    may hold blank lines; a `Call Stack` adds related locations."""
+
+    max_lines = 200
+
+    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+        self.signal = ctx.line.strip()
+        self.file = m.group("file")
+        self.line = int(m.group("line")) if m.group("line") else None
+        self.command = m.group("command")
+        self.lines: list[str] = [m.group("message")] if m.group("message") else []
+        self.related: list[tuple[str, int | None, int | None, str]] = []
+        self.log_line = ctx.line_no
+        self._blank = 0
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if not line.strip():
+            self._blank += 1
+            return self._blank < 2
+        if not line.startswith(" "):
+            return False
+        self._blank = 0
+        frame = re.match(r"^\s+(?P<file>\S+):(?P<line>\d+) \((?P<cmd>[^)]+)\)$", line)
+        if frame:
+            self.related.append(
+                (frame.group("file"), int(frame.group("line")), None, frame.group("cmd"))
+            )
+        elif line.strip() != "Call Stack (most recent call first):":
+            self.lines.append(line.strip())
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        text = " ".join(self.lines).strip()
+        message = re.sub(r"\s+", " ", text) or self.signal
+        hint: dict[str, Any] = {}
+        if self.command:
+            hint["command"] = self.command
+        pkg = _CMAKE_PACKAGE.search(message)
+        if pkg and self.command == "find_package":
+            hint["package"] = pkg.group("a") or pkg.group("b") or pkg.group("c")
+        return [
+            Hit(
+                signal=self.signal,
+                message=message,
+                file=self.file,
+                line=self.line,
+                log_line=self.log_line,
+                hint=hint,
+                related=self.related,
+            )
+        ]
+
+
+@rule(
+    id="c.cmake",
+    category=FailureType.COMPILE,
+    tool="cmake",
+    pattern=(
+        r"^CMake Error(?: at (?P<file>.+?):(?P<line>\d+) \((?P<command>[^)]+)\)| in (?P<file2>[^:]+))?:(?: (?P<message>.*))?$"
+        r"|^(?P<incomplete>-- Configuring incomplete, errors occurred!)$"
+    ),
+    triggers=("CMake Error", "-- Configuring incomplete, errors occurred!"),
+    url="https://cmake.org/cmake/help/latest/command/message.html",
+)
+def c_cmake(m: re.Match[str], ctx: LineContext) -> Hit | Block:
+    """CMake configure and generate errors.
+
+    What it detects: `CMake Error at CMakeLists.txt:5 (find_package):`
+    followed by its indented message (blank lines inside it included) and
+    any `Call Stack (most recent call first):` frames (related locations);
+    also `CMake Error in CMakeLists.txt:` and `CMake Error: message`.  For
+    find_package, the package is hint["package"].  The closing `--
+    Configuring incomplete, errors occurred!` repeats the failure: a
+    fallback (Hit.key FALLBACK), dropped when the error itself was read.
+
+    Example output (`cmake -S . -B build`, cmake 3.25.1):
+        CMake Error at CMakeLists.txt:5 (find_package):
+          By not providing "FindFancyTelemetry.cmake" in CMAKE_MODULE_PATH this
+          project has asked CMake to find a package configuration file provided by
+          "FancyTelemetry", but CMake did not find one.
+
+    Recipe: compile. A missing package is escalated with its name (the
+    install command depends on the system); nothing is applied blindly.
+
+    References: https://cmake.org/cmake/help/latest/command/message.html,
+    https://cmake.org/cmake/help/latest/command/find_package.html
+    """
+    if m.group("incomplete"):
+        line = ctx.line.strip()
+        return Hit(signal=line, message=line, confidence=0.5, key=(FALLBACK, "cmake"))
+    if m.group("file2"):
+        block = _CMakeError(m, ctx)
+        block.file = m.group("file2")
+        return block
+    return _CMakeError(m, ctx)
