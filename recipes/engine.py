@@ -296,7 +296,12 @@ def complete_attempt(
                 )
                 result: Result = "recovered" if vres.ok else plan.on_failure
                 details = list(plan.details)
-                if not vres.ok and vres.output_tail and plan.verify_by == "exit":
+                if (
+                    not vres.ok
+                    and vres.output_tail
+                    and plan.verify_by == "exit"
+                    and not any(d.startswith("Expected:") for d in details)
+                ):
                     details.extend(_expected_actual(vres.output_tail))
                 outcome = _outcome(
                     record,
@@ -457,6 +462,8 @@ def _repeat(
     """A failure whose recipe was already tried: escalate without trying again."""
     prior = ledger.automatic_attempt(record.id, record.task)
     before = f" (earlier: {prior.tried} → {prior.state})" if prior and prior.tried else ""
+    earlier = (prior.outcome or {}).get("details") if prior else None
+    details = [str(d) for d in earlier] if isinstance(earlier, list) else []
     outcome = _outcome(
         record,
         ws,
@@ -464,6 +471,7 @@ def _repeat(
         "escalated",
         f"nothing this time{before}",
         f"anti-loop: {reason}; the same recipe is not tried twice",
+        details,
     )
     _emit_result(events, outcome)
     return outcome

@@ -54,7 +54,8 @@ def find_test(
     tool: str | None, hint: dict[str, object], text: str, command: Sequence[str] | None
 ) -> TestRef | None:
     """The failing test named by a record's hint or its text (signal + message)."""
-    framework = (tool or "").lower() or (_frame_tool(command) if command else None) or ""
+    runner = hint.get("runner") or hint.get("framework")
+    framework = str(runner or tool or "").lower() or (_frame_tool(command) if command else "") or ""
     if command and framework not in {"pytest", "unittest", "jest", "vitest", "go", "cargo"}:
         framework = _frame_tool(command) or framework
     tid = hint.get("test_id") or hint.get("nodeid") or hint.get("test")

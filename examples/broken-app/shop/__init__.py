@@ -1,0 +1,1 @@
+"""A tiny shop: money, carts and prices (the faultlens demo project)."""

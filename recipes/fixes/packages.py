@@ -1,0 +1,265 @@
+"""A missing third-party module: which package, which package manager, which
+command.
+
+The package manager is found from the project's lock and manifest files,
+nearest the failing file first.  Installing is automatic only for a package the
+project already declares (the environment is merely out of sync); a package
+the project does not declare is only *suggested* (the exact argv shown to a
+human): a name read from output is never installed on its own say-so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..safety import valid
+
+# Import names whose distribution is named differently.
+PY_DISTRIBUTIONS = {
+    "yaml": "PyYAML",
+    "cv2": "opencv-python",
+    "PIL": "Pillow",
+    "sklearn": "scikit-learn",
+    "bs4": "beautifulsoup4",
+    "dateutil": "python-dateutil",
+    "dotenv": "python-dotenv",
+    "jwt": "PyJWT",
+    "magic": "python-magic",
+    "Crypto": "pycryptodome",
+    "OpenSSL": "pyOpenSSL",
+    "google.protobuf": "protobuf",
+    "attr": "attrs",
+    "serial": "pyserial",
+    "usb": "pyusb",
+    "docx": "python-docx",
+    "git": "GitPython",
+}
+NODE_BUILTINS = frozenset(
+    [
+        "assert",
+        "async_hooks",
+        "buffer",
+        "child_process",
+        "cluster",
+        "console",
+        "constants",
+        "crypto",
+        "dgram",
+        "dns",
+        "domain",
+        "events",
+        "fs",
+        "http",
+        "http2",
+        "https",
+        "inspector",
+        "module",
+        "net",
+        "os",
+        "path",
+        "perf_hooks",
+        "process",
+        "punycode",
+        "querystring",
+        "readline",
+        "repl",
+        "stream",
+        "string_decoder",
+        "timers",
+        "tls",
+        "trace_events",
+        "tty",
+        "url",
+        "util",
+        "v8",
+        "vm",
+        "wasi",
+        "worker_threads",
+        "zlib",
+        "test",
+    ]
+)
+RUST_RESERVED = frozenset({"std", "core", "alloc", "crate", "self", "super", "proc_macro"})
+
+
+@dataclass(slots=True)
+class InstallPlan:
+    ecosystem: str  # python | node | rust
+    manager: str  # uv | poetry | pipenv | pip | npm | pnpm | yarn | cargo
+    package: str
+    declared: bool
+    argv: list[str]  # the command: run when declared, suggested otherwise
+    manifest: str  # the file that decided (workspace-relative)
+    cwd: Path
+
+
+def normalise_py(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def package_for(ecosystem: str, module: str) -> str | None:
+    """The validated package name for an import name, or None (local or invalid)."""
+    if ecosystem == "python":
+        if module.startswith("."):
+            return None
+        dist = PY_DISTRIBUTIONS.get(module) or PY_DISTRIBUTIONS.get(module.split(".")[0])
+        dist = dist or module.split(".")[0]
+        return dist if valid("pypi", dist) else None
+    if ecosystem == "node":
+        if module.startswith((".", "/", "node:")):
+            return None
+        parts = module.split("/")
+        name = "/".join(parts[:2]) if module.startswith("@") else parts[0]
+        if name in NODE_BUILTINS:
+            return None
+        return name if valid("npm", name) else None
+    if ecosystem == "rust":
+        if module in RUST_RESERVED:
+            return None
+        return module.replace("_", "-") if valid("crate", module) else None
+    return None
+
+
+def _py_declared(folder: Path) -> tuple[set[str], str | None]:
+    names: set[str] = set()
+    source = None
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text("utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            data = {}
+        project = data.get("project", {})
+        reqs = list(project.get("dependencies", []))
+        for extra in project.get("optional-dependencies", {}).values():
+            reqs.extend(extra)
+        for group in data.get("dependency-groups", {}).values():
+            reqs.extend(x for x in group if isinstance(x, str))
+        poetry = data.get("tool", {}).get("poetry", {})
+        reqs.extend(poetry.get("dependencies", {}).keys())
+        for grp in poetry.get("group", {}).values():
+            reqs.extend(grp.get("dependencies", {}).keys())
+        for r in reqs:
+            m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", str(r))
+            if m:
+                names.add(normalise_py(m.group(1)))
+        source = "pyproject.toml"
+    for req in sorted(folder.glob("requirements*.txt")):
+        try:
+            for line in req.read_text("utf-8").splitlines():
+                m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line)
+                if m and not line.lstrip().startswith(("#", "-")):
+                    names.add(normalise_py(m.group(1)))
+        except OSError:
+            continue
+        source = source or req.name
+    return names, source
+
+
+def _python_plan(folder: Path, package: str, python: str) -> InstallPlan | None:
+    declared_names, source = _py_declared(folder)
+    declared = normalise_py(package) in declared_names
+    if (folder / "uv.lock").is_file():
+        argv = ["uv", "sync"] if declared else ["uv", "add", package]
+        return InstallPlan("python", "uv", package, declared, argv, "uv.lock", folder)
+    if (folder / "poetry.lock").is_file():
+        argv = ["poetry", "install"] if declared else ["poetry", "add", package]
+        return InstallPlan("python", "poetry", package, declared, argv, "poetry.lock", folder)
+    if (folder / "Pipfile").is_file():
+        argv = ["pipenv", "install"] if declared else ["pipenv", "install", package]
+        return InstallPlan("python", "pipenv", package, declared, argv, "Pipfile", folder)
+    if source is not None:
+        return InstallPlan(
+            "python",
+            "pip",
+            package,
+            declared,
+            [python, "-m", "pip", "install", package],
+            source,
+            folder,
+        )
+    return None
+
+
+def _node_plan(folder: Path, package: str) -> InstallPlan | None:
+    manifest = folder / "package.json"
+    if not manifest.is_file():
+        return None
+    try:
+        data = json.loads(manifest.read_text("utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    declared = any(
+        isinstance(data.get(k), dict) and package in data[k]
+        for k in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+    )
+    if (folder / "pnpm-lock.yaml").is_file():
+        argv = ["pnpm", "install"] if declared else ["pnpm", "add", package]
+        return InstallPlan("node", "pnpm", package, declared, argv, "pnpm-lock.yaml", folder)
+    if (folder / "yarn.lock").is_file():
+        argv = ["yarn", "install"] if declared else ["yarn", "add", package]
+        return InstallPlan("node", "yarn", package, declared, argv, "yarn.lock", folder)
+    argv = ["npm", "install"] if declared else ["npm", "install", package]
+    return InstallPlan("node", "npm", package, declared, argv, "package.json", folder)
+
+
+def _rust_plan(folder: Path, package: str) -> InstallPlan | None:
+    manifest = folder / "Cargo.toml"
+    if not manifest.is_file():
+        return None
+    try:
+        data = tomllib.loads(manifest.read_text("utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        data = {}
+    declared = any(
+        package in data.get(k, {}) or package.replace("-", "_") in data.get(k, {})
+        for k in ("dependencies", "dev-dependencies", "build-dependencies")
+    )
+    argv = ["cargo", "fetch"] if declared else ["cargo", "add", package]
+    return InstallPlan("rust", "cargo", package, declared, argv, "Cargo.toml", folder)
+
+
+def ecosystem_of(source_file: str | None, tool: str | None) -> str | None:
+    tool = (tool or "").lower()
+    name = source_file or ""
+    if name.endswith((".py", ".pyi")) or tool in ("python", "mypy", "pyright", "pytest"):
+        return "python"
+    if name.endswith((".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")) or tool in (
+        "tsc",
+        "node",
+        "esbuild",
+        "vite",
+        "webpack",
+        "jest",
+        "vitest",
+    ):
+        return "node"
+    if name.endswith(".rs") or tool in ("rustc", "cargo"):
+        return "rust"
+    return None
+
+
+def install_plan(
+    ecosystem: str, module: str, start: Path, root: Path, python: str
+) -> InstallPlan | None:
+    """The install for `module`, from the manifest nearest `start` (up to root)."""
+    package = package_for(ecosystem, module)
+    if package is None:
+        return None
+    folder = start if start.is_dir() else start.parent
+    while True:
+        if ecosystem == "python":
+            found = _python_plan(folder, package, python)
+        elif ecosystem == "node":
+            found = _node_plan(folder, package)
+        else:
+            found = _rust_plan(folder, package)
+        if found is not None:
+            return found
+        if folder == root or root not in folder.parents:
+            return None
+        folder = folder.parent

@@ -1,0 +1,112 @@
+"""Edits from the tool's own suggestions: "did you mean", machine-applicable
+replacements (rustc JSON, clang fix-its), "consider importing", "#include"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..model import TextEdit
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*", re.ASCII)
+_USE = re.compile(
+    r"use [A-Za-z_][A-Za-z0-9_]*(?:::(?:[A-Za-z0-9_]+|\*|\{[A-Za-z0-9_:, *]+\}))*;", re.ASCII
+)
+_HEADER = re.compile(r"[<\"][A-Za-z0-9_./+-]{1,200}[>\"]", re.ASCII)
+
+
+def replace_name(
+    rel: str, text: str, line1: int | None, col1: int | None, name: str, replacement: str
+) -> TextEdit | None:
+    """Replace `name` by `replacement` at the reported place (1-based line and
+    column), or at the name's only whole-word occurrence on that line."""
+    if not line1 or not _IDENT.fullmatch(replacement) or not _IDENT.fullmatch(name):
+        return None
+    lines = text.splitlines()
+    if line1 > len(lines):
+        return None
+    line = lines[line1 - 1]
+    if col1 and line[col1 - 1 : col1 - 1 + len(name)] == name:
+        start = col1 - 1
+    else:
+        hits = [m.start() for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line)]
+        if len(hits) != 1:
+            return None
+        start = hits[0]
+    return TextEdit(rel, line1 - 1, start, line1 - 1, start + len(name), replacement)
+
+
+def _num(d: Mapping[str, Any], *keys: str) -> int | None:
+    for k in keys:
+        v = d.get(k)
+        if isinstance(v, int) and v > 0:
+            return v
+    return None
+
+
+def structured_edits(
+    suggestions: list[Any], default_rel: str | None, to_rel: Any
+) -> list[TextEdit] | None:
+    """Edits from machine-applicable suggestions (dicts with 1-based line/column
+    spans and a replacement; rustc's and clang's field names both accepted).
+    None when any suggestion is not machine-applicable or incomplete."""
+    edits: list[TextEdit] = []
+    for s in suggestions:
+        if not isinstance(s, Mapping):
+            return None
+        applic = s.get("applicability")
+        if applic is not None and applic != "MachineApplicable":
+            return None
+        text = s.get("replacement", s.get("suggested_replacement", s.get("text")))
+        if not isinstance(text, str):
+            return None
+        line = _num(s, "line", "line_start")
+        col = _num(s, "column", "column_start")
+        end_line = _num(s, "end_line", "line_end") or line
+        end_col = _num(s, "end_column", "column_end") or col
+        file = s.get("file") or s.get("file_name")
+        rel = to_rel(file) if isinstance(file, str) else default_rel
+        if not rel or not line or not col or not end_line or not end_col:
+            return None
+        edits.append(TextEdit(rel, line - 1, col - 1, end_line - 1, end_col - 1, text))
+    return edits or None
+
+
+def rust_use_edit(rel: str, text: str, stmt: str) -> TextEdit | None:
+    """Insert a `use ...;` after the file's last top-level `use`, or at the top
+    (after inner attributes and leading comments)."""
+    stmt = stmt.strip()
+    if not _USE.fullmatch(stmt):
+        return None
+    lines = text.splitlines()
+    if any(ln.strip() == stmt for ln in lines):
+        return None
+    last_use = None
+    for i, ln in enumerate(lines):
+        if ln.startswith("use ") or ln.startswith("pub use "):
+            last_use = i
+        elif ln.startswith(("fn ", "pub ", "struct ", "impl ", "mod ", "enum ", "trait ")):
+            break
+    if last_use is not None:
+        return TextEdit(rel, last_use + 1, 0, last_use + 1, 0, stmt + "\n")
+    at = 0
+    while at < len(lines) and lines[at].startswith(("//", "#!")):
+        at += 1
+    return TextEdit(rel, at, 0, at, 0, stmt + "\n")
+
+
+def include_edit(rel: str, text: str, header: str) -> TextEdit | None:
+    """Insert `#include <header>` after the file's last #include (or at the top)."""
+    if not _HEADER.fullmatch(header):
+        return None
+    lines = text.splitlines()
+    directive = f"#include {header}"
+    if any(ln.strip() == directive for ln in lines):
+        return None
+    last = None
+    for i, ln in enumerate(lines):
+        if ln.lstrip().startswith("#include"):
+            last = i
+    at = 0 if last is None else last + 1
+    return TextEdit(rel, at, 0, at, 0, directive + "\n")

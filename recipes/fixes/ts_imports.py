@@ -1,0 +1,183 @@
+"""TypeScript / JavaScript: import a name that another workspace module exports,
+in the importing file's own style (quotes, semicolons, `.js` extensions)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model import TextEdit
+from .scan import read_small, walk_sources
+
+EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_STRIP_EXT = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_IMPORT_START = re.compile(r"^\s*import[\s{*'\"]")
+_FROM = re.compile(r"""from\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
+_BARE = re.compile(r"""^\s*import\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
+
+
+def _export_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    n = re.escape(name)
+    decl = re.compile(
+        r"^\s*export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?"
+        rf"(?:interface|type|class|function\*?|const|let|var|enum|namespace)\s+{n}(?![\w$])",
+        re.MULTILINE,
+    )
+    listed = re.compile(
+        rf"^\s*export\s*(?:type\s*)?\{{[^}}]*(?<![\w$]){n}(?![\w$])[^}}]*\}}", re.MULTILINE
+    )
+    return decl, listed
+
+
+def find_exporters(root: Path, name: str, exclude: Path | None = None) -> list[Path]:
+    """Workspace modules that export `name` (named exports only)."""
+    decl, listed = _export_patterns(name)
+    found: list[Path] = []
+    for path in walk_sources(root, EXTS):
+        if exclude is not None and path.resolve() == exclude.resolve():
+            continue
+        text = read_small(path)
+        if text is None or name not in text:
+            continue
+        if decl.search(text) or listed.search(text):
+            found.append(path)
+    # A .d.ts beside its .ts/.js twin is the same module.
+    mods: dict[str, Path] = {}
+    for p in found:
+        mods.setdefault(module_path_without_ext(p), p)
+    return list(mods.values())
+
+
+def module_path_without_ext(path: Path) -> str:
+    s = str(path)
+    for ext in _STRIP_EXT:
+        if s.endswith(ext):
+            return s[: -len(ext)]
+    return s
+
+
+@dataclass(slots=True)
+class ImportStyle:
+    quote: str = "'"
+    semicolon: bool = True
+    js_extension: bool = False
+
+
+@dataclass(slots=True)
+class _ImportStmt:
+    start: int  # 0-based line
+    end: int  # 0-based line where the statement ends
+    spec: str
+    text: str
+
+
+def _statements(lines: list[str]) -> list[_ImportStmt]:
+    """The file's top-level import statements (single- and multi-line)."""
+    out: list[_ImportStmt] = []
+    i = 0
+    in_block_comment = False
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if in_block_comment:
+            if "*/" in stripped:
+                in_block_comment = False
+            i += 1
+            continue
+        if stripped.startswith("/*") and "*/" not in stripped:
+            in_block_comment = True
+            i += 1
+            continue
+        if _IMPORT_START.match(line) and not stripped.startswith("import("):
+            j = i
+            joined = line
+            while j < len(lines) - 1 and not (_FROM.search(joined) or _BARE.match(joined)):
+                j += 1
+                joined += "\n" + lines[j]
+                if j - i > 200:
+                    break
+            m = _FROM.search(joined) or _BARE.match(joined)
+            out.append(_ImportStmt(i, j, m.group("spec") if m else "", joined))
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def detect_style(text: str) -> ImportStyle:
+    lines = text.splitlines()
+    stmts = _statements(lines)
+    quotes: Counter[str] = Counter()
+    semis: Counter[bool] = Counter()
+    js_ext = False
+    for st in stmts:
+        m = _FROM.search(st.text) or _BARE.match(st.text)
+        if not m:
+            continue
+        quotes[m.group(1)] += 1
+        semis[bool(m.group("semi"))] += 1
+        if st.spec.startswith(".") and st.spec.endswith(".js"):
+            js_ext = True
+    if not semis:
+        # No imports: follow the file's statements.
+        code = [ln.rstrip() for ln in lines if ln.strip() and not ln.strip().startswith("//")]
+        semis[True] = sum(1 for ln in code if ln.endswith(";"))
+        semis[False] = sum(1 for ln in code if not ln.endswith((";", "{", "}", ",", "(", "[")))
+    return ImportStyle(
+        quote=quotes.most_common(1)[0][0] if quotes else "'",
+        semicolon=semis[True] >= semis[False] if semis else True,
+        js_extension=js_ext,
+    )
+
+
+def specifier(from_file: Path, target: Path, style: ImportStyle) -> str:
+    """The relative module specifier from one file to another (`../models/user`)."""
+    base = module_path_without_ext(target)
+    rel = os.path.relpath(base, from_file.parent).replace(os.sep, "/")
+    if rel.endswith("/index"):
+        rel = rel[: -len("/index")]
+    elif rel == "index":
+        rel = "."
+    if not rel.startswith("."):
+        rel = "./" + rel
+    if style.js_extension and not rel.endswith((".", "/")) and not target.name.startswith("index."):
+        rel += ".js"
+    return rel
+
+
+def import_edit(rel_path: str, text: str, name: str, spec: str, style: ImportStyle) -> TextEdit:
+    """The edit that imports `name` from `spec`: merged into an existing single-line
+    `import { ... } from spec`, else a new line after the file's last import."""
+    lines = text.splitlines()
+    stmts = _statements(lines)
+    for st in stmts:
+        if st.spec != spec or st.start != st.end:
+            continue
+        line = lines[st.start]
+        m = re.match(r"^(\s*import\s+(?:type\s+)?\{)([^}]*)(\}.*)$", line)
+        if m and not re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", m.group(2)):
+            inner = m.group(2)
+            body = inner.rstrip()
+            trail = inner[len(body) :]
+            sep = ", " if body.strip() else " "
+            new_inner = f"{body}{sep}{name}{trail or ' '}"
+            col_start = len(m.group(1))
+            return TextEdit(
+                rel_path, st.start, col_start, st.start, col_start + len(inner), new_inner
+            )
+    q = style.quote
+    new_line = f"import {{ {name} }} from {q}{spec}{q}{';' if style.semicolon else ''}\n"
+    if stmts:
+        after = stmts[-1].end + 1
+        return TextEdit(rel_path, after, 0, after, 0, new_line)
+    # No imports: after a leading comment header / directive prologue.
+    at = 0
+    while at < len(lines) and (
+        lines[at].startswith(("#!", "//"))
+        or lines[at].strip() in ("'use strict';", '"use strict";')
+    ):
+        at += 1
+    return TextEdit(rel_path, at, 0, at, 0, new_line)

@@ -1,0 +1,211 @@
+"""The compile recipe's planner (see recipes/compile.md).
+
+In order, the first that applies: the tool's machine-applicable suggestions;
+a missing name imported from the workspace module that defines it (TS/JS,
+Python) or from the standard library (Go); the tool's "did you mean"; a
+"consider importing" / "#include" hint; a missing third-party package
+(installed when the project declares it, suggested otherwise).
+"""
+
+from __future__ import annotations
+
+from ..context import PlanContext
+from ..fixes import go_imports, py_imports, suggest, ts_imports
+from ..fixes.packages import ecosystem_of, install_plan, package_for
+from ..fixes.scan import (
+    import_statement,
+    include_header,
+    missing_module,
+    missing_name,
+    suggestion,
+)
+from ..model import CommandStep, Plan, Refusal, TextEdit
+from ..safety import to_workspace_relative, valid
+
+TS_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+def _plan(ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **kw: object) -> Plan:
+    return Plan(
+        failure_id=ctx.record.id,
+        failure_type="compile",
+        title=title,
+        summary=summary,
+        edits=edits,
+        verify=ctx.rerun_step(),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _to_rel(ctx: PlanContext) -> object:
+    def conv(path: str) -> str | None:
+        return ctx.rel(path)
+
+    return conv
+
+
+def _workspace_import(
+    ctx: PlanContext, src: str, text: str, name: str, notes: list[str]
+) -> Plan | None:
+    abs_src = ctx.root / src
+    if src.endswith(TS_EXTS):
+        if not valid("identifier", name):
+            return None
+        found = ts_imports.find_exporters(ctx.root, name, exclude=abs_src)
+        if len(found) > 1:
+            where = ", ".join(to_workspace_relative(ctx.ws, p) for p in found[:5])
+            notes.append(f"'{name}' is exported by several modules: {where}")
+            return None
+        if not found:
+            notes.append(f"no workspace module exports '{name}'")
+            return None
+        style = ts_imports.detect_style(text)
+        spec = ts_imports.specifier(abs_src, found[0], style)
+        edit = ts_imports.import_edit(src, text, name, spec, style)
+        return _plan(
+            ctx,
+            f"Import {name} from '{spec}'",
+            f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, found[0])})",
+            [edit],
+        )
+    if src.endswith(".py"):
+        if not valid("identifier", name) or "$" in name:
+            return None
+        defs = py_imports.find_definitions(ctx.root, name, exclude=abs_src)
+        if len(defs) > 1:
+            where = ", ".join(to_workspace_relative(ctx.ws, p) for p in defs[:5])
+            notes.append(f"'{name}' is defined in several modules: {where}")
+            return None
+        if not defs:
+            notes.append(f"no workspace module defines '{name}'")
+            return None
+        line = py_imports.import_line_for(abs_src, defs[0], ctx.root, name, text)
+        module = line.split()[1]
+        if not valid("py_module", module.lstrip(".")) and module.strip(".") != "":
+            return None
+        return _plan(
+            ctx,
+            f"Import {name} from {module}",
+            f"add `{line}` (defined in {to_workspace_relative(ctx.ws, defs[0])})",
+            [py_imports.import_edit(src, text, line)],
+        )
+    if src.endswith(".go"):
+        paths = go_imports.std_path_for(name)
+        if len(paths) > 1:
+            notes.append(f"'{name}' names several standard packages: {', '.join(paths)}")
+            return None
+        if not paths:
+            notes.append(f"'{name}' is not a standard-library package")
+            return None
+        go_edit = go_imports.import_edit(src, text, paths[0])
+        if go_edit is None:
+            notes.append(f'"{paths[0]}" is already imported')
+            return None
+        return _plan(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
+    return None
+
+
+def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal | None:
+    rec = ctx.record
+    eco = ecosystem_of(src or rec.source_file, rec.tool)
+    if eco is None:
+        return None
+    package = package_for(eco, module)
+    if package is None:
+        if module.startswith((".", "/")):
+            return Refusal(f"'{module}' is a local module that does not exist (not a package)")
+        return Refusal(f"refusing package name from output: {module!r}")
+    top = module.split(".")[0] if eco == "python" else module
+    if eco == "python" and (
+        ctx.exists(f"{top}.py") or ctx.exists(f"{top}/__init__.py") or ctx.exists(f"src/{top}")
+    ):
+        return Refusal(f"'{module}' is part of this workspace, not a third-party package")
+    start = ctx.root / src if src else ctx.cwd_path
+    inst = install_plan(eco, module, start, ctx.root, ctx.python())
+    if inst is None:
+        hint = {"python": f"python -m pip install {package}", "node": f"npm install {package}"}
+        return Refusal(
+            f"'{package}' is missing and no package manifest was found",
+            suggestions=[hint.get(eco, f"cargo add {package}")],
+        )
+    step = CommandStep(
+        argv=inst.argv,
+        cwd=to_workspace_relative(ctx.ws, inst.cwd) if inst.cwd != ctx.root else ".",
+        env=dict(ctx.env),
+        timeout=float(ctx.setting("install.timeout", 900)),
+    )
+    if not inst.declared or not ctx.setting("install.auto_install_declared", True):
+        return Refusal(
+            f"'{package}' is not declared in {inst.manifest}; not installing a package "
+            "named only by the output",
+            suggestions=[step.display()],
+            details=[f"Package manager: {inst.manager} ({inst.manifest})"],
+        )
+    return Plan(
+        failure_id=rec.id,
+        failure_type="compile",
+        title=f"Install {package} ({step.display()})",
+        summary=f"{package} is declared in {inst.manifest} but not installed",
+        commands=[step],
+        verify=ctx.rerun_step(),
+    )
+
+
+def plan(ctx: PlanContext) -> Plan | Refusal:
+    rec = ctx.record
+    src = ctx.source
+    text = ctx.read(src) if src else None
+    notes: list[str] = []
+
+    structured = rec.hint.get("suggestions")
+    if isinstance(structured, list) and any(isinstance(s, dict) for s in structured):
+        edits = suggest.structured_edits(structured, src, _to_rel(ctx))
+        if edits:
+            return _plan(
+                ctx, "Apply the compiler's suggested fix", "machine-applicable suggestion", edits
+            )
+        notes.append("the tool's suggestion is not machine-applicable")
+
+    module = missing_module(rec)
+    name = missing_name(rec)
+    if module and (not name or name == module):
+        found = _install(ctx, src, module)
+        if found is not None:
+            return found
+
+    if src is None or text is None:
+        return Refusal(
+            "the failure names no readable file in the workspace",
+            details=notes,
+        )
+
+    if name:
+        p = _workspace_import(ctx, src, text, name, notes)
+        if p is not None:
+            return p
+        sugg = suggestion(rec)
+        if sugg and sugg != name:
+            edit = suggest.replace_name(src, text, rec.source_line, rec.source_column, name, sugg)
+            if edit is not None:
+                return _plan(ctx, f"Change '{name}' to '{sugg}'", "the tool's suggestion", [edit])
+            notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
+
+    stmt = import_statement(rec)
+    if stmt and src.endswith(".rs"):
+        edit = suggest.rust_use_edit(src, text, stmt)
+        if edit is not None:
+            return _plan(ctx, f"Add `{stmt}`", "rustc's import suggestion", [edit])
+
+    header = include_header(rec)
+    if header and src.endswith((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m")):
+        edit = suggest.include_edit(src, text, header)
+        if edit is not None:
+            return _plan(ctx, f"Add #include {header}", "the compiler's include hint", [edit])
+
+    if module:
+        found = _install(ctx, src, module)
+        if found is not None:
+            return found
+
+    reason = "; ".join(notes) if notes else "no safe automatic fix for this compile error"
+    return Refusal(reason)
