@@ -25,6 +25,15 @@ Sniffer = Callable[[bytes], Parser | None]
 SNIFFERS: list[Sniffer] = []
 
 
+def _register_builtin() -> None:
+    from . import junit, sarif
+
+    SNIFFERS.extend([junit.sniff, sarif.sniff])
+
+
+_register_builtin()
+
+
 def classify_stream(stream: IO[bytes], options: Options) -> list[FailureRecord]:
     """Classify a binary stream, structured or text."""
     c = Classifier(options)

@@ -1,0 +1,5 @@
+import cartt  # typo: no such module
+
+
+def test_never_runs():
+    assert cartt

@@ -1,0 +1,4 @@
+function slugify(title) {
+  return title.toLowerCase().replace(/ /g, '_');
+}
+module.exports = { slugify };
