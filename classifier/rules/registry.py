@@ -34,6 +34,9 @@ FAMILIES: tuple[str, ...] = (
     "infra",
     "agent",
     "coordinator",
+    "workflow",
+    "tap",
+    "cargo_json",
 )
 
 _RULES: dict[str, Rule] = {}
