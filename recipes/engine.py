@@ -402,9 +402,12 @@ def _attempt(
         if prior is None or not manual:
             return _repeat(record, ws, ledger, events, avail.reason or "")
     p = plan(record, ws, command=command, cwd=cwd)
-    attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=not manual)
-    if attempt_id is None and not manual:
-        return _repeat(record, ws, ledger, events, "Recipe already tried for this failure")
+    # The first attempt, by hand or not, takes the failure's one automatic slot.
+    attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=True)
+    if attempt_id is None:
+        if not manual:
+            return _repeat(record, ws, ledger, events, "Recipe already tried for this failure")
+        attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=False)
     if isinstance(p, Refusal):
         events.emit("recovery.attempted", record, tried="planning", summary=p.reason)
         outcome = _outcome(

@@ -1,0 +1,84 @@
+"""`faultlens status`: tasks, attempts and escalations from the ledger."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .run import add_workspace_args, workspace_for
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "status",
+        help="show tasks, attempts and escalations from the ledger",
+        description="Show what the ledger knows: tasks (status, retries used), attempts by "
+        "result, escalations (with --box, the boxed display of each), and the last run.",
+    )
+    p.add_argument("--cwd", default=".", help="a folder inside the workspace (default: .)")
+    add_workspace_args(p)
+    p.add_argument("--json", action="store_true", help="print the status as JSON")
+    p.add_argument("--box", action="store_true", help="print the boxed display of escalations")
+    p.set_defaults(func=run)
+
+
+def _ago(ts: float) -> str:
+    s = max(0, int(time.time() - ts))
+    if s < 120:
+        return f"{s}s ago"
+    if s < 7200:
+        return f"{s // 60}m ago"
+    return f"{s // 3600}h ago"
+
+
+def render(status: dict[str, Any], boxes: bool) -> str:
+    lines: list[str] = []
+    tasks = status["tasks"]
+    if not tasks:
+        return "faultlens: the ledger is empty (no runs yet)\n"
+    lines.append(f"{'TASK':<20}  {'STATUS':<10}  {'RETRIES':<7}  ATTEMPTS")
+    for t in tasks:
+        counts = ", ".join(f"{n} {k}" for k, n in sorted(t["attempts"].items())) or "-"
+        lines.append(f"{t['task']:<20}  {t['status']:<10}  {t['retries']:<7}  {counts}")
+    esc = status["escalations"]
+    lines.append("")
+    lines.append(f"Escalations: {len(esc)}")
+    for e in esc:
+        rec = e.get("record") or {}
+        where = rec.get("source_file") or "-"
+        if rec.get("source_line"):
+            where += f":{rec['source_line']}"
+        lines.append(
+            f"  {e['failure_id']}  {e['task']}  {e['failure_type']}  {where}  ({_ago(e['created'])})"
+        )
+        lines.append(f"      tried: {e['tried']}")
+        lines.append(f"      why:   {e['reason']}")
+        if boxes and e.get("box"):
+            lines.extend("      " + b for b in e["box"].splitlines())
+    last = status.get("last_run")
+    if last:
+        lines.append("")
+        lines.append(
+            f"Last run: {' '.join(last['argv'])} (task {last['task']}, exit {last['exit_code']}, "
+            f"{_ago(last['started'])})"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    from faultlens.recipes import Ledger
+
+    ws = workspace_for(args, Path(args.cwd).resolve())
+    if not (ws.state / "ledger.sqlite3").exists():
+        status: dict[str, Any] = {"tasks": [], "escalations": [], "last_run": None}
+    else:
+        status = Ledger.open(ws).status()
+    if args.json:
+        print(json.dumps(status, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(render(status, args.box))
+    return 0

@@ -1,0 +1,2 @@
+"""Shipped example projects (data, not code): `broken-app/` is what
+`faultlens demo` copies and recovers."""
