@@ -75,13 +75,20 @@ def mask(secret: str) -> str:
 
 
 def _is_placeholder(value: str) -> bool:
+    """Not a secret: already masked, a number, a placeholder, or a plain word
+    ("api-key: secret" names a kind of finding, it does not hold one)."""
     v = value.strip("\"'")
-    if _ALREADY in v or v.isdigit():
+    if "…" in v or v.isdigit():
         return True
     low = v.lower()
     if low in {"none", "null", "true", "false", "required", "string", "redacted", "undefined"}:
         return True
-    return set(v) <= set("*xX•.-_<>") or (v.startswith("${") or v.startswith("<"))
+    if set(v) <= set("*xX•.-_<>") or v.startswith("${") or v.startswith("<"):
+        return True
+    has_digit = any(c.isdigit() for c in v)
+    has_symbol = any(not c.isalnum() for c in v)
+    mixed = v != v.lower() and v != v.upper()
+    return not (has_digit or has_symbol or (mixed and len(v) >= 12))
 
 
 def _mask_assign(m: re.Match[str]) -> str:

@@ -1,0 +1,81 @@
+"""Placing a vulnerable-dependency finding on its manifest entry.
+
+npm audit and pip-audit name a package, not a file.  When the project's
+manifest is in the working directory, the record is put on the line that
+declares the package (package.json, then package-lock.json for npm;
+requirements*.txt, then pyproject.toml for PyPI), so the editor shows it
+where the version is chosen.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .taxonomy import FailureType
+
+if TYPE_CHECKING:
+    from .record import FailureRecord
+
+MAX_MANIFEST = 8 * 1024 * 1024
+
+MANIFESTS: dict[str, tuple[str, ...]] = {
+    "npm": ("package.json", "package-lock.json"),
+    "pypi": ("requirements.txt", "requirements-dev.txt", "requirements/base.txt", "pyproject.toml"),
+}
+
+
+def read_in_tree(cwd: Path, name: str, limit: int = MAX_MANIFEST) -> str | None:
+    """A regular file's text when it lies inside `cwd` (no symlink out)."""
+    try:
+        root = cwd.resolve(strict=True)
+        real = (cwd / name).resolve(strict=True)
+    except OSError:
+        return None
+    if not real.is_relative_to(root) or not real.is_file():
+        return None
+    try:
+        if real.stat().st_size > limit:
+            return None
+        return real.read_text("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _pattern(ecosystem: str, manifest: str, package: str) -> re.Pattern[str]:
+    if ecosystem == "npm":
+        if manifest == "package-lock.json":
+            return re.compile(r'"node_modules/' + re.escape(package) + r'"\s*:')
+        return re.compile(r'"' + re.escape(package) + r'"\s*:')
+    # PEP 503: -, _ and . are the same, case-insensitive.
+    name = "[-_.]".join(re.escape(p) for p in re.split(r"[-_.]+", package))
+    return re.compile(
+        r"^\s*[\"']?" + name + r"\s*(?:\[[^\]]*\])?\s*(?:[=<>!~;@\"',]|$)", re.IGNORECASE
+    )
+
+
+def find_dependency(cwd: Path, ecosystem: str, package: str) -> tuple[str, int] | None:
+    """(manifest, 1-based line) declaring `package`, or None."""
+    for manifest in MANIFESTS.get(ecosystem, ()):
+        text = read_in_tree(cwd, manifest)
+        if text is None:
+            continue
+        pattern = _pattern(ecosystem, manifest, package)
+        for no, line in enumerate(text.splitlines(), start=1):
+            if pattern.search(line):
+                return manifest, no
+    return None
+
+
+def place_records(records: list[FailureRecord], cwd: Path) -> None:
+    """Put dependency findings that name no file on their manifest line."""
+    for r in records:
+        if r.failure_type != FailureType.TRUST_GATE or r.source_file is not None:
+            continue
+        package, ecosystem = r.hint.get("package"), r.hint.get("ecosystem")
+        if not isinstance(package, str) or not isinstance(ecosystem, str):
+            continue
+        found = find_dependency(cwd, ecosystem, package)
+        if found:
+            r.source_file, r.source_line = found

@@ -1,0 +1,3 @@
+const security = require("eslint-plugin-security");
+
+module.exports = [security.configs.recommended];

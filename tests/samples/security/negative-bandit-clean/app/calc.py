@@ -1,0 +1,5 @@
+"""Clean module."""
+
+
+def add(a: int, b: int) -> int:
+    return a + b

@@ -1,0 +1,5 @@
+"""Clean."""
+
+
+def add(a: int, b: int) -> int:
+    return a + b

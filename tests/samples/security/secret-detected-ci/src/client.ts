@@ -1,0 +1,1 @@
+export const client = { baseUrl: "https://api.example.com" };
