@@ -213,6 +213,10 @@ class Classifier:
         self._tail = (self._tail + [decode_line(x) for x in body[-TAIL_LINES:]])[-TAIL_LINES:]
 
     def _line(self, buf: bytes, start: int, line: str, line_no: int) -> None:
+        # A block consuming the line hides it from rules of its own priority
+        # or lower; a higher-priority rule still sees it (an MCP SDK error
+        # inside a Python or Node traceback), but may only add a hit.
+        floor: int | None = None
         if self._blocks:
             consumed = False
             still: list[tuple[Rule, Block, int]] = []
@@ -222,6 +226,8 @@ class Classifier:
                 except Exception as exc:  # a broken rule never stops the others
                     self._rule_failed(rule, exc)
                     continue
+                if took:
+                    floor = rule.priority if floor is None else max(floor, rule.priority)
                 if took and fed + 1 < block.max_lines:
                     consumed = True
                     still.append((rule, block, fed + 1))
@@ -229,12 +235,14 @@ class Classifier:
                     consumed = consumed or took
                     self._finish(rule, block)
             self._blocks = still
-            if consumed:
-                return
+            if not consumed:
+                floor = None
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
         ctx: _Context | None = None
         for rule in self._rules:
+            if floor is not None and rule.priority <= floor:
+                continue  # hidden from rules at or below the consuming block's priority
             if not any(t in line for t in rule.triggers):
                 continue
             m = rule.pattern.search(line)
@@ -251,10 +259,11 @@ class Classifier:
                 continue
             if isinstance(result, Hit):
                 self._add(rule, result, line_no)
-            else:
+            elif floor is None:
                 self._blocks.append((rule, result, 0))
             return
-        self.unclaimed.append((line_no, line[:MAX_SIGNAL]))
+        if floor is None:
+            self.unclaimed.append((line_no, line[:MAX_SIGNAL]))
 
     def _finish(self, rule: Rule, block: Block) -> None:
         try:

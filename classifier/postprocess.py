@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import conflicts, fallback, manifests, precedence
+from . import conflicts, fallback, manifests, mcpconfig, precedence
 from .redact import redact_record
 from .rules.base import FALLBACK, Hit
 from .taxonomy import FailureType
@@ -43,6 +43,7 @@ def finalize(classifier: Classifier) -> None:
         if r.failure_type == FailureType.BRANCH_DIVERGENCE and r.source_file:
             place_conflict(r, cwd)
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
+    mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
     kept = precedence.apply(records)
     if len(kept) != len(records):
         ids = {id(r) for r in kept}

@@ -1,0 +1,267 @@
+"""Where an MCP server is declared: its entry in `.mcp.json`,
+`.vscode/mcp.json` or `.cursor/mcp.json` under the working directory.
+
+An MCP start-up failure rarely names a source file; the place a human fixes
+it is the server's entry in the client configuration.  This module finds
+that entry (file, line and column of the server's `"name":` key) so the
+classifier can put a location-less mcp_startup record there, the language
+server can show it there, and the mcp_startup recipe knows which command to
+re-spawn.
+
+The JSON scanning is pure (`key_positions`, `parse_servers`); only
+`declared_servers` reads files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .record import FailureRecord
+
+# Where each client keeps its project configuration, and the key its servers
+# live under (Claude Code and Cursor: "mcpServers"; VS Code: "servers").
+CONFIG_FILES: tuple[str, ...] = (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json")
+SERVER_KEYS: tuple[str, ...] = ("mcpServers", "servers")
+MAX_CONFIG_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class ServerEntry:
+    """One declared MCP server."""
+
+    name: str
+    file: str  # relative to the cwd, posix separators
+    line: int  # 1-based line of the server's key
+    column: int  # 1-based column of the key's opening quote
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    url: str | None = None
+    env: tuple[str, ...] = field(default=())  # names of the variables it sets
+
+    def words(self) -> list[str]:
+        """What output may mention about this server: its name, command,
+        arguments (and their file names) and URL (and its host:port)."""
+        out = [self.name]
+        for part in (self.command, *self.args):
+            if part:
+                out.append(part)
+                out.append(PurePosixPath(part.replace("\\", "/")).name)
+        if self.url:
+            out.append(self.url)
+            rest = self.url.split("://", 1)[-1]
+            out.append(rest.split("/", 1)[0])
+        return [w for w in out if w]
+
+
+def _scan_string(text: str, i: int) -> int:
+    """Index just past the JSON string starting at text[i] == '"'."""
+    i += 1
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == '"':
+            return i + 1
+        i += 1
+    return n
+
+
+def key_positions(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
+    """The 1-based (line, column) of every object key, by its path of keys.
+
+    Array elements add their index (as a string) to the path.  Tolerates
+    broken JSON: it scans what it can and stops at the end of the text.
+    """
+    out: dict[tuple[str, ...], tuple[int, int]] = {}
+    # Each open container: (is_object, path, next array index)
+    stack: list[tuple[bool, tuple[str, ...], list[int]]] = []
+    pending_key: tuple[str, ...] | None = None  # path of the value about to come
+    line, line_start = 1, 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            line_start = i + 1
+            i += 1
+        elif c == '"':
+            end = _scan_string(text, i)
+            j = end
+            while j < n and text[j] in " \t\r":
+                j += 1
+            in_object = bool(stack) and stack[-1][0]
+            if in_object and j < n and text[j] == ":" and pending_key is None:
+                try:
+                    key = json.loads(text[i:end])
+                except ValueError:
+                    key = text[i + 1 : end - 1]
+                path = (*stack[-1][1], str(key))
+                out.setdefault(path, (line, i - line_start + 1))
+                pending_key = path
+                i = j + 1
+                continue
+            pending_key = None
+            i = end
+        elif c in "{[":
+            if pending_key is not None:
+                path = pending_key
+            elif stack and not stack[-1][0]:
+                idx = stack[-1][2]
+                path = (*stack[-1][1], str(idx[0]))
+                idx[0] += 1
+            else:
+                path = stack[-1][1] if stack else ()
+            stack.append((c == "{", path, [0]))
+            pending_key = None
+            i += 1
+        elif c in "}]":
+            if stack:
+                stack.pop()
+            pending_key = None
+            i += 1
+        elif c == ",":
+            pending_key = None
+            i += 1
+        else:
+            i += 1
+    return out
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list):
+        return tuple(str(v) for v in value if isinstance(v, str | int | float))
+    return ()
+
+
+def parse_servers(text: str, file: str) -> list[ServerEntry]:
+    """The servers a configuration file's text declares (empty when the text
+    is not JSON or declares none)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    positions = key_positions(text)
+    entries: list[ServerEntry] = []
+    for top in SERVER_KEYS:
+        servers = data.get(top)
+        if not isinstance(servers, dict):
+            continue
+        for name, spec in servers.items():
+            if not isinstance(spec, dict):
+                continue
+            line, column = positions.get((top, str(name)), (1, 1))
+            command = spec.get("command")
+            url = spec.get("url") or spec.get("serverUrl")
+            env = spec.get("env")
+            entries.append(
+                ServerEntry(
+                    name=str(name),
+                    file=file,
+                    line=line,
+                    column=column,
+                    command=command if isinstance(command, str) else None,
+                    args=_strings(spec.get("args")),
+                    url=url if isinstance(url, str) else None,
+                    env=tuple(str(k) for k in env) if isinstance(env, dict) else (),
+                )
+            )
+    return entries
+
+
+def declared_servers(cwd: str | os.PathLike[str]) -> list[ServerEntry]:
+    """Every server declared by the configuration files under `cwd`, in the
+    order of CONFIG_FILES (unreadable or invalid files are skipped)."""
+    base = Path(cwd)
+    entries: list[ServerEntry] = []
+    for rel in CONFIG_FILES:
+        path = base / rel
+        try:
+            if not path.is_file() or path.stat().st_size > MAX_CONFIG_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        entries.extend(parse_servers(text, rel))
+    return entries
+
+
+def find_server(cwd: str | os.PathLike[str], name: str) -> ServerEntry | None:
+    """The entry of the server called `name`, or None."""
+    return pick_server(declared_servers(cwd), name=name)
+
+
+def pick_server(
+    entries: Iterable[ServerEntry], *, name: str | None = None, mentions: Iterable[str] = ()
+) -> ServerEntry | None:
+    """Choose the server a failure is about.
+
+    By name when the output named it; otherwise the one server whose command,
+    arguments or URL the output mentioned (a script path in a stack trace, a
+    host:port); otherwise the only server declared.  None when it is not
+    clear which.
+    """
+    entries = list(entries)
+    if name:
+        for e in entries:
+            if e.name == name:
+                return e
+        folded = name.casefold()
+        for e in entries:
+            if e.name.casefold() == folded:
+                return e
+        return None
+    said = {m for m in mentions if m}
+    if said:
+        matched = [e for e in entries if said & set(e.words()[1:])]
+        if len({e.name for e in matched}) == 1:
+            return matched[0]
+    if len({e.name for e in entries}) == 1:
+        return entries[0]
+    return None
+
+
+def _mcp_records(records: Iterable[FailureRecord]) -> Iterator[FailureRecord]:
+    for r in records:
+        if r.failure_type == "mcp_startup" and r.source_file is None:
+            yield r
+
+
+def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str]) -> None:
+    """Put every location-less mcp_startup record on its server's entry.
+
+    The record's hint names the server (`server`) or what the output said
+    about it (`mentions`); the chosen server's name, config file and command
+    are added to the hint for the recipe.
+    """
+    pending = list(_mcp_records(records))
+    if not pending:
+        return
+    entries = declared_servers(cwd)
+    if not entries:
+        return
+    for rec in pending:
+        hint = rec.hint
+        name = hint.get("server") if isinstance(hint.get("server"), str) else None
+        mentions = hint.get("mentions") or []
+        entry = pick_server(entries, name=name, mentions=mentions)
+        if entry is None:
+            continue
+        rec.source_file = entry.file
+        rec.source_line = entry.line
+        rec.source_column = entry.column
+        hint["server"] = entry.name
+        hint["config"] = entry.file
+        if entry.command:
+            hint["command"] = [entry.command, *entry.args]
+        if entry.url:
+            hint["url"] = entry.url

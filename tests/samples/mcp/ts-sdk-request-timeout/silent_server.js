@@ -1,0 +1,2 @@
+// A server process that never answers initialize.
+setInterval(() => {}, 1000);
