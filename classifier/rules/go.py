@@ -1,0 +1,302 @@
+"""Go: go build / go vet diagnostics and go test failures."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..taxonomy import FailureType
+from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
+from .registry import rule
+
+_HEADER = re.compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
+_UNDEFINED = re.compile(r"^undefined: (?P<name>[\w.]+)$")
+_UNUSED = re.compile(
+    r"^(?:(?P<a>\w+) declared (?:but|and) not used|declared and not used: (?P<b>\w+))$"
+)
+_UNUSED_IMPORT = re.compile(r'^"(?P<module>[^"]+)" imported (?:but|and) not used')
+_NO_MODULE = re.compile(r"no required module provides package (?P<module>[^\s;]+)")
+
+
+@rule(
+    id="go.compile",
+    category=FailureType.COMPILE,
+    tool="go",
+    pattern=r"^(?:vet: )?(?P<file>[^\s:][^:]*\.go):(?P<line>\d+):(?P<column>\d+): (?P<message>.+)$",
+    triggers=(".go:",),
+    url="https://pkg.go.dev/cmd/go#hdr-Compile_packages_and_dependencies",
+)
+def go_compile(m: re.Match[str], ctx: LineContext) -> Hit:
+    """go build and go vet errors (also type errors inside go test).
+
+    What it detects: `./main.go:5:2: undefined: strings` (go build, and
+    the test build of go test), `./main.go:7:2: fmt.Printf format %d has
+    arg name of wrong type string` (go vet's analyzers; `vet: ` prefixed
+    type errors too).  Both print the same shape under a `# package` header
+    (`# example.com/x [example.com/x.test]` for a test build), whose package
+    becomes hint["package"].  From the message: the undefined name
+    (hint["name"]: a package such as `strings` or `fmt` means a missing
+    import), an unused variable or import, a module no go.mod requires
+    (hint["module"]).  Only unindented lines are read, so the indented
+    `    x_test.go:10: got 1, want 2` lines of a test log stay go.test's.
+
+    Example output (`go build ./...`, go 1.19.8):
+        # example.com/shop
+        ./main.go:6:9: undefined: strings
+
+    Recipe: compile. A missing standard-library or workspace import is
+    added (`undefined: strings` -> `import "strings"`); a missing module
+    gets `go get <module>` after validation.
+
+    References: https://pkg.go.dev/cmd/go#hdr-Compile_packages_and_dependencies,
+    https://pkg.go.dev/cmd/vet
+    """
+    message = m.group("message").strip()
+    hint: dict[str, Any] = {}
+    for earlier in reversed(ctx.before(40)):
+        header = _HEADER.match(earlier)
+        if header:
+            hint["package"] = header.group("package")
+            break
+    undefined = _UNDEFINED.match(message)
+    if undefined:
+        hint["name"] = undefined.group("name")
+    unused = _UNUSED.match(message)
+    if unused:
+        hint["unused"] = unused.group("a") or unused.group("b")
+    imported = _UNUSED_IMPORT.match(message)
+    if imported:
+        hint["unused_import"] = imported.group("module")
+    module = _NO_MODULE.search(message)
+    if module:
+        hint["module"] = module.group("module")
+    return hit_from_match(m, ctx, message=message, hint=hint)
+
+
+_FAIL = re.compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) \((?P<seconds>[\d.]+)s\)")
+_PASS = re.compile(r"^\s*--- (?:PASS|SKIP): ")
+_RUN = re.compile(r"^=== (?:RUN|CONT|NAME|PAUSE)\s+(?P<name>\S+)$")
+_LOG = re.compile(r"^\s+(?P<file>[^\s:][^:]*\.go):(?P<line>\d+): (?P<message>.*)$")
+_END = re.compile(r"^(?:FAIL|ok)\s+(?P<package>\S+)(?:\s|$)")
+_PANIC = re.compile(r"^panic: (?P<message>.+?)(?: \[recovered\])?$")
+_GOT_WANT = re.compile(
+    r"(?:got:? (?P<actual>.+?),? want:? (?P<expected>.+)$)|(?:= (?P<actual2>.+?), want (?P<expected2>.+)$)"
+)
+
+
+@dataclass
+class _Test:
+    name: str
+    signal: str
+    log_line: int
+    messages: list[tuple[str, int, str]] = field(default_factory=list)
+
+
+class _GoTestRun:
+    """The failing tests of one package: from the first `--- FAIL:` line to
+    the package's `FAIL\\tpackage\\t0.01s` line.  Log lines are attached to
+    the test running when they were printed (`go test -v` prints them
+    before `--- FAIL:`, plain `go test` after it, indented)."""
+
+    max_lines = 5000
+
+    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.package: str | None = None
+        self.failed: list[_Test] = []
+        self.logs: dict[str, list[tuple[str, int, str]]] = {}
+        self.current: str | None = None
+        self.panic: str | None = None
+        self._done = False
+        name = m.group("name")
+        before = ctx.before(200)
+        start = next(
+            (i for i in range(len(before) - 1, -1, -1) if _run_name(before[i]) == name), None
+        )
+        if start is not None:
+            for line in before[start:]:
+                self._read(line, 0)
+        self._read(ctx.line, ctx.line_no)
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if self._done:
+            return False
+        if _HEADER.match(line) or re.match(r"^[^\s:][^:]*\.go:\d+:\d+: ", line):
+            return False  # another package's build output
+        self._read(line, line_no)
+        return True
+
+    def _read(self, line: str, line_no: int) -> None:
+        fail = _FAIL.match(line)
+        if fail:
+            name = fail.group("name")
+            self.failed.append(_Test(name, line.strip(), line_no, list(self.logs.get(name, []))))
+            self.current = name
+            return
+        if _PASS.match(line):
+            self.current = None
+            return
+        run = _RUN.match(line)
+        if run:
+            self.current = run.group("name")
+            return
+        log = _LOG.match(line)
+        if log and self.current is not None:
+            entry = (log.group("file"), int(log.group("line")), log.group("message").strip())
+            self.logs.setdefault(self.current, []).append(entry)
+            for t in self.failed:
+                if t.name == self.current:
+                    t.messages.append(entry)
+            return
+        panic = _PANIC.match(line)
+        if panic and self.panic is None:
+            self.panic = panic.group("message")
+            return
+        end = _END.match(line)
+        if end and line_no:
+            self.package = end.group("package")
+            self._done = True
+
+    def finish(self) -> Iterable[Hit]:
+        names = [t.name for t in self.failed]
+        hits: list[Hit] = []
+        for t in self.failed:
+            has_child = any(n.startswith(t.name + "/") for n in names)
+            if has_child and not t.messages:
+                continue  # a parent that failed because its subtest did
+            hits.append(self._hit(t))
+        return hits
+
+    def _hit(self, t: _Test) -> Hit:
+        hint: dict[str, Any] = {"test_id": t.name}
+        if self.package:
+            hint["package"] = self.package
+        file: str | None = None
+        line: int | None = None
+        message = "test failed"
+        if t.messages:
+            file, line, message = t.messages[0]
+            file = self._locate(file)
+            hint["messages"] = [f"{f}:{n}: {text}" for f, n, text in t.messages]
+            got = _GOT_WANT.search(message)
+            if got:
+                hint["actual"] = (got.group("actual") or got.group("actual2")).strip()
+                hint["expected"] = (got.group("expected") or got.group("expected2")).strip()
+        elif self.panic and t is self.failed[-1]:
+            message = f"panic: {self.panic}"
+            hint["panic"] = self.panic
+        return Hit(
+            signal=t.signal,
+            message=f"{t.name}: {message}",
+            file=file,
+            line=line,
+            log_line=t.log_line,
+            hint=hint,
+        )
+
+    def _locate(self, name: str) -> str:
+        """A test log names its file relative to the package folder: find
+        that folder under the working directory from the package path."""
+        if "/" in name or not self.package:
+            return name
+        parts = self.package.split("/")
+        for i in range(len(parts)):
+            candidate = "/".join([*parts[i:], name])
+            if self.ctx.exists(candidate):
+                return candidate
+        return name
+
+
+def _run_name(line: str) -> str | None:
+    run = _RUN.match(line)
+    return run.group("name") if run else None
+
+
+@rule(
+    id="go.test",
+    category=FailureType.TEST,
+    tool="go test",
+    pattern=r"^\s*--- FAIL: (?P<name>\S+) \((?P<seconds>[\d.]+)s\)",
+    triggers=("--- FAIL: ",),
+    url="https://pkg.go.dev/cmd/go#hdr-Test_packages",
+)
+def go_test(m: re.Match[str], ctx: LineContext) -> Block:
+    """A failing Go test (`go test`, with or without -v).
+
+    What it detects: `--- FAIL: TestAdd (0.00s)` with the test's log lines
+    (`    calc_test.go:7: Add(2, 2) = 5, want 4`; printed after it by
+    `go test`, before it by `go test -v`), read up to the package's
+    `FAIL\\texample.com/x\\t0.003s` line, which gives hint["package"] and is
+    not a record of its own.  One record per failing test: hint["test_id"]
+    is the test name (`TestSplit/empty` for a subtest; a parent that only
+    failed because of its subtest is not a record), the location is the
+    first log line's file (found under the package's folder), and "got X,
+    want Y" / "= X, want Y" give hint["actual"] and hint["expected"].
+    `--- PASS` lines and tests named TestErrorHandling that pass are not
+    failures.
+
+    Example output (`go test ./...`, go 1.19.8):
+        --- FAIL: TestAdd (0.00s)
+            calc_test.go:7: Add(2, 2) = 5, want 4
+        FAIL
+        FAIL	example.com/shop/calc	0.006s
+
+    Recipe: test. Re-run the one test (`go test -run '^TestAdd$'
+    example.com/shop/calc`) to tell flaky from real; a real failure is
+    escalated with expected vs actual.
+
+    References: https://pkg.go.dev/cmd/go#hdr-Test_packages,
+    https://pkg.go.dev/testing
+    """
+    return _GoTestRun(m, ctx)
+
+
+@rule(
+    id="go.test_failed",
+    category=FailureType.TEST,
+    tool="go test",
+    pattern=r"^FAIL\t(?P<package>\S+)(?:\s+\[(?P<why>[^\]]+)\]|\s+(?:[\d.]+s|\(cached\)))?$",
+    triggers=("FAIL\t",),
+    url="https://pkg.go.dev/cmd/go#hdr-Test_packages",
+)
+def go_test_failed(m: re.Match[str], ctx: LineContext) -> Hit:
+    """go test's per-package summary when no failing test explained it.
+
+    What it detects: `FAIL\\texample.com/x\\t0.003s` and `FAIL\\texample.com/x
+    [build failed]` (`[setup failed]`).  After `--- FAIL:` lines it is read
+    by go.test; after build errors it repeats them.  It is a fallback
+    (Hit.key FALLBACK, confidence 0.5): dropped when anything more specific
+    was found, and the record when the test binary exited without a
+    `--- FAIL:` line (log.Fatal or os.Exit in a test, a crash, a log cut
+    short); the lines printed just before it go into hint["output"].  A
+    build or setup failure is compile, the rest test.
+
+    Example output (`go test ./...`, go 1.19.8, a test calling log.Fatal):
+        2026/11/30 02:11:00 SVC_CONFIG is not set
+        FAIL	example.com/svc/config	0.008s
+
+    Recipe: test (or compile): re-run the package's tests once
+    (`go test example.com/svc/config`); escalated with the output.
+
+    References: https://pkg.go.dev/cmd/go#hdr-Test_packages
+    """
+    package = m.group("package")
+    why = m.group("why")
+    output = [
+        x
+        for x in ctx.before(5)
+        if x.strip() and not _END.match(x) and x.strip() not in ("FAIL", "PASS")
+    ]
+    hint: dict[str, Any] = {"package": package}
+    if output and not why:
+        hint["output"] = output
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"{package}: {why}" if why else f"{package}: tests failed",
+        category=FailureType.COMPILE if why in ("build failed", "setup failed") else None,
+        confidence=0.5,
+        hint=hint,
+        key=(FALLBACK, "go test", package),
+    )
