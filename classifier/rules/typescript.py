@@ -78,3 +78,51 @@ def tsc_pretty(m: re.Match[str], ctx: LineContext) -> Hit:
     References: https://www.typescriptlang.org/docs/handbook/compiler-options.html
     """
     return _tsc_hit(m, ctx)
+
+
+_CONFIG_FILE = re.compile(r"config file '(?P<file>[^']+)'")
+_QUOTED_PATH = re.compile(r"(?:path does not exist: |File |file )'(?P<path>[^']+)'")
+
+
+@rule(
+    id="tsc.global",
+    category=FailureType.COMPILE,
+    tool="tsc",
+    pattern=r"^error (?P<code>TS\d+): (?P<message>.+)$",
+    triggers=("error TS",),
+    url="https://www.typescriptlang.org/docs/handbook/tsconfig-json.html",
+)
+def tsc_global(m: re.Match[str], ctx: LineContext) -> Hit:
+    """tsc errors that name no source position (project and config errors).
+
+    What it detects: `error TSnnnn: message` at the start of a line, as tsc
+    prints for errors about the project rather than a line of code:
+    TS18003 (no inputs matched the tsconfig `include`), TS5058 (the path
+    given to `-p` does not exist), TS6053 (a root file is missing), TS5083
+    (an `extends` target cannot be read). In the pretty style the line is
+    the same once colour codes are removed. When the message names the
+    tsconfig file (TS18003), that file becomes the source file; a path that
+    does not exist goes into the hint as `path`, never into source_file.
+
+    Example output (`tsc -p .` with `"include": ["src"]` and no src/,
+    typescript 5.9.3):
+        error TS18003: No inputs were found in config file '/work/app/tsconfig.json'. Specified 'include' paths were '["src"]' and 'exclude' paths were '[]'.
+
+    Recipe: compile. The recipe cannot invent source files; it shows the
+    config file (source_file) and the path that was not found (hint `path`).
+
+    References: https://www.typescriptlang.org/docs/handbook/tsconfig-json.html
+    """
+    message = m.group("message").strip()
+    hint = _hint(message)
+    file: str | None = None
+    cfg = _CONFIG_FILE.search(message)
+    if cfg:
+        file = cfg.group("file")
+    else:
+        missing = _QUOTED_PATH.search(message)
+        if missing:
+            hint["path"] = missing.group("path")
+    return hit_from_match(
+        m, ctx, file=file, signal=f"error {m.group('code')}: {message}", hint=hint
+    )

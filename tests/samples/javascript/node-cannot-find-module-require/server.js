@@ -1,0 +1,2 @@
+const { loadConfig } = require("./src/settings");
+console.log(loadConfig());

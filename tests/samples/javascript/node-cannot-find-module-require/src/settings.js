@@ -1,0 +1,2 @@
+const defaults = require("./config");
+exports.loadConfig = () => ({ ...defaults });

@@ -1,0 +1,3 @@
+import createDebug from "debug-lite";
+const log = createDebug("app");
+log("start");

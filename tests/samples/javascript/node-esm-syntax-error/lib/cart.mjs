@@ -1,0 +1,3 @@
+export function total(items) {
+  return items.length *;
+}

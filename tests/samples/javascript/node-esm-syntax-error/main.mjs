@@ -1,0 +1,2 @@
+import { total } from "./lib/cart.mjs";
+console.log(total([1, 2]));

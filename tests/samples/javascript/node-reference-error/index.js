@@ -1,0 +1,2 @@
+const { total } = require("./src/cart");
+console.log(total([1, 2]));

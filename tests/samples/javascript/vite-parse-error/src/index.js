@@ -1,0 +1,2 @@
+import { greet } from "./greeter";
+console.log(greet("x"));

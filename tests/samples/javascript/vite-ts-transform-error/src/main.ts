@@ -1,0 +1,3 @@
+import { greet } from "./greeter";
+const count: number = ;
+console.log(greet("x"), count);

@@ -1,0 +1,3 @@
+import { greet } from "./greeter";
+import { format } from "./missing-format";
+console.log(format(greet("x")));

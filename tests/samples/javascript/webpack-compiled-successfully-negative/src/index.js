@@ -1,0 +1,6 @@
+import { handleError } from "./error-handler";
+try {
+  JSON.parse("{}");
+} catch (err) {
+  handleError(err);
+}

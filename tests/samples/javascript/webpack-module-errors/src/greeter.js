@@ -1,0 +1,4 @@
+export function greet(name) {
+  const prefix = "hi" +;
+  return prefix + name;
+}
