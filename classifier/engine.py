@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .config import effective_rules
 from .fingerprint import fingerprint, normalise_message
 from .locate import Locator
 from .record import FailureRecord, Location
 from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
-from .rules.registry import all_rules
 from .taxonomy import FailureType, category
 from .text import clean_bytes, decode_line
 
@@ -110,7 +110,11 @@ class Classifier:
     def __init__(self, options: Options | None = None) -> None:
         self.options = options or Options()
         self.locator = Locator(self.options.cwd)
-        rules = list(self.options.rules) if self.options.rules is not None else all_rules()
+        self.config_errors: list[str] = []
+        if self.options.rules is not None:
+            rules = list(self.options.rules)
+        else:  # the built-ins, less what the project disabled, plus its own rules
+            rules, self.config_errors = effective_rules(self.options.cwd)
         self._rules = [r for r in rules if r.enabled]
         self._prefilter = _automaton(
             frozenset(t.encode("utf-8") for r in self._rules for t in r.triggers)
