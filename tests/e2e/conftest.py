@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest_lsp
 from lsprotocol import types as T
 from pygls import uris
@@ -85,8 +86,26 @@ def apply_workspace_edit(edit: T.WorkspaceEdit) -> None:
         p.write_text(apply_text_edits(p.read_text(), list(edits)))
 
 
+@attrs.define
+class RawResponse:
+    """A response whose result stays plain JSON."""
+
+    id: int | str
+    result: Any = None
+    jsonrpc: str = "2.0"
+
+
 def client_factory() -> LanguageClient:
     client = pytest_lsp.make_test_lsp_client()
+    # lsprotocol's client-side converter reads a CodeAction that carries a
+    # `command` object as a bare Command; keep codeAction results raw and
+    # structure them in `code_actions` the way editors do (command: string or not).
+    default_result_type = client.protocol.get_result_type
+
+    def result_type(method: str) -> Any:
+        return RawResponse if method == T.TEXT_DOCUMENT_CODE_ACTION else default_result_type(method)
+
+    client.protocol.get_result_type = result_type  # type: ignore[method-assign]
     client.applied_edits = []  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]
     client.registered = asyncio.Event()  # type: ignore[attr-defined]
@@ -246,6 +265,30 @@ async def request(
     client: LanguageClient, method: str, params: Any, timeout: float = TIMEOUT
 ) -> Any:
     return await asyncio.wait_for(client.protocol.send_request_async(method, params), timeout)
+
+
+async def code_actions(
+    client: LanguageClient, path: Path, rng: T.Range, diagnostics: Sequence[T.Diagnostic] = ()
+) -> list[T.CodeAction]:
+    """textDocument/codeAction, results structured like an editor reads them."""
+    raw = await asyncio.wait_for(
+        client.text_document_code_action_async(
+            T.CodeActionParams(
+                text_document=T.TextDocumentIdentifier(uri=uri(path)),
+                range=rng,
+                context=T.CodeActionContext(
+                    diagnostics=list(diagnostics), only=[T.CodeActionKind.QuickFix]
+                ),
+            )
+        ),
+        TIMEOUT,
+    )
+    conv = client.protocol._converter
+    out = []
+    for item in raw or []:
+        assert not isinstance(item.get("command"), str), f"bare Command {item}"
+        out.append(conv.structure(item, T.CodeAction))
+    return out
 
 
 def logs(client: LanguageClient) -> str:
