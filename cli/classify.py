@@ -38,6 +38,11 @@ def run(args: argparse.Namespace) -> int:
 
     if not os.path.isdir(args.cwd):
         raise UsageError(f"--cwd {args.cwd!r} is not a directory")
+    from faultlens.classifier.config import load_config
+
+    problems = load_config(args.cwd).errors
+    if problems:  # a bad project rule: say which, classify nothing
+        raise UsageError("; ".join(problems))
     fmt = "json" if args.json else args.format
     files = args.files or ["-"]
     records = []

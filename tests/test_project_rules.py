@@ -1,0 +1,183 @@
+"""Project rules from `[tool.faultlens]` / `.faultlens.toml`: regexes,
+Vim errorformats, disabled built-ins, and clear errors for bad rules."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from faultlens.classifier import Options, classify_text
+from faultlens.classifier.config import required_literal
+from faultlens.classifier.errorformat import ErrorformatError, compile_errorformat
+from faultlens.cli.main import main
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def project(tmp_path: Path, toml: str, name: str = ".faultlens.toml") -> Path:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / name).write_text(toml)
+    return tmp_path
+
+
+def test_regex_rule_with_named_groups_classifies_and_locates(tmp_path):
+    cwd = project(
+        tmp_path,
+        """
+[[rules]]
+id = "acme.deploy"
+category = "infra"
+regex = 'DEPLOY FAILED at (?P<file>[^:]+):(?P<line>\\d+): (?P<message>.+)'
+""",
+    )
+    (rec,) = classify_text(
+        "ok\nDEPLOY FAILED at deploy/app.yaml:12: quota exceeded\n", Options(cwd=str(cwd))
+    )
+    assert (rec.failure_type, rec.source_file, rec.source_line) == ("infra", "deploy/app.yaml", 12)
+    assert rec.rule == "acme.deploy" and rec.message == "quota exceeded"
+
+
+def test_pyproject_table_is_read_and_builtin_rules_can_be_disabled(tmp_path):
+    cwd = project(
+        tmp_path, '[project]\nname = "x"\n[tool.faultlens]\ndisable = ["tsc.*"]\n', "pyproject.toml"
+    )
+    out = "src/a.ts(1,1): error TS2304: Cannot find name 'X'.\n"
+    assert classify_text(out, Options(cwd=str(cwd))) == []
+
+
+def test_vim_errorformat_multiline_entry_from_real_gcc_output(tmp_path):
+    """The gcc sample's real output, read with the errorformat a Vim user has
+    for gcc; the built-in C rules are disabled so the project rule is the
+    one that speaks."""
+    sample = next((SAMPLES / "c").glob("*/output.txt"), None)
+    if sample is None:
+        pytest.skip("no gcc sample yet")
+    cwd = project(
+        tmp_path,
+        """
+disable = ["c.*"]
+[[rules]]
+id = "team.gcc"
+category = "compile"
+errorformat = '%f:%l:%c: %trror: %m,%-G%f:%l:%c: warning: %m,%-G%.%#'
+""",
+    )
+    text = sample.read_text(errors="replace")
+    records = classify_text(text, Options(cwd=str(cwd)))
+    errors = [ln for ln in text.splitlines() if ": error: " in ln and ln[:1] not in " \t"]
+    assert len(records) == len(
+        {e.split(": error: ", 1)[0] + e.split(": error: ", 1)[1] for e in errors}
+    )
+    assert all(r.rule == "team.gcc" and r.source_line for r in records)
+
+
+def test_errorformat_start_continuation_end():
+    out = "Error in src/x.c line 3\n    missing semicolon\n    before '}'\n--\nunrelated\n"
+    efm = ["%ESrc error", "%EError in %f line %l", "%C    %m", "%Z--"]
+    from faultlens.classifier.config import build_rule
+
+    rule = build_rule({"id": "t.multi", "category": "compile", "errorformat": efm})
+    (rec,) = classify_text(out, Options(rules=[rule]))
+    assert (rec.source_file, rec.source_line) == ("src/x.c", 3)
+    assert rec.message == "missing semicolon\nbefore '}'"
+    assert rec.log_line == 1
+
+
+def test_errorformat_type_w_is_not_a_failure_unless_asked():
+    from faultlens.classifier.config import build_rule
+
+    efm = "%f:%l: %t%*[a-z]: %m"
+    out = "a.c:1: warning: unused\na.c:2: error: broken\n"
+    quiet = build_rule({"id": "t.w", "category": "compile", "errorformat": efm})
+    loud = build_rule(
+        {"id": "t.w2", "category": "compile", "errorformat": efm, "include_warnings": True}
+    )
+    assert [r.source_line for r in classify_text(out, Options(rules=[quiet]))] == [2]
+    assert [r.source_line for r in classify_text(out, Options(rules=[loud]))] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("regex", "literal"),
+    [
+        (r"DEPLOY FAILED at (?P<file>\S+)", "DEPLOY FAILED at "),
+        (r"^(?P<file>\S+): error: (?P<message>.+)$", ": error: "),
+        (r"errors?: x", "error"),
+        (r"a|b", None),
+        (r"(?P<file>\S+)", None),
+    ],
+)
+def test_required_literal_is_read_from_the_regex(regex, literal):
+    assert required_literal(regex) == literal
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        (
+            'id = "bad id"\ncategory = "compile"\nregex = "x: (?P<message>.+)"',
+            "`id` must look like",
+        ),
+        ('id = "a.b"\ncategory = "typo"\nregex = "xx"', "`category` must be one of"),
+        ('id = "a.b"\ncategory = "compile"\nregex = "(unclosed"', "does not compile"),
+        ('id = "a.b"\ncategory = "compile"\nregex = "(?P<file>\\\\S+)"', "give `triggers`"),
+        ('id = "a.b"\ncategory = "compile"\nregex = "xx (?P<weird>.)"', "unknown named groups"),
+        ('id = "a.b"\ncategory = "compile"\nerrorformat = "%D%f"', "not supported"),
+        ('id = "tsc.plain"\ncategory = "compile"\nregex = "xx"', "already used"),
+        ('id = "a.b"\ncategory = "compile"', "exactly one of"),
+    ],
+)
+def test_a_bad_rule_is_one_clear_error_naming_it_and_classify_exits_2(
+    tmp_path, capsys, spec, needle
+):
+    cwd = project(tmp_path, f"[[rules]]\n{spec}\n")
+    log = tmp_path / "out.log"
+    log.write_text("nothing\n")
+    assert main(["classify", "--cwd", str(cwd), str(log)]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and ".faultlens.toml" in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_rules_never_stop_the_good_ones(tmp_path):
+    cwd = project(
+        tmp_path,
+        '[[rules]]\nid = "a.bad"\ncategory = "nope"\nregex = "xx"\n'
+        '[[rules]]\nid = "a.good"\ncategory = "infra"\nregex = "BOOM (?P<message>.+)"\n',
+    )
+    (rec,) = classify_text("BOOM disk on fire\n", Options(cwd=str(cwd)))
+    assert rec.rule == "a.good"
+
+
+def test_invalid_toml_is_reported_with_the_file_name(tmp_path, capsys):
+    cwd = project(tmp_path, "[[rules]\n")
+    assert main(["classify", "--cwd", str(cwd), "/dev/null"]) == 2
+    assert "invalid TOML" in capsys.readouterr().err
+
+
+def test_errorformat_compile_errors_say_which_format():
+    with pytest.raises(ErrorformatError, match="unknown conversion %y"):
+        compile_errorformat("%f:%l:%y")
+
+
+def test_config_in_a_parent_folder_applies_to_a_subfolder(tmp_path):
+    cwd = project(
+        tmp_path, '[[rules]]\nid = "a.up"\ncategory = "infra"\nregex = "UPSTREAM (?P<message>.+)"\n'
+    )
+    sub = cwd / "pkg" / "sub"
+    sub.mkdir(parents=True)
+    (rec,) = classify_text("UPSTREAM gone\n", Options(cwd=str(sub)))
+    assert rec.rule == "a.up"
+    shutil.rmtree(sub)
+
+
+def test_json_cli_output_carries_the_project_rule_id(tmp_path, capsys):
+    cwd = project(
+        tmp_path,
+        '[[rules]]\nid = "a.cli"\ncategory = "test"\nregex = "SPEC FAIL (?P<message>.+)"\n',
+    )
+    log = tmp_path / "o.log"
+    log.write_text("SPEC FAIL login works\n")
+    assert main(["classify", "--json", "--cwd", str(cwd), str(log)]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["rule"] == "a.cli"
