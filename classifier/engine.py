@@ -97,6 +97,9 @@ class _Context:
     def in_project(self, path: str) -> bool:
         return self._engine.locator.in_project(path)
 
+    def resolve(self, path: str) -> str:
+        return self._engine.locator.resolve(path)
+
 
 class Classifier:
     """Feed output in pieces, then `close()` for the records.

@@ -94,6 +94,12 @@ class LineContext(Protocol):
         installed library folder (site-packages, node_modules, ...)."""
         ...
 
+    def resolve(self, path: str) -> str:
+        """The path as a record reports it: relative to the working directory
+        when inside it (CI-runner paths mapped), else absolute or as printed.
+        For paths a rule puts in a hint (the engine resolves source files)."""
+        ...
+
 
 RuleFunc = Callable[[re.Match[str], LineContext], "Hit | Block | None"]
 
