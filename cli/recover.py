@@ -30,6 +30,11 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _echo(chunk: bytes) -> None:
+    sys.stderr.buffer.write(chunk)
+    sys.stderr.buffer.flush()
+
+
 def run(args: argparse.Namespace) -> int:
     from faultlens.classifier.record import FailureRecord
     from faultlens.recipes import Ledger, Plan, attempt, availability, plan
@@ -71,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         ws,
         command=run_row.argv,
         cwd=run_row.cwd,
-        echo=sys.stderr.buffer.write,
+        echo=_echo,
         manual=True,
     )
     if args.json:

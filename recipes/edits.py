@@ -94,8 +94,12 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
-def _write_tmp(target: Path, data: bytes, mode: int) -> Path:
-    tmp = target.with_name(f".{target.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+def _tmp_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def _write_tmp(target: Path, data: bytes, mode: int, tmp: Path | None = None) -> Path:
+    tmp = tmp or _tmp_name(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o7777)
     try:
         view = memoryview(data)
@@ -235,10 +239,15 @@ def apply_edits(edits: Sequence[TextEdit], ws: Workspace) -> None:
     journal: Path | None = None
     replaced: list[_Target] = []
     try:
+        # The journal first (it names the temporary files), so a kill at any
+        # later point can be rolled back and leaves no temporary file behind.
         for t in targets:
-            t.path.parent.mkdir(parents=True, exist_ok=True)
-            t.tmp = _write_tmp(t.path, t.new, t.mode)
+            t.tmp = _tmp_name(t.path)
         journal = _write_journal(ws, targets)
+        for t in targets:
+            assert t.tmp is not None
+            t.path.parent.mkdir(parents=True, exist_ok=True)
+            _write_tmp(t.path, t.new, t.mode, t.tmp)
         for t in targets:
             assert t.tmp is not None
             os.replace(t.tmp, t.path)

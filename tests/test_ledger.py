@@ -1,0 +1,145 @@
+"""The attempt ledger: one automatic attempt per failure per task, retry limits,
+restarts, and several processes writing at once without lost updates."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import sqlite3
+
+from faultlens.classifier import classify_text
+from faultlens.recipes import Ledger, Outcome, Workspace, retry_task
+
+TSC = "src/a.ts(3,1): error TS2304: Cannot find name 'X'.\n"
+
+
+def _record(task: str | None = "TASK-1"):
+    (rec,) = classify_text(TSC)
+    rec.task = task
+    return rec
+
+
+def _outcome(rec, result="escalated", box="BOX"):
+    return Outcome(record=rec, result=result, tried="tried it", reason="it failed", box=box)
+
+
+def test_the_ledger_is_sqlite_in_wal_mode_under_the_state_dir(tmp_path):
+    ws = Workspace.at(tmp_path)
+    Ledger.open(ws)
+    path = tmp_path / ".faultlens" / "ledger.sqlite3"
+    assert path.exists()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_failure_gets_one_automatic_attempt_per_task(tmp_path):
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    first = ledger.claim("abc", "TASK-1", "compile")
+    assert first is not None
+    assert ledger.claim("abc", "TASK-1", "compile") is None
+    assert ledger.claim("abc", "TASK-2", "compile") is not None  # another task
+    assert ledger.claim("abc", "TASK-1", "compile", automatic=False) is not None  # by hand
+    assert ledger.attempts("abc", "TASK-1") == 2
+    assert ledger.attempts("abc") == 3
+
+
+def test_record_attempt_refuses_a_second_automatic_attempt(tmp_path):
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    rec = _record()
+    assert ledger.record_attempt(_outcome(rec)) is True
+    assert ledger.record_attempt(_outcome(rec)) is False
+    assert ledger.attempts(rec.id, rec.task) == 1
+
+
+def test_the_ledger_survives_a_restart(tmp_path):
+    ws = Workspace.at(tmp_path)
+    rec = _record()
+    Ledger.open(ws).record_attempt(_outcome(rec, box="THE BOX"))
+    again = Ledger.open(Workspace.at(tmp_path))  # a new process would do exactly this
+    assert again.attempts(rec.id, rec.task) == 1
+    last = again.last_outcome(rec.id)
+    assert last is not None
+    assert last["result"] == "escalated"
+    assert last["box"] == "THE BOX"
+    assert last["record"]["id"] == rec.id
+    assert again.claim(rec.id, rec.task, "compile") is None
+
+
+def test_state_dir_is_configurable(tmp_path):
+    ws = Workspace(roots=[tmp_path / "proj"], state_dir=tmp_path / "elsewhere")
+    (tmp_path / "proj").mkdir()
+    Ledger.open(ws).claim("x", None, "compile")
+    assert (tmp_path / "elsewhere" / "ledger.sqlite3").exists()
+    assert not (tmp_path / "proj" / ".faultlens").exists()
+
+
+def test_a_task_is_retried_at_most_twice(tmp_path):
+    ws = Workspace.at(tmp_path)
+    first, second, third = (retry_task("TASK-7", ws) for _ in range(3))
+    assert (first.accepted, first.retries_used) == (True, 1)
+    assert (second.accepted, second.retries_used) == (True, 2)
+    assert third.accepted is False
+    assert third.retries_used == 2
+    assert "2 of 2 retries used" in third.message
+    assert Ledger.open(ws).task_retries("TASK-7") == 2
+
+
+def test_runs_and_their_records_are_kept_and_found_by_id_prefix(tmp_path):
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    rec = _record()
+    run_id = ledger.start_run("TASK-1", ["tsc", "-p", "."], ".")
+    ledger.finish_run(run_id, 2, [rec])
+    found = ledger.find_record(rec.id[:6])
+    assert found is not None
+    data, run = found
+    assert data["id"] == rec.id
+    assert run.argv == ["tsc", "-p", "."]
+    assert run.exit_code == 2
+    assert ledger.find_record("zz_%") is None  # LIKE wildcards are escaped
+
+
+def test_status_lists_tasks_attempts_and_escalations(tmp_path):
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    rec = _record()
+    ledger.record_attempt(_outcome(rec))
+    status = ledger.status()
+    (task,) = status["tasks"]
+    assert task["task"] == "TASK-1"
+    assert task["status"] == "failed"
+    assert task["attempts"] == {"escalated": 1}
+    (esc,) = status["escalations"]
+    assert esc["failure_id"] == rec.id
+    assert esc["box"] == "BOX"
+
+
+def _writer(state_dir: str, worker: int, n: int, shared: int) -> None:
+    ledger = Ledger(__import__("pathlib").Path(state_dir) / "ledger.sqlite3")
+    for i in range(n):
+        ledger.claim(f"w{worker}-{i}", "TASK-1", "compile")
+        # Both workers race for the same shared failures: only one may win each.
+        if i < shared:
+            ledger.claim(f"shared-{i}", "TASK-1", "compile")
+        ledger.note_retry(f"T-{worker}-{i % 3}", 1000)
+
+
+def test_two_processes_recording_at_once_lose_nothing(tmp_path):
+    ws = Workspace.at(tmp_path)
+    Ledger.open(ws)
+    n, shared = 150, 60
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(str(ws.state), w, n, shared)) for w in (1, 2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    db = sqlite3.connect(ws.state / "ledger.sqlite3")
+    per_worker = db.execute(
+        "SELECT substr(failure_id, 1, 2), COUNT(*) FROM attempts WHERE failure_id LIKE 'w%' GROUP BY 1"
+    ).fetchall()
+    assert dict(per_worker) == {"w1": n, "w2": n}
+    (shared_rows,) = db.execute(
+        "SELECT COUNT(*) FROM attempts WHERE failure_id LIKE 'shared-%'"
+    ).fetchone()
+    assert shared_rows == shared  # each shared failure claimed exactly once
+    retries = dict(db.execute("SELECT task, retries FROM tasks WHERE task LIKE 'T-%'").fetchall())
+    assert sum(retries.values()) == 2 * n  # every increment kept
