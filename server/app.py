@@ -302,10 +302,19 @@ class FaultLensServer(LanguageServer):
         rel = watch.relative(cwd, self.root)
         return None if rel is None else (rel or ".")
 
+    def root_relative(self, entry: Entry) -> FailureRecord:
+        """The record with its source file relative to the root (for recipe calls that
+        take no cwd)."""
+        rec = entry.record
+        if not rec.source_file or entry.cwd == self.root:
+            return rec
+        rel = watch.relative(placement.resolve(rec.source_file, entry.cwd), self.root)
+        return rec if rel is None else rec.model_copy(update={"source_file": rel})
+
     def command_of(self, store_task: str) -> tuple[list[str] | None, str | None]:
         """The command (and root-relative cwd) that produced a task's failures."""
         info = self.store.tasks.get(store_task)
-        if info is None or not info.argv:
+        if info is None:
             return None, None
         return info.argv, self.rel_cwd(info.cwd)
 

@@ -23,7 +23,7 @@ from .store import TaskInfo
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
-    from faultlens.recipes import Outcome, Plan
+    from faultlens.recipes import CommandStep, Outcome, Plan, TextEdit
 
 REPORT_EVERY = 0.2  # seconds between $/progress reports
 
@@ -298,9 +298,15 @@ async def resolve_action(
         entry = ls.store.get(fid)
         if entry is None:
             raise _invalid(f"unknown failure {fid}")
-        from faultlens.recipes import TextEdit, mark_reviewed
+        from faultlens.recipes import TextEdit, UnsafeEdit, mark_reviewed
 
-        step = await asyncio.to_thread(mark_reviewed, entry.record, ls.recipe_workspace())
+        try:
+            step = await asyncio.to_thread(
+                mark_reviewed, ls.root_relative(entry), ls.recipe_workspace()
+            )
+        except UnsafeEdit as exc:
+            action.disabled = T.CodeActionDisabled(reason=str(exc))
+            return action
         if isinstance(step, TextEdit):
             action.edit = actions.workspace_edit([step], ls.root, ls.text_of)
         action.command = T.Command(
@@ -505,36 +511,47 @@ async def task_option(
     return out
 
 
-async def reviewed(ls: FaultLensServer, failure_id: str, *, edit_applied: bool) -> dict[str, Any]:
-    """trust_gate: a human marked the finding reviewed (allow-list entry)."""
-    from faultlens.recipes import CommandStep, TextEdit, mark_reviewed
+async def _run_review_step(ls: FaultLensServer, step: TextEdit | CommandStep) -> bool:
+    """Apply an allow-list entry: an edit through the client, or a validated command."""
+    from faultlens.recipes import TextEdit
 
-    entry = ls.store.get(failure_id)
-    if entry is None:
-        raise _invalid(f"unknown failure {failure_id}")
-    ws = ls.recipe_workspace()
-    step = await asyncio.to_thread(mark_reviewed, entry.record, ws)
-    done = True
-    if isinstance(step, TextEdit) and not edit_applied:
+    if isinstance(step, TextEdit):
         edit = actions.workspace_edit([step], ls.root, ls.text_of)
         result = await ls.workspace_apply_edit_async(
             T.ApplyWorkspaceEditParams(edit=edit, label="faultlens: mark reviewed")
         )
-        done = result.applied
-    elif isinstance(step, CommandStep):
+        return result.applied
+    try:
+        cwd = runner.working_dir(ls.root, step.cwd)
+    except runner.BadCommand as exc:
+        raise _invalid(str(exc)) from None
+    sink = io.BytesIO()
+
+    async def keep(chunk: bytes) -> None:
+        sink.write(chunk)
+
+    res = await runner.run_command(
+        step.argv, cwd, on_output=keep, timeout=step.timeout, env=step.env
+    )
+    return res.exit_code == 0
+
+
+async def reviewed(ls: FaultLensServer, failure_id: str, *, edit_applied: bool) -> dict[str, Any]:
+    """trust_gate: a human marked the finding reviewed (allow-list entry)."""
+    from faultlens.recipes import UnsafeEdit, mark_reviewed
+
+    entry = ls.store.get(failure_id)
+    if entry is None:
+        raise _invalid(f"unknown failure {failure_id}")
+    done = True
+    if not edit_applied:  # else the client already applied the resolved edit
         try:
-            cwd = runner.working_dir(ls.root, step.cwd)
-        except runner.BadCommand as exc:
+            step = await asyncio.to_thread(
+                mark_reviewed, ls.root_relative(entry), ls.recipe_workspace()
+            )
+        except UnsafeEdit as exc:
             raise _invalid(str(exc)) from None
-        sink = io.BytesIO()
-
-        async def keep(chunk: bytes) -> None:
-            sink.write(chunk)
-
-        res = await runner.run_command(
-            step.argv, cwd, on_output=keep, timeout=step.timeout, env=step.env
-        )
-        done = res.exit_code == 0
+        done = await _run_review_step(ls, step)
     if done:
         ls.publish(ls.store.remove(failure_id))
     ls.info(f"faultlens: marked {failure_id} reviewed: {done}")

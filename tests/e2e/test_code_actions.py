@@ -1,0 +1,155 @@
+"""textDocument/codeAction and codeAction/resolve: recipe quick fixes computed
+lazily, conflict hunks, trust_gate "mark reviewed".
+
+Fixtures (copied side by side into one temp workspace, output ingested with
+each sample's folder as cwd): tests/samples/typescript/tsc-plain-ts2304,
+tests/samples/git/merge-conflict, tests/samples/security/bandit-hardcoded-password.
+"""
+
+from __future__ import annotations
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as T
+from pytest_lsp import LanguageClient
+
+from .conftest import (
+    CONFIG,
+    SAMPLES,
+    apply_workspace_edit,
+    code_actions,
+    command,
+    copy_tree,
+    start,
+    stop,
+    until,
+    uri,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+TS = SAMPLES / "typescript" / "tsc-plain-ts2304"
+GIT = SAMPLES / "git" / "merge-conflict"
+BANDIT = SAMPLES / "security" / "bandit-hardcoded-password"
+
+
+@pytest_lsp.fixture(scope="module", config=CONFIG)
+async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("ws")
+    for name, src in (("ts", TS), ("git", GIT), ("bandit", BANDIT)):
+        copy_tree(src, root / name)
+    lsp_client.root = root  # type: ignore[attr-defined]
+    await start(lsp_client, root)
+    yield
+    await stop(lsp_client)
+
+
+def ingest(client: LanguageClient, folder: str, task: str) -> None:
+    root = client.root  # type: ignore[attr-defined]
+    client.protocol.notify(
+        "faultlens/ingest",
+        {"output": (root / folder / "output.txt").read_text(), "cwd": folder, "task": task},
+    )
+
+
+async def test_the_recipe_action_is_listed_then_resolved_lazily(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    target = root / "ts" / "src" / "auth" / "middleware.ts"
+    ingest(client, "ts", "TASK-1")
+    (d,) = await until(lambda: client.diagnostics.get(uri(target)), what="diagnostic")
+    actions = await code_actions(client, target, d.range, [d])
+    (fix,) = [a for a in actions if "UserProfile" in a.title]
+    assert fix.title == "faultlens: Import UserProfile from '../models/user'"
+    assert fix.kind == T.CodeActionKind.QuickFix and fix.is_preferred is True
+    assert fix.edit is None and fix.command is None and fix.data["kind"] == "recipe"
+    resolved = await client.code_action_resolve_async(fix)
+    assert resolved.edit is not None and resolved.command is not None
+    assert resolved.command.command == "faultlens.applyRecipe"
+    assert resolved.command.arguments[0]["editApplied"] is True
+    (change,) = resolved.edit.document_changes
+    assert change.text_document.uri == uri(target)
+    (edit,) = change.edits
+    assert edit.new_text == "import { UserProfile } from '../models/user';\n"
+
+
+async def test_executing_it_verifies_and_clears_the_diagnostic(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    target = root / "ts" / "src" / "auth" / "middleware.ts"
+    (d,) = client.diagnostics[uri(target)]
+    (fix,) = [
+        a for a in await code_actions(client, target, d.range, [d]) if "UserProfile" in a.title
+    ]
+    resolved = await client.code_action_resolve_async(fix)
+    apply_workspace_edit(resolved.edit)  # what an editor does with the resolved edit
+    result = await command(client, resolved.command.command, resolved.command.arguments[0])
+    assert result["result"] == "recovered"
+    assert target.read_text().count("import { UserProfile } from '../models/user';") == 1
+    await until(lambda: len(client.diagnostics.get(uri(target), [1])) == 0, what="cleared")
+
+
+async def test_resolve_tolerates_an_action_without_data(client: LanguageClient):
+    action = T.CodeAction(title="faultlens: stop", kind=T.CodeActionKind.QuickFix)
+    resolved = await client.code_action_resolve_async(action)
+    assert resolved.title == action.title and resolved.edit is None
+
+
+async def test_conflict_hunks_offer_accept_current_incoming_both(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    app = root / "git" / "src" / "app.py"
+    text = app.read_text()
+    client.text_document_did_open(
+        T.DidOpenTextDocumentParams(
+            text_document=T.TextDocumentItem(
+                uri=uri(app), language_id="python", version=1, text=text
+            )
+        )
+    )
+    line = text.splitlines().index("<<<<<<< HEAD")
+    here = T.Range(
+        start=T.Position(line=line + 1, character=0), end=T.Position(line=line + 1, character=0)
+    )
+    actions = await code_actions(client, app, here)
+    titles = [a.title for a in actions]
+    assert titles == [
+        "faultlens: accept current",
+        "faultlens: accept incoming",
+        "faultlens: accept both",
+    ]
+    resolved = await client.code_action_resolve_async(actions[1])
+    apply_workspace_edit(resolved.edit)
+    after = app.read_text()
+    assert "Hi there" in after and "Good day" not in after and "<<<<<<<" not in after
+    assert after.startswith('"""The app."""') and "def farewell" in after
+
+
+async def test_accept_conflict_command_edits_through_the_client(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    config = root / "git" / "src" / "config.json"
+    line = config.read_text().splitlines().index("<<<<<<< HEAD")
+    result = await command(
+        client, "faultlens.acceptConflict", {"uri": uri(config), "line": line, "choice": "both"}
+    )
+    assert result == {"applied": True}
+    after = config.read_text()
+    assert "<<<<<<<" not in after and "=======" not in after and ">>>>>>>" not in after
+
+
+async def test_trust_gate_offers_mark_reviewed_only(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    settings = root / "bandit" / "app" / "settings.py"
+    ingest(client, "bandit", "TASK-SEC")
+    diags = await until(lambda: client.diagnostics.get(uri(settings)), what="bandit findings")
+    (d,) = [d for d in diags if "B105" in d.data["signal"]]
+    assert "hunter2-prod-db" not in d.message  # the secret is redacted
+    actions = await code_actions(client, settings, d.range, [d])
+    assert [a.title for a in actions] == ["faultlens: mark reviewed (allow-list this finding)"]
+    resolved = await client.code_action_resolve_async(actions[0])
+    if resolved.edit is not None:
+        apply_workspace_edit(resolved.edit)
+    result = await command(client, resolved.command.command, resolved.command.arguments[0])
+    assert result == {"reviewed": True}
+    line = settings.read_text().splitlines()[d.range.start.line]
+    assert "nosec" in line
+    await until(
+        lambda: all("B105" not in x.message for x in client.diagnostics[uri(settings)]),
+        what="finding gone",
+    )
