@@ -418,7 +418,7 @@ def test_tsc_seed_example_ts2304_is_fixed_with_an_import_and_verified(tmp_path):
         pytest.skip(f"seed example missing: {SEED_TS}")
     proj = tmp_path / "seed"
     shutil.copytree(SEED_TS, proj, ignore=shutil.ignore_patterns("*.txt"))
-    report, ws = _run([tsc, "-p", "."], proj)
+    report, _ = _run([tsc, "-p", "."], proj)
     (rec,) = report.records
     assert (rec.code, rec.source_file, rec.source_line) == ("TS2304", "src/auth/middleware.ts", 42)
     (outcome,) = report.outcomes

@@ -24,7 +24,7 @@ _JEST_FAIL = re.compile(r"●\s+(?P<title>.+?)\s*$", re.MULTILINE)
 
 
 @dataclass(slots=True, frozen=True)
-class TestRef:
+class SingleTest:
     """One failing test, as a runner can be told to run it alone."""
 
     framework: str  # pytest | unittest | jest | vitest | go | cargo
@@ -52,7 +52,7 @@ def _frame_tool(argv: Sequence[str]) -> str | None:
 
 def find_test(
     tool: str | None, hint: dict[str, object], text: str, command: Sequence[str] | None
-) -> TestRef | None:
+) -> SingleTest | None:
     """The failing test named by a record's hint or its text (signal + message)."""
     runner = hint.get("runner") or hint.get("framework")
     framework = str(runner or tool or "").lower() or (_frame_tool(command) if command else "") or ""
@@ -66,7 +66,7 @@ def find_test(
         if not cand:
             m = _PYTEST_ID.search(text)
             cand = m.group("id") if m else ""
-        return TestRef("pytest", cand) if valid("pytest_id", cand) else None
+        return SingleTest("pytest", cand) if valid("pytest_id", cand) else None
     if framework == "unittest":
         cand = str(tid) if tid else ""
         if not cand:
@@ -74,26 +74,26 @@ def find_test(
             if m:
                 dotted, method = m.group("dotted"), m.group("method")
                 cand = dotted if dotted.endswith("." + method) else f"{dotted}.{method}"
-        return TestRef("unittest", cand) if valid("unittest_id", cand) else None
+        return SingleTest("unittest", cand) if valid("unittest_id", cand) else None
     if framework == "go":
         cand = str(tid or name or "")
         if not cand:
             m = _GO_FAIL.search(text)
             cand = m.group("name") if m else ""
         package = str(pkg) if isinstance(pkg, str) and valid("go_package", pkg) else None
-        return TestRef("go", cand, package) if valid("go_test", cand) else None
+        return SingleTest("go", cand, package) if valid("go_test", cand) else None
     if framework == "cargo":
         cand = str(tid or name or "")
         if not cand:
             m = _CARGO_FAIL.search(text)
             cand = m.group("name") if m else ""
-        return TestRef("cargo", cand) if valid("cargo_test", cand) else None
+        return SingleTest("cargo", cand) if valid("cargo_test", cand) else None
     if framework in ("jest", "vitest"):
         cand = str(name or tid or "")
         if not cand:
             m = _JEST_FAIL.search(text)
             cand = m.group("title").split(" › ")[-1] if m else ""
-        return TestRef(framework, cand) if valid("test_title", cand) else None
+        return SingleTest(framework, cand) if valid("test_title", cand) else None
     return None
 
 
@@ -101,7 +101,7 @@ def _regex_escape(title: str) -> str:
     return re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", title)
 
 
-def rerun_argv(ref: TestRef, command: Sequence[str] | None, python: str) -> list[str]:
+def rerun_argv(ref: SingleTest, command: Sequence[str] | None, python: str) -> list[str]:
     """The argv that runs only `ref` (reusing the original runner invocation)."""
     cmd = list(command or [])
     if ref.framework == "pytest":

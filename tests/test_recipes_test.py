@@ -1,0 +1,194 @@
+"""The test recipe: re-run only the failing test once; flaky → recovered,
+real → escalated with expected vs actual (end to end with real pytest)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from faultlens.recipes import Workspace
+from faultlens.recipes.fixes.test_rerun import SingleTest, expected_actual, find_test, rerun_argv
+
+
+@pytest.mark.parametrize(
+    ("tool", "hint", "text", "command", "expected"),
+    [
+        (
+            "pytest",
+            {"test_id": "tests/test_a.py::test_x[1-2]"},
+            "",
+            None,
+            ["PY", "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests/test_a.py::test_x[1-2]"],
+        ),
+        (
+            None,
+            {"runner": "pytest", "test_id": "t.py::T::test_y"},
+            "",
+            [".venv/bin/pytest", "-x", "tests"],
+            [".venv/bin/pytest", "-p", "no:cacheprovider", "-q", "t.py::T::test_y"],
+        ),
+        (
+            "python",
+            {"runner": "unittest"},
+            "FAIL: test_total (tests.test_cart.CartTests.test_total)",
+            None,
+            ["PY", "-m", "unittest", "tests.test_cart.CartTests.test_total"],
+        ),
+        (
+            "go",
+            {"package": "./calc"},
+            "--- FAIL: TestAdd (0.00s)",
+            ["go", "test", "./..."],
+            ["go", "test", "-count=1", "-run", "^TestAdd$", "./calc"],
+        ),
+        (
+            "cargo",
+            {},
+            "---- tests::adds stdout ----",
+            ["cargo", "test"],
+            ["cargo", "test", "tests::adds", "--", "--exact"],
+        ),
+        (
+            "jest",
+            {"test_name": "adds (1 + 2)"},
+            "",
+            ["npx", "jest"],
+            ["npx", "jest", "-t", "^adds \\(1 \\+ 2\\)$"],
+        ),
+        (
+            "vitest",
+            {"test_name": "sums"},
+            "",
+            ["npx", "vitest"],
+            ["npx", "vitest", "run", "-t", "sums"],
+        ),
+    ],
+)
+def test_only_the_failing_test_is_rerun(tool, hint, text, command, expected):
+    ref = find_test(tool, hint, text, command)
+    assert ref is not None
+    assert rerun_argv(ref, command, "PY") == expected
+
+
+@pytest.mark.parametrize(
+    ("tool", "hint"),
+    [
+        ("pytest", {"test_id": "--rootdir=/ ; rm -rf /"}),
+        ("pytest", {"test_id": "-p evil"}),
+        ("pytest", {"test_id": "../../x.py::t"}),
+        ("unittest", {"test_id": "os.system('x')"}),
+        ("go", {"test_name": "TestX$(id)"}),
+        ("cargo", {"test_name": "a b"}),
+        ("jest", {"test_name": "-t --config=/tmp/evil.js"}),
+    ],
+)
+def test_a_hostile_test_id_is_refused(tool, hint):
+    ref = find_test(tool, hint, "", None)
+    assert ref is None or ref.test_id == "", ref
+
+
+def test_a_relative_path_outside_is_not_a_pytest_id():
+    assert find_test("pytest", {"test_id": "/etc/passwd.py::t"}, "", None) is None
+
+
+@pytest.mark.parametrize(
+    ("output", "pair"),
+    [
+        ("AssertionError: 1008 != 1080\n", ("1080", "1008")),
+        ("E       assert 4 == 5\n", ("5", "4")),
+        ("    Expected: 3\n    Received: 2\n", ("3", "2")),
+        ("    calc_test.go:9: got 4, want 5\n", ("5", "4")),
+        ("  left: 4\n right: 5\n", ("5", "4")),
+    ],
+)
+def test_expected_and_actual_are_read_from_the_output(output, pair):
+    assert expected_actual(output) == pair
+
+
+def test_single_test_is_a_value():
+    assert SingleTest("go", "TestX") == SingleTest("go", "TestX")
+
+
+# -- end to end with the real pytest -------------------------------------------------------------
+FLAKY = """
+from pathlib import Path
+
+def test_sometimes():
+    marker = Path(__file__).with_name("ran-once")
+    if not marker.exists():
+        marker.write_text("x")
+        assert False, "first run fails"
+"""
+REAL = """
+def add(a, b):
+    return a + b
+
+def test_add():
+    assert add(2, 2) == 5
+
+def test_fine():
+    assert add(1, 1) == 2
+"""
+
+
+def _run(tmp_path: Path, task: str):
+    from faultlens.cli.run import run_command
+
+    class Sink:
+        def __init__(self):
+            self.data = bytearray()
+
+        def write(self, b):
+            self.data += b.encode() if isinstance(b, str) else b
+
+        def flush(self):
+            pass
+
+    out, err = Sink(), Sink()
+    ws = Workspace.at(tmp_path)
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"]
+    report = run_command(
+        cmd, cwd=tmp_path, ws=ws, task=task, recover=True, out=out, err_bytes=err, err=err
+    )
+    return report, ws
+
+
+def _events(ws: Workspace) -> list[dict]:
+    return [json.loads(ln) for ln in (ws.state / "events.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.real_tool
+def test_a_flaky_pytest_test_passes_on_its_single_rerun_and_is_recovered(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_flaky.py").write_text(FLAKY)
+    report, ws = _run(tmp_path, "TASK-FLAKY")
+    (rec,) = report.records
+    assert rec.failure_type.value == "test"
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "tests/test_flaky.py::test_sometimes" in outcome.tried
+    assert report.exit_code == 0
+    succeeded = [e for e in _events(ws) if e["event"] == "recovery.succeeded"]
+    assert succeeded and succeeded[0]["note"].startswith("flaky test")
+
+
+@pytest.mark.real_tool
+def test_a_real_pytest_failure_is_escalated_with_expected_and_actual(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_math.py").write_text(REAL)
+    report, ws = _run(tmp_path, "TASK-REAL")
+    tests = [o for o in report.outcomes if o.record.failure_type.value == "test"]
+    assert tests, [r.signal for r in report.records]
+    outcome = tests[0]
+    assert outcome.result == "escalated"
+    assert "Expected: 5" in outcome.details and "Actual: 4" in outcome.details
+    assert outcome.box is not None
+    flat = " ".join(line.strip("║ ") for line in outcome.box.splitlines())
+    assert "Expected: 5" in flat and "Actual: 4" in flat
+    assert [o.id for o in outcome.options] == ["retry", "skip", "stop"]
+    assert report.exit_code == 1
+    kinds = [e["event"] for e in _events(ws)]
+    assert "recovery.attempted" in kinds and "recovery.escalated" in kinds
