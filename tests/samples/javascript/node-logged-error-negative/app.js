@@ -1,8 +1,8 @@
-function connect() {
-  throw new Error("connection refused (retrying)");
+function readPort() {
+  throw new Error("port 70000 out of range, using 8080");
 }
 try {
-  connect();
+  readPort();
 } catch (err) {
   console.error(err);
   console.log("recovered: 0 errors left, TypeError: none");
