@@ -1,0 +1,823 @@
+"""Python: interpreter errors (SyntaxError, tracebacks) and the type checkers
+and linters people run on Python code (mypy, pyright, ruff).
+
+The traceback reader lives here and is shared with `python_test.py`
+(unittest prints interpreter tracebacks inside its failure blocks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..taxonomy import FailureType
+from .base import Hit, LineContext, hit_from_match
+from .registry import rule
+
+_TRACEBACK_DOCS = "https://docs.python.org/3/tutorial/errors.html"
+_EXCEPTIONS_DOCS = "https://docs.python.org/3/library/exceptions.html"
+
+# -- pieces of a Python traceback --------------------------------------------
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?\s*$')
+EXCEPTION = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)(?::[ \t]?(?P<message>.*))?$")
+TRACEBACK_HEAD = "Traceback (most recent call last):"
+CHAIN_MARKERS = (
+    "During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:",
+)
+
+SYNTAX_ERRORS = frozenset({"SyntaxError", "IndentationError", "TabError"})
+IMPORT_ERRORS = frozenset({"ModuleNotFoundError", "ImportError"})
+# Exceptions that say the environment is wrong, not the code: infra.
+INFRA_ERRORS = frozenset(
+    {
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "ConnectionAbortedError",
+        "TimeoutError",
+        "socket.gaierror",
+        "socket.timeout",
+        "urllib.error.URLError",
+        "requests.exceptions.ConnectionError",
+        "requests.exceptions.Timeout",
+        "requests.exceptions.ConnectTimeout",
+        "requests.exceptions.ReadTimeout",
+        "httpx.ConnectError",
+        "httpx.ConnectTimeout",
+        "PermissionError",
+        "MemoryError",
+    }
+)
+_NO_SPACE = re.compile(r"\[Errno 28\]|No space left on device")
+
+_NO_MODULE = re.compile(r"No module named '(?P<module>[^']+)'")
+_CANNOT_IMPORT = re.compile(r"cannot import name '(?P<name>[^']+)' from '(?P<module>[^']+)'")
+_NAME_NOT_DEFINED = re.compile(r"name '(?P<name>[^']+)' is not defined")
+_DID_YOU_MEAN = re.compile(r"Did you mean:? '(?P<suggestion>[^']+)'\?")
+_FORGOT_IMPORT = re.compile(r"Did you forget to import '(?P<import>[^']+)'\?")
+_SORRY = re.compile(r"\((?P<file>[^()]+?), line (?P<line>\d+)\)\s*$")
+_COMPILING = re.compile(r"^\*\*\* Error compiling '(?P<file>.+)'\.\.\.$")
+
+# Import names whose PyPI distribution is known (a curated allow-list: a
+# package name guessed from an import could install a typosquat, so only
+# these are offered to the compile recipe's install step).
+KNOWN_PACKAGES: dict[str, str] = {
+    "yaml": "PyYAML",
+    "PIL": "Pillow",
+    "cv2": "opencv-python",
+    "sklearn": "scikit-learn",
+    "bs4": "beautifulsoup4",
+    "dateutil": "python-dateutil",
+    "dotenv": "python-dotenv",
+    "jwt": "PyJWT",
+    "attr": "attrs",
+    "serial": "pyserial",
+    "Crypto": "pycryptodome",
+    "magic": "python-magic",
+    "docx": "python-docx",
+    "OpenSSL": "pyOpenSSL",
+    "MySQLdb": "mysqlclient",
+    "psycopg2": "psycopg2-binary",
+    "google.protobuf": "protobuf",
+    "multipart": "python-multipart",
+    "jose": "python-jose",
+    "slugify": "python-slugify",
+    "toml": "toml",
+    **{
+        name: name
+        for name in (
+            "requests",
+            "numpy",
+            "pandas",
+            "scipy",
+            "matplotlib",
+            "flask",
+            "django",
+            "fastapi",
+            "starlette",
+            "uvicorn",
+            "pydantic",
+            "httpx",
+            "aiohttp",
+            "click",
+            "typer",
+            "rich",
+            "jinja2",
+            "sqlalchemy",
+            "alembic",
+            "redis",
+            "boto3",
+            "botocore",
+            "pytest",
+            "hypothesis",
+            "mypy",
+            "ruff",
+            "black",
+            "tqdm",
+            "lxml",
+            "markdown",
+            "tomli",
+            "cryptography",
+            "paramiko",
+            "celery",
+            "torch",
+            "transformers",
+            "openai",
+            "anthropic",
+            "tenacity",
+            "structlog",
+            "loguru",
+            "orjson",
+            "ujson",
+            "simplejson",
+            "psutil",
+            "docker",
+            "kubernetes",
+            "grpc",
+        )
+    },
+}
+_PACKAGE_OK = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$")
+
+
+def import_hint(message: str, is_local: Callable[[str], bool] | None = None) -> dict[str, Any]:
+    """What the compile recipe needs from an ImportError message: the module,
+    the name that could not be imported, and the PyPI package when it is on
+    the curated list and the module is not one of the project's own."""
+    hint: dict[str, Any] = {}
+    m = _NO_MODULE.search(message) or _CANNOT_IMPORT.search(message)
+    if m:
+        hint.update(m.groupdict())
+    s = _DID_YOU_MEAN.search(message)
+    if s:
+        hint["suggestion"] = s.group("suggestion")
+    module = hint.get("module")
+    if isinstance(module, str) and _PACKAGE_OK.match(module) and "name" not in hint:
+        top = module.split(".", 1)[0]
+        if is_local is not None and (is_local(f"{top}.py") or is_local(f"{top}/__init__.py")):
+            hint["local"] = True
+        else:
+            package = KNOWN_PACKAGES.get(module) or KNOWN_PACKAGES.get(top)
+            if package:
+                hint["package"] = package
+    return hint
+
+
+def name_hint(message: str) -> dict[str, Any]:
+    """The undefined name of a NameError, and Python's own suggestion."""
+    hint: dict[str, Any] = {}
+    for pattern in (_NAME_NOT_DEFINED, _DID_YOU_MEAN, _FORGOT_IMPORT):
+        m = pattern.search(message)
+        if m:
+            hint.update(m.groupdict())
+    return hint
+
+
+def exception_category(exc: str, message: str, code_line: str = "") -> FailureType:
+    """The category of an uncaught exception (see python_traceback)."""
+    short = exc.rsplit(".", 1)[-1]
+    if short in SYNTAX_ERRORS or short in IMPORT_ERRORS or short == "NameError":
+        return FailureType.COMPILE
+    if short == "AssertionError":
+        return FailureType.TEST
+    if exc in INFRA_ERRORS or short in INFRA_ERRORS or _NO_SPACE.search(message):
+        return FailureType.INFRA
+    if short == "KeyError" and ("environ" in code_line or "getenv" in code_line):
+        return FailureType.INFRA  # a missing environment variable
+    return FailureType.COMPILE
+
+
+def exception_rule(exc: str) -> str:
+    """The rule id a traceback ending in `exc` is reported under."""
+    short = exc.rsplit(".", 1)[-1]
+    if short in SYNTAX_ERRORS:
+        return "python.syntax_error"
+    if short in IMPORT_ERRORS:
+        return "python.import_error"
+    if short == "NameError":
+        return "python.name_error"
+    return "python.traceback"
+
+
+def exception_hint(exc: str, message: str, ctx: LineContext | None = None) -> dict[str, Any]:
+    short = exc.rsplit(".", 1)[-1]
+    hint: dict[str, Any] = {"exception": exc}
+    if short in IMPORT_ERRORS:
+        hint.update(import_hint(message, ctx.in_project if ctx is not None else None))
+    elif short == "NameError":
+        hint.update(name_hint(message))
+    elif short == "AttributeError":
+        s = _DID_YOU_MEAN.search(message)
+        if s:
+            hint["suggestion"] = s.group("suggestion")
+    return hint
+
+
+# Not failures of the code: the user stopped it, or it exited on purpose.
+_NOT_FAILURES = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit"})
+_LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python", "<frozen ", "<string>")
+
+
+@dataclass(slots=True)
+class Frame:
+    file: str
+    line: int
+    func: str | None
+    code: str = ""
+
+
+@dataclass(slots=True)
+class Traceback:
+    """A traceback being read, line by line (shared with unittest blocks).
+
+    `feed` returns True while the line belongs to the traceback; the last
+    exception of a chain ("During handling of the above exception ...") is
+    the one reported, with its own frames.
+    """
+
+    ctx: LineContext
+    frames: deque[Frame] = field(default_factory=lambda: deque(maxlen=256))
+    syntax_at: Frame | None = None  # `File "x", line N` without ", in" (SyntaxError)
+    exc: str | None = None
+    message: str = ""
+    exc_line: int | None = None
+    signal: str = ""
+    state: str = "frames"  # frames | after | chain
+    blank_run: int = 0
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if self.state == "frames":
+            return self._frames(line, line_no)
+        stripped = line.strip()
+        if self.state == "after":
+            if not stripped:
+                self.blank_run += 1
+                return self.blank_run <= 2
+            if stripped in CHAIN_MARKERS:
+                self.state = "chain"
+                return True
+            # an indented line right after it continues a multi-line message
+            return self.blank_run == 0 and line[:1] in (" ", "\t")
+        # state == "chain": blank lines, then a new "Traceback" header
+        if not stripped:
+            return True
+        if stripped == TRACEBACK_HEAD:
+            self.frames.clear()
+            self.syntax_at = None
+            self.state = "frames"
+            return True
+        return False
+
+    def _frames(self, line: str, line_no: int) -> bool:
+        m = FRAME.match(line)
+        if m:
+            frame = Frame(m.group("file"), int(m.group("line")), m.group("func"))
+            if frame.func is None:
+                self.syntax_at = frame
+            else:
+                self.frames.append(frame)
+            return True
+        if line[:1] in (" ", "\t"):
+            if self.frames and not self.frames[-1].code and line.strip():
+                self.frames[-1].code = line.strip()
+            return True  # source excerpt, caret line, "[Previous line repeated ...]"
+        if not line.strip():
+            return False
+        e = EXCEPTION.match(line)
+        if e is None:
+            return False
+        self.exc = e.group("exc")
+        self.message = (e.group("message") or "").strip()
+        self.exc_line = line_no
+        self.signal = line.strip()
+        self.state = "after"
+        self.blank_run = 0
+        return True
+
+    @property
+    def complete(self) -> bool:
+        return self.exc is not None
+
+    def location(self) -> Frame | None:
+        """The innermost frame inside the project; else the innermost frame
+        outside any library folder; else the innermost frame."""
+        if self.exc and self.exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS and self.syntax_at:
+            return self.syntax_at
+        frames = list(self.frames)
+        for f in reversed(frames):
+            if self.ctx.in_project(f.file):
+                return f
+        for f in reversed(frames):
+            if not any(mark in f.file for mark in _LIBRARY_MARKERS):
+                return f
+        return frames[-1] if frames else self.syntax_at
+
+    def related(self, chosen: Frame | None) -> list[tuple[str, int | None, int | None, str]]:
+        return [(f.file, f.line, None, f"in {f.func}") for f in self.frames if f is not chosen]
+
+
+class _TracebackBlock:
+    """The `python.traceback` block: one record when the traceback ends."""
+
+    max_lines = 20_000
+
+    def __init__(self, ctx: LineContext, start: int) -> None:
+        self.tb = Traceback(ctx)
+        self.start = start
+
+    def feed(self, line: str, line_no: int) -> bool:
+        return self.tb.feed(line, line_no)
+
+    def finish(self) -> Iterable[Hit]:
+        tb = self.tb
+        if not tb.complete or tb.exc is None or tb.exc in _NOT_FAILURES:
+            return []
+        where = tb.location()
+        code_line = where.code if where else ""
+        category = exception_category(tb.exc, tb.message, code_line)
+        hint = exception_hint(tb.exc, tb.message, tb.ctx)
+        if category is FailureType.INFRA and tb.exc.endswith("KeyError"):
+            hint["variable"] = tb.message.strip("'\"")
+        return [
+            Hit(
+                signal=tb.signal,
+                message=tb.signal,
+                file=where.file if where else None,
+                line=where.line if where else None,
+                code=tb.exc,
+                category=category,
+                log_line=tb.exc_line,
+                hint=hint,
+                related=tb.related(where),
+                rule_id=exception_rule(tb.exc),
+            )
+        ]
+
+
+@rule(
+    id="python.traceback",
+    category=FailureType.COMPILE,
+    tool="python",
+    pattern=r"^Traceback \(most recent call last\):\s*$",
+    triggers=(TRACEBACK_HEAD,),
+    url=_TRACEBACK_DOCS,
+    priority=10,
+)
+def python_traceback(m: re.Match[str], ctx: LineContext) -> _TracebackBlock:
+    """An uncaught Python exception: the traceback, from its header to the
+    exception line.
+
+    What it detects: `Traceback (most recent call last):`, the
+    `File "x", line N, in func` frames with their source lines and carets,
+    and the final `ExceptionType: message` line. Chained tracebacks
+    ("During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:")
+    are one failure: the LAST exception is reported. The location is the
+    innermost frame inside the project (not site-packages, not the standard
+    library); the other frames go to `related`. SyntaxError, import errors
+    and NameError are reported under their own rules (python.syntax_error,
+    python.import_error, python.name_error).
+
+    Category: a crash of a plain script (`python app.py`) is `compile`. The
+    taxonomy has no runtime-error category; `compile` is the one whose recipe
+    works from the error output to a fix in the source at the reported line
+    (Python's TypeError/AttributeError/KeyError are the errors a compiler
+    would have caught in a typed language, and the interpreter's "Did you
+    mean" suggestions go to the hint). `test` is kept for test runners: its
+    recipe re-runs a test id, which a script crash does not have. Two
+    exceptions to this: AssertionError is a `test` signal in the taxonomy;
+    exceptions that say the environment is wrong (connection refused,
+    timeouts, DNS, PermissionError, MemoryError, disk full, a KeyError on
+    `os.environ`) are `infra`.
+
+    Example output (`python3 crash.py`, Python 3.11.7):
+        Traceback (most recent call last):
+          File "/work/app/crash.py", line 14, in <module>
+            main()
+          File "/work/app/crash.py", line 6, in parse
+            return data["items"]
+                   ~~~~^^^^^^^^^
+        KeyError: 'items'
+
+    Recipe: compile (infra/test for the exceptions named above); hint:
+    `exception`, and the interpreter's `suggestion` when it printed one.
+
+    References: https://docs.python.org/3/tutorial/errors.html
+    """
+    return _TracebackBlock(ctx, ctx.line_no)
+
+
+def _file_line_before(ctx: LineContext, n: int = 4) -> tuple[str | None, int | None]:
+    for prev in reversed(ctx.before(n)):
+        f = FRAME.match(prev)
+        if f:
+            return f.group("file"), int(f.group("line"))
+    return None, None
+
+
+@rule(
+    id="python.syntax_error",
+    category=FailureType.COMPILE,
+    tool="python",
+    pattern=r"^(?:Sorry: )?(?P<code>SyntaxError|IndentationError|TabError): (?P<message>.+)$",
+    triggers=("SyntaxError: ", "IndentationError: ", "TabError: "),
+    url=_EXCEPTIONS_DOCS + "#SyntaxError",
+)
+def python_syntax_error(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A Python file that does not parse: SyntaxError, IndentationError, TabError.
+
+    What it detects: the interpreter's report when the script itself does
+    not parse (no traceback header): `  File "x", line N`, the source line,
+    the caret line, then `SyntaxError: message`; and py_compile/compileall's
+    one-line form `Sorry: IndentationError: unexpected indent (x.py, line 3)`.
+    A SyntaxError raised while importing another module comes inside a
+    traceback and is reported by the traceback reader under this rule id,
+    at the `File "x", line N` line of the file that does not parse.
+
+    Example output (`python3 syn.py`, Python 3.11.7):
+          File "/work/app/syn.py", line 1
+            def greet(name:
+                     ^
+        SyntaxError: '(' was never closed
+
+    Recipe: compile; the file and line point at the offending token.
+
+    References: https://docs.python.org/3/library/exceptions.html#SyntaxError
+    """
+    file, line = _file_line_before(ctx)
+    sorry = _SORRY.search(m.group("message"))
+    if file is None and sorry:
+        file, line = sorry.group("file"), int(sorry.group("line"))
+        # compileall names the file in full on the line above; the
+        # parenthesis only has its base name.
+        above = _COMPILING.match(ctx.before(1)[-1]) if ctx.before(1) else None
+        if above and above.group("file").replace("\\", "/").endswith("/" + file):
+            file = above.group("file")
+    return hit_from_match(
+        m,
+        ctx,
+        file=file,
+        line=line,
+        hint={"exception": m.group("code")},
+    )
+
+
+@rule(
+    id="python.import_error",
+    category=FailureType.COMPILE,
+    tool="python",
+    pattern=r"^(?P<code>ModuleNotFoundError|ImportError): (?P<message>.+)$",
+    triggers=("ModuleNotFoundError: ", "ImportError: "),
+    url=_EXCEPTIONS_DOCS + "#ModuleNotFoundError",
+)
+def python_import_error(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A module that cannot be imported: ModuleNotFoundError, ImportError.
+
+    What it detects: the exception line `ModuleNotFoundError: No module named
+    'x'` or `ImportError: cannot import name 'X' from 'y'`. Inside a full
+    traceback the traceback reader reports it under this id with the
+    innermost project frame (the failing `import` line); a bare exception
+    line (a log that kept only the last line) is reported here, at the
+    `File "x", line N` line just above it when there is one.
+
+    Example output (`python3 imp.py`, Python 3.11.7):
+        Traceback (most recent call last):
+          File "/work/app/imp.py", line 1, in <module>
+            from app.config import load
+          File "/work/app/app/config.py", line 1, in <module>
+            import yaml_missing_lib
+        ModuleNotFoundError: No module named 'yaml_missing_lib'
+
+    Recipe: compile. hint `module` (and `name` for "cannot import name");
+    hint `package` only when the module is on a curated list of import
+    names with a known PyPI distribution (yaml -> PyYAML, PIL -> Pillow,
+    requests -> requests, ...) and is not one of the project's own modules
+    (then hint `local` is true): a name guessed from an import is never
+    offered for installation.
+
+    References: https://docs.python.org/3/library/exceptions.html#ModuleNotFoundError
+    """
+    file, line = _file_line_before(ctx, 3)
+    hint = {"exception": m.group("code"), **import_hint(m.group("message"), ctx.in_project)}
+    return hit_from_match(m, ctx, file=file, line=line, hint=hint)
+
+
+@rule(
+    id="python.name_error",
+    category=FailureType.COMPILE,
+    tool="python",
+    pattern=r"^(?P<code>NameError): (?P<message>.+)$",
+    triggers=("NameError: ",),
+    url=_EXCEPTIONS_DOCS + "#NameError",
+)
+def python_name_error(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A name used but never defined or imported: NameError.
+
+    What it detects: `NameError: name 'x' is not defined` (with Python's
+    "Did you mean: 'y'?" or "Did you forget to import 'x'?" when present).
+    Inside a traceback the traceback reader reports it under this id at the
+    innermost project frame; a bare exception line is reported here.
+
+    Example output (`python3 name.py`, Python 3.11.7):
+        Traceback (most recent call last):
+          File "/work/app/name.py", line 12, in <module>
+            print(render(U()))
+          File "/work/app/name.py", line 5, in render
+            return json.dumps({"name": user.name, "when": datetime.now().isoformat()})
+        NameError: name 'datetime' is not defined
+
+    Recipe: compile: add the missing import when the name is defined
+    elsewhere (hint `name`, `suggestion`, `import`).
+
+    References: https://docs.python.org/3/library/exceptions.html#NameError
+    """
+    file, line = _file_line_before(ctx, 3)
+    hint = {"exception": "NameError", **name_hint(m.group("message"))}
+    return hit_from_match(m, ctx, file=file, line=line, hint=hint)
+
+
+# -- mypy ---------------------------------------------------------------------
+_MYPY_LOC = r"(?P<file>[^\s:][^:]*?\.pyi?):(?P<line>\d+)(?::(?P<column>\d+))?(?::(?P<end_line>\d+):(?P<end_column>\d+))?"
+_MYPY_NOTE = re.compile(r"^" + _MYPY_LOC + r": note: (?P<message>.*)$")
+_MYPY_ANY = re.compile(r"^" + _MYPY_LOC + r": (?:error|note|warning): ")
+_MYPY_CODE = re.compile(r"\s+\[(?P<code>[a-z][a-z0-9-]*)\]\s*$")
+_MYPY_MODULE = re.compile(r'module named "(?P<module>[^"]+)"')
+_MYPY_NAME = re.compile(r'Name "(?P<name>[^"]+)" is not defined')
+_MYPY_SUGGEST = re.compile(r'did you mean "(?P<suggestion>[^"]+)"\?')
+
+
+class _MypyBlock:
+    """An error line and what belongs to it: its notes, and in `--pretty`
+    mode the wrapped rest of the message and the source excerpt."""
+
+    max_lines = 200
+
+    def __init__(self, hit: Hit, needs_code: bool) -> None:
+        self.hit = hit
+        self.needs_code = needs_code
+        self.wrapped = 0
+
+    def feed(self, line: str, line_no: int) -> bool:
+        n = _MYPY_NOTE.match(line)
+        if n:
+            note = n.group("message").strip()
+            self.hit.related.append(
+                (n.group("file"), int(n.group("line")), _int(n.group("column")), f"note: {note}")
+            )
+            self.hit.hint.setdefault("notes", []).append(note)
+            return True
+        if _MYPY_ANY.match(line):
+            return False
+        if line.startswith("    "):
+            return True  # --pretty source excerpt and caret
+        if (
+            self.needs_code
+            and self.wrapped < 3
+            and line.strip()
+            and not line.startswith(("Found ", "Success: "))
+        ):
+            self.wrapped += 1
+            text = line.strip()
+            c = _MYPY_CODE.search(" " + text)
+            if c:
+                self.hit.code = c.group("code")
+                text = _MYPY_CODE.sub("", " " + text).strip()
+                self.needs_code = False
+            if text:
+                self.hit.message = f"{self.hit.message} {text}"
+            self.hit.hint.update(_mypy_hint(self.hit.message))
+            return True
+        return False
+
+    def finish(self) -> Iterable[Hit]:
+        return [self.hit]
+
+
+def _int(v: str | None) -> int | None:
+    return int(v) if v else None
+
+
+def _mypy_hint(message: str) -> dict[str, Any]:
+    hint: dict[str, Any] = {}
+    for pattern in (_MYPY_MODULE, _MYPY_NAME, _MYPY_SUGGEST):
+        m = pattern.search(message)
+        if m:
+            hint.update(m.groupdict())
+    module = hint.get("module")
+    if isinstance(module, str):
+        package = KNOWN_PACKAGES.get(module) or KNOWN_PACKAGES.get(module.split(".", 1)[0])
+        if package:
+            hint["package"] = package
+    return hint
+
+
+@rule(
+    id="python.mypy",
+    category=FailureType.COMPILE,
+    tool="mypy",
+    pattern=r"^"
+    + _MYPY_LOC
+    + r": error: (?P<message>.+?)(?:\s+\[(?P<code>[a-z][a-z0-9-]*)\])?\s*$",
+    triggers=(": error: ",),
+    url="https://mypy.readthedocs.io/en/stable/error_codes.html",
+    priority=20,
+)
+def python_mypy(m: re.Match[str], ctx: LineContext) -> _MypyBlock:
+    """mypy type errors.
+
+    What it detects: `file.py:line: error: message  [code]`, with
+    `file.py:line:col:` under `--show-column-numbers` (and the end position
+    under `--show-error-end`). The `note:` lines that follow an error belong
+    to it (they go to `related` and hint `notes`), not to records of their
+    own; with `--pretty` the wrapped rest of the message and the source
+    excerpt are read too. The "Found N errors in M files" summary and
+    "Success: no issues found" are not records. Only `.py`/`.pyi` paths are
+    claimed, so the rule runs before the C compiler rule that shares the
+    shape.
+
+    Example output (`mypy svc.py`, mypy 2.4.1):
+        svc.py:4: error: Cannot find implementation or library stub for module named "yaml_missing_lib"  [import-not-found]
+        svc.py:4: note: See https://mypy.readthedocs.io/en/stable/running_mypy.html#missing-imports
+
+    Recipe: compile; hint `module` (import-not-found), `name` and
+    `suggestion` (name-defined: 'did you mean "result"?').
+
+    References: https://mypy.readthedocs.io/en/stable/error_codes.html
+    """
+    message = m.group("message").strip()
+    hit = hit_from_match(m, ctx, message=message, hint=_mypy_hint(message), log_line=ctx.line_no)
+    return _MypyBlock(hit, needs_code=m.group("code") is None)
+
+
+# -- pyright -------------------------------------------------------------------
+_PYRIGHT_CODE = re.compile(r"\s*\((?P<code>report[A-Za-z]+)\)\s*$")
+_PYRIGHT_IMPORT = re.compile(r'Import "(?P<module>[^"]+)" could not be resolved')
+_PYRIGHT_NAME = re.compile(r'^"(?P<name>[^"]+)" is not defined')
+
+
+class _PyrightBlock:
+    """A pyright diagnostic and its indented continuation lines."""
+
+    max_lines = 50
+
+    def __init__(self, hit: Hit, indent: int) -> None:
+        self.hit = hit
+        self.indent = indent
+        self.detail: list[str] = []
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if self.hit.code is not None:
+            return False
+        stripped = line.lstrip()  # pyright indents continuations with U+00A0
+        if not stripped or len(line) - len(stripped) <= self.indent:
+            return False
+        c = _PYRIGHT_CODE.search(stripped)
+        if c:
+            self.hit.code = c.group("code")
+            stripped = stripped[: c.start()]
+        self.detail.append(stripped.strip())
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        if self.detail:
+            self.hit.hint["detail"] = self.detail
+        return [self.hit]
+
+
+@rule(
+    id="python.pyright",
+    category=FailureType.COMPILE,
+    tool="pyright",
+    pattern=r"^(?P<indent>\s*)(?P<file>\S[^:]*?\.pyi?):(?P<line>\d+):(?P<column>\d+) - error: (?P<message>.*)$",
+    triggers=(" - error: ",),
+    url="https://microsoft.github.io/pyright/#/configuration?id=type-check-diagnostics-settings",
+    priority=20,
+)
+def python_pyright(m: re.Match[str], ctx: LineContext) -> _PyrightBlock:
+    """pyright type errors.
+
+    What it detects: `  /abs/path/file.py:line:col - error: message
+    (reportRule)`, as pyright (and basedpyright) print them under a line
+    naming the file. A message may go on over deeper-indented lines; the
+    rule name in parentheses ends it and becomes the record's `code`.
+    Warnings and informations do not fail the run and are not records; nor
+    is the "N errors, M warnings" summary.
+
+    Example output (`pyright svc.py`, pyright 1.1.414):
+        /work/app/svc.py
+          /work/app/svc.py:4:8 - error: Import "yaml_missing_lib" could not be resolved (reportMissingImports)
+          /work/app/svc.py:8:12 - error: Type "str | None" is not assignable to return type "int"
+            Type "str | None" is not assignable to type "int"
+              "str" is not assignable to "int" (reportReturnType)
+
+    Recipe: compile; hint `module` (reportMissingImports), `name`
+    (reportUndefinedVariable), `detail` (the continuation lines).
+
+    References: https://microsoft.github.io/pyright/#/configuration?id=type-check-diagnostics-settings
+    """
+    message = m.group("message").strip()
+    code: str | None = None
+    c = _PYRIGHT_CODE.search(message)
+    if c:
+        code = c.group("code")
+        message = message[: c.start()].strip()
+    hint: dict[str, Any] = {}
+    for pattern in (_PYRIGHT_IMPORT, _PYRIGHT_NAME):
+        h = pattern.search(message)
+        if h:
+            hint.update(h.groupdict())
+    hit = hit_from_match(m, ctx, message=message, code=code, hint=hint, log_line=ctx.line_no)
+    return _PyrightBlock(hit, len(m.group("indent").expandtabs()))
+
+
+# -- ruff ----------------------------------------------------------------------
+_RUFF_CODE = r"(?P<code>[A-Z]{1,4}[0-9]{1,4}|invalid-syntax|SyntaxError)"
+_RUFF_HEADER = re.compile(r"^" + _RUFF_CODE + r"(?::)? (?P<fix>\[\*\] )?(?P<message>.+)$")
+_RUFF_DOCS = "https://docs.astral.sh/ruff/rules/"
+
+
+def _ruff_hit(m: re.Match[str], ctx: LineContext, code: str, message: str, fix: bool) -> Hit:
+    hint: dict[str, Any] = {"fixable": fix}
+    if code in ("invalid-syntax", "SyntaxError"):
+        hint["syntax"] = True
+    return hit_from_match(m, ctx, code=code, message=message.strip(), hint=hint)
+
+
+@rule(
+    id="python.ruff",
+    category=FailureType.COMPILE,
+    tool="ruff",
+    pattern=r"^(?P<file>[^\s:][^:]*?\.(?:pyi?|ipynb)):(?P<line>\d+):(?P<column>\d+): "
+    + _RUFF_CODE
+    + r":? (?P<fix>\[\*\] )?(?P<message>.+)$",
+    triggers=(".py:", ".pyi:", ".ipynb:"),
+    url=_RUFF_DOCS,
+    priority=20,
+)
+def python_ruff(m: re.Match[str], ctx: LineContext) -> Hit:
+    """ruff lint violations and syntax errors, concise format.
+
+    What it detects: `file.py:line:col: CODE [*] message` (`ruff check
+    --output-format=concise`, and ruff's default before 0.9), including
+    `file.py:line:col: invalid-syntax: message` for a file that does not
+    parse. The "Found N errors." summary is not a record.
+
+    Category: compile. ruff is a linter, but `ruff check` exits non-zero on
+    any violation and CI treats it as a build gate like a type checker; the
+    fix is a source edit at the reported position, often ruff's own
+    (`[*]` = fixable: hint `fixable`, and the recipe may run `ruff check
+    --fix` on the one file). None of the other categories fits: a lint
+    finding is neither a test result nor an environment problem.
+
+    Example output (`ruff check --output-format=concise svc.py`, ruff 0.17.6):
+        svc.py:1:8: F401 [*] `os` imported but unused
+        svc.py:19:12: F821 Undefined name `reslt`
+
+    Recipe: compile; hint `fixable`, `syntax`.
+
+    References: https://docs.astral.sh/ruff/rules/
+    """
+    return _ruff_hit(m, ctx, m.group("code"), m.group("message"), bool(m.group("fix")))
+
+
+@rule(
+    id="python.ruff_full",
+    category=FailureType.COMPILE,
+    tool="ruff",
+    pattern=r"^\s*--> (?P<file>[^\s:][^:]*?\.(?:pyi?|ipynb)):(?P<line>\d+):(?P<column>\d+)\s*$",
+    triggers=("--> ",),
+    url=_RUFF_DOCS,
+    priority=20,
+)
+def python_ruff_full(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """ruff lint violations and syntax errors, full format (ruff's default).
+
+    What it detects: the header `CODE [*] message` followed by
+    ` --> file.py:line:col` and a source excerpt, as `ruff check` prints by
+    default since 0.9 (`--output-format=full`). The arrow line alone is not
+    enough (rustc prints the same arrow): the line above must be a ruff
+    header, else the rule steps aside.
+
+    Category: compile, for the reasons given under python.ruff.
+
+    Example output (`ruff check svc.py`, ruff 0.17.6):
+        F821 Undefined name `reslt`
+          --> svc.py:19:12
+
+    Recipe: compile; hint `fixable`, `syntax`.
+
+    References: https://docs.astral.sh/ruff/rules/
+    """
+    before = ctx.before(1)
+    header = _RUFF_HEADER.match(before[-1]) if before else None
+    if header is None:
+        return None
+    hit = _ruff_hit(
+        m, ctx, header.group("code"), header.group("message"), bool(header.group("fix"))
+    )
+    hit.signal = f"{before[-1].strip()} ({m.group('file')}:{m.group('line')}:{m.group('column')})"
+    return hit

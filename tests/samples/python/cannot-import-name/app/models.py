@@ -1,0 +1,3 @@
+class User:
+    def __init__(self, name: str) -> None:
+        self.name = name

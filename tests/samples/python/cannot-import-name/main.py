@@ -1,0 +1,3 @@
+from app.models import UserProfile
+
+print(UserProfile("ada").name)

@@ -1,0 +1,2 @@
+items = [1, 2
+print(items)

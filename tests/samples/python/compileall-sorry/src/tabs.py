@@ -1,0 +1,4 @@
+def g(x):
+    if x:
+	return 1
+        return 2

@@ -1,0 +1,6 @@
+def summary(rows):
+    total = sum(rows)
+      return f"{len(rows)} rows, total {total}"
+
+
+print(summary([1, 2, 3]))

@@ -1,0 +1,3 @@
+from app.auth import token_for
+
+print(token_for(7))
