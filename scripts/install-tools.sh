@@ -27,6 +27,10 @@ node_tools() {
 
 python_tools() {
   "$root/.venv/bin/pip" install -q mypy ruff pytest
+  # pyright from PyPI: a wrapper that fetches the pyright npm package (needs
+  # node and the npm registry) on its first run; that first run happens here.
+  "$root/.venv/bin/pip" install -q pyright
+  "$root/.venv/bin/pyright" --version >/dev/null
 }
 
 debian_tools() {
