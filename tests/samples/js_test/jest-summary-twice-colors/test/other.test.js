@@ -1,0 +1,3 @@
+test("top-level check", () => {
+  expect([1, 2, 3]).toContain(4);
+});

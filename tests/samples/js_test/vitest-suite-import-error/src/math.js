@@ -1,0 +1,7 @@
+export function add(a, b) {
+  return a + b + (a > 5 ? 1 : 0);
+}
+
+export function firstName(user) {
+  return user.profile.name.split(" ")[0];
+}
