@@ -144,7 +144,8 @@ class Plan:
     # output), "exit" (the re-run exits 0), "check" (call `check`), "none".
     verify_by: VerifyBy = "id"
     check: Callable[[], VerifyResult] | None = None
-    # Retry the verification step this many more times, sleeping backoff[i] first.
+    # Run the verification up to 1 + retries times until it passes; backoff[i] is
+    # the pause (through settings.sleep) before run i; an empty backoff: no pauses.
     retries: int = 0
     backoff: tuple[float, ...] = ()
     # What an unsuccessful attempt becomes: escalated, or skipped (degraded work goes on).

@@ -97,10 +97,10 @@ def verify(
     tries = 1 + max(0, plan.retries)
     result: VerifyResult | None = None
     for i in range(tries):
-        if i > 0:
-            delay = plan.backoff[min(i - 1, len(plan.backoff) - 1)] if plan.backoff else 0.0
-            if delay > 0:
-                ws.settings.sleep(delay)
+        # backoff[i] is the pause before verification run i (infra: 1 s, 2 s, 4 s).
+        delay = plan.backoff[min(i, len(plan.backoff) - 1)] if plan.backoff else 0.0
+        if delay > 0:
+            ws.settings.sleep(delay)
         if plan.verify_by == "check":
             if plan.check is None:
                 return VerifyResult(False, "the recipe gave no check to verify with"), False

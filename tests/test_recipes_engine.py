@@ -349,3 +349,65 @@ def test_diff3_conflicts_keep_the_base_out_of_current():
     text = "<<<<<<< HEAD\na\n||||||| base\no\n=======\nb\n>>>>>>> x\n"
     (hunk,) = conflict_hunks("f", text)
     assert hunk.ours == "a\n" and hunk.theirs == "b\n" and hunk.base_line == 2
+
+
+# -- verification with retries (what the infra planner builds on) -------------------------------------
+def test_verification_retries_with_injected_backoff_until_the_failure_is_gone(tmp_path):
+    from faultlens.recipes import CommandStep, RecipeSettings
+    from faultlens.recipes.verify import verify
+
+    slept: list[float] = []
+    ws = Workspace.at(tmp_path, settings=RecipeSettings(sleep=slept.append))
+    counter = tmp_path / "count"
+    script = (
+        "from pathlib import Path\n"
+        f"p = Path({str(counter)!r})\n"
+        "n = int(p.read_text()) + 1 if p.exists() else 1\n"
+        "p.write_text(str(n))\n"
+        "if n < 3:\n"
+        "    print('curl: (7) Failed to connect to example.invalid port 443: Connection refused')\n"
+        "    raise SystemExit(7)\n"
+    )
+    step = CommandStep([sys.executable, "-c", script])
+    p = Plan(
+        "x", "infra", "retry", "", verify=step, verify_by="exit", retries=3, backoff=(1.0, 2.0, 4.0)
+    )
+    rec = _tsc_record(tmp_path)
+    result, verified = verify(p, ws, rec)
+    assert result.ok and verified
+    assert slept == [1.0, 2.0, 4.0][:3]
+    assert counter.read_text() == "3"
+    assert "after 2 retries" in result.reason
+
+
+def test_mark_reviewed_writes_the_tools_own_allow_list_entry(tmp_path):
+    from faultlens.classifier.record import FailureRecord
+    from faultlens.recipes import mark_reviewed
+
+    (tmp_path / "app.py").write_text("password = 'hunter2'\nx = 1\n")
+
+    def finding(tool, code=None, hint=None):
+        return FailureRecord(
+            failure_type="trust_gate",
+            severity="blocking",
+            signal="finding",
+            source_file="app.py",
+            source_line=1,
+            auto_recoverable=False,
+            recipe="recipes/trust_gate.md",
+            id="t",
+            tool=tool,
+            code=code,
+            hint=hint or {},
+        )
+
+    ws = Workspace.at(tmp_path)
+    edit = mark_reviewed(finding("bandit", "B105"), ws)
+    assert isinstance(edit, TextEdit)
+    apply_edits([edit], ws)
+    assert (tmp_path / "app.py").read_text().splitlines()[0] == "password = 'hunter2'  # nosec B105"
+    edit = mark_reviewed(finding("gitleaks", hint={"fingerprint": "app.py:generic-api-key:1"}), ws)
+    apply_edits([edit], ws)
+    assert (tmp_path / ".gitleaksignore").read_text() == "app.py:generic-api-key:1\n"
+    with pytest.raises(UnsafeEdit):
+        mark_reviewed(finding("gitleaks", hint={"fingerprint": "x\n../../etc"}), ws)
