@@ -25,7 +25,7 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
-from .python import TRACEBACK_HEAD, Traceback, exception_hint
+from .python import FRAME, SYNTAX_ERRORS, TRACEBACK_HEAD, Traceback, exception_hint
 from .registry import rule
 
 _PYTEST_DOCS = "https://docs.pytest.org/en/stable/how-to/output.html"
@@ -37,6 +37,10 @@ _LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest
 _FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
 _E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
 _EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
+_EXC_NAME = re.compile(
+    r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed|Iteration|Timeout)"
+    r"(?::|$)"
+)
 _ASSERT_EQ = re.compile(r"^(?:AssertionError: )?assert (?P<actual>.+?) == (?P<expected>.+)$")
 _UNITTEST_NE = re.compile(r"^(?P<actual>.+?) != (?P<expected>.+?)(?: : .*)?$")
 _LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python", "<frozen ")
@@ -124,7 +128,13 @@ class _PytestBlock:
         self.e_line_no: int | None = None
         self.native: Traceback | None = None
         self.native_exc: tuple[str, str, int | None] | None = None
-        if title.startswith("ERROR collecting "):
+        self.syntax_at: tuple[str, int] | None = None
+        self.strict = False  # end at the first line that is not part of a report
+        if title.startswith("ImportError while loading conftest "):
+            self.kind = "conftest"
+            self.name = title.split("'")[1] if title.count("'") >= 2 else title
+            self.strict = True
+        elif title.startswith("ERROR collecting "):
             self.kind = "collect"
             self.name = title[len("ERROR collecting ") :].strip()
         elif title.startswith(("ERROR at setup of ", "ERROR at teardown of ")):
@@ -149,8 +159,12 @@ class _PytestBlock:
             return True
         e = _E_LINE.match(line)
         if e:
+            text = e.group("text").rstrip()
+            where = FRAME.match(text)
+            if where and where.group("func") is None:  # a SyntaxError's `File "x", line N`
+                self.syntax_at = (where.group("file"), int(where.group("line")))
             if len(self.e_lines) < 40:
-                self.e_lines.append(e.group("text").rstrip())
+                self.e_lines.append(text)
             if self.e_line_no is None:
                 self.e_line_no = line_no
             return True
@@ -158,7 +172,8 @@ class _PytestBlock:
         if loc:
             rest = (loc.groupdict().get("rest") or "").strip()
             self.frames.add(loc.group("file"), int(loc.group("line")), rest)
-        return True
+            return True
+        return not self.strict or line[:1] in (" ", "\t")
 
     def _end_native(self) -> None:
         tb = self.native
@@ -173,7 +188,12 @@ class _PytestBlock:
     def finish(self) -> Iterable[Hit]:
         if self.native is not None:
             self._end_native()
-        text = next((t.strip() for t in self.e_lines if t.strip()), "")
+        lines = [t.strip() for t in self.e_lines if t.strip()]
+        # the exception line, else the first `E` line (an assertion, "fixture not found")
+        text = next(
+            (t for t in lines if t.startswith("assert ") or _EXC_NAME.match(t)),
+            lines[0] if lines else "",
+        )
         exc, message = _exception_of(text) if text else (None, "")
         log_line = self.e_line_no
         if self.native_exc and not text:
@@ -182,13 +202,19 @@ class _PytestBlock:
         if not text and not self.frames.items:
             return []  # a `___ word ___` line that was not a pytest report
         where = self.frames.pick()
+        if self.syntax_at and exc and exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS:
+            where = (*self.syntax_at, "")
         hint: dict[str, Any] = {"runner": "pytest"}
         if exc:
             hint.update(exception_hint(exc, message, self.ctx))
         hint.update(_assert_hint(text))
         category = FailureType.TEST
         rule_id = ""
-        if self.kind == "collect":
+        if self.kind == "conftest":
+            category = FailureType.COMPILE
+            node = ""
+            key = ("pytest", "conftest", self.name)
+        elif self.kind == "collect":
             category = FailureType.COMPILE
             rule_id = "pytest.collection_error"
             node = self.name
@@ -296,6 +322,40 @@ def pytest_collection_error(m: re.Match[str], ctx: LineContext) -> _PytestBlock:
     References: https://docs.pytest.org/en/stable/explanation/goodpractices.html
     """
     return _PytestBlock(ctx, m.group("title"), ctx.line_no)
+
+
+@rule(
+    id="pytest.conftest_error",
+    category=FailureType.COMPILE,
+    tool="pytest",
+    pattern=r"^ImportError while loading conftest '[^']+'\.\s*$",
+    triggers=("ImportError while loading conftest ",),
+    url="https://docs.pytest.org/en/stable/reference/fixtures.html#conftest-py-sharing-fixtures-across-multiple-files",
+)
+def pytest_conftest_error(m: re.Match[str], ctx: LineContext) -> _PytestBlock:
+    """A conftest.py pytest could not import: no test was even collected.
+
+    What it detects: `ImportError while loading conftest '/path/conftest.py'.`
+    (pytest exit code 4), then the `conftest.py:N: in <module>` frames and
+    the `E   ModuleNotFoundError: ...` line. There is no section header and
+    no summary line; the report ends at the first line that is neither a
+    frame, an indented source line nor an `E` line.
+
+    Category: compile, for the reason given under pytest.collection_error:
+    the test suite does not load.
+
+    Example output (`python -m pytest tests`, pytest 9.2.0):
+        ImportError while loading conftest '/work/app/tests/conftest.py'.
+        tests/conftest.py:2: in <module>
+            from fakeredis import FakeRedis
+        E   ModuleNotFoundError: No module named 'fakeredis'
+
+    Recipe: compile; hint `module` (and `package` from the curated list),
+    `runner` "pytest".
+
+    References: https://docs.pytest.org/en/stable/reference/fixtures.html#conftest-py-sharing-fixtures-across-multiple-files
+    """
+    return _PytestBlock(ctx, ctx.line.strip(), ctx.line_no)
 
 
 _SUMMARY = re.compile(

@@ -1,0 +1,7 @@
+import pytest
+from fakeredis import FakeRedis
+
+
+@pytest.fixture
+def cache():
+    return FakeRedis()
