@@ -34,10 +34,12 @@ python_tools() {
 }
 
 debian_tools() {
-  if ! command -v go >/dev/null || ! command -v clang >/dev/null; then
+  if ! command -v go >/dev/null || ! command -v clang >/dev/null || ! command -v gradle >/dev/null; then
     apt-get update -qq
-    # go build/vet/test and clang samples (tests/samples/go, tests/samples/c)
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go clang >/dev/null
+    # go build/vet/test, clang and gradle samples (tests/samples/{go,c,java});
+    # gcc, make, cmake, javac and maven come with the base image.  Maven runs
+    # offline (-o) from ~/.m2: the java samples pin plugin versions found there.
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go clang gradle >/dev/null
   fi
 }
 

@@ -1,0 +1,7 @@
+package com.example;
+
+public class App {
+    public static int add(int a, int b) {
+        return a + b + 1;
+    }
+}

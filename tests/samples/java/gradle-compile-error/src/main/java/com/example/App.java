@@ -1,0 +1,8 @@
+package com.example;
+
+public class App {
+    public static int add(int a, int b) {
+        int sum = a + b;
+        return summ;
+    }
+}
