@@ -210,6 +210,7 @@ class _PytestBlock:
         hint.update(_assert_hint(text))
         category = FailureType.TEST
         rule_id = ""
+        key: tuple[str, ...]
         if self.kind == "conftest":
             category = FailureType.COMPILE
             node = ""
