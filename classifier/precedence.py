@@ -18,6 +18,9 @@ The table (docs/precedence.md explains each row):
    from remote repository", "Could not resolve host") is infra.
 5. trust_gate over compile: a linter finding from a security plugin
    (eslint-plugin-security's `security/detect-*` rules) is a trust gate.
+6. anything specific over a CI step summary: GitHub Actions' "Process
+   completed with exit code N." only says which step failed; when the log
+   shows why (a conflict, a test, a leaked key), those records stand alone.
 
 Pure: records in, records out.  Two records are "the same failure" when
 they name the same thing (one's message is contained in the other's text)
@@ -175,10 +178,30 @@ TABLE: tuple[Row, ...] = (
 )
 
 
+def is_ci_step_summary(r: FailureRecord) -> bool:
+    """A CI runner's "step failed" line (GitHub Actions `##[error]Process
+    completed with exit code N.`): it says which step failed, not why."""
+    return r.failure_type == FailureType.INFRA and (
+        r.rule == "infra.github_actions" or r.hint.get("kind") == "ci"
+    )
+
+
+def drop_ci_step_summaries(records: list[FailureRecord]) -> list[FailureRecord]:
+    """6. A CI step summary yields to any specific failure in the same log;
+    the first of them learns which step failed."""
+    specific = [r for r in records if not is_ci_step_summary(r)]
+    if not specific or len(specific) == len(records):
+        return records
+    steps = [r.hint.get("step") for r in records if is_ci_step_summary(r)]
+    first = specific[0]
+    first.hint.setdefault("ci_steps_failed", [s for s in steps if s] or len(steps))
+    return specific
+
+
 def apply(records: list[FailureRecord], table: tuple[Row, ...] = TABLE) -> list[FailureRecord]:
     """The records after precedence: losers merged into winners or moved to
     the winning category; order kept."""
-    out = list(records)
+    out = drop_ci_step_summaries(list(records))
     for row in table:
         keep: list[FailureRecord] = []
         for r in out:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 KEEP = 4
 MIN_VAULT = 6  # a "secret" shorter than this is not searched for everywhere
+MIN_FRAGMENT = 8  # a truncated secret's head or tail this long is masked too
 SECRET_HINT = "_secret"  # noqa: S105 (a hint key, not a password): key a rule uses to name the raw secret
 
 # Whole-token shapes: the full match is the secret.
@@ -105,6 +106,21 @@ def _mask_key(m: re.Match[str]) -> str:
     return f"{m.group('head')}{mask(body.strip())}{m.group('tail') or ''}"
 
 
+def _mask_fragments(text: str, secret: str) -> str:
+    """Mask what a truncating printer left of a named secret: its head
+    (``'wJalrXUtnF...'``) or its tail (``'e...CYEXAMPLEKEY'``, as pytest
+    abbreviates long reprs), when at least MIN_FRAGMENT characters long."""
+    n = len(secret)
+    for k in range(n - 1, MIN_FRAGMENT - 1, -1):
+        tail = secret[-k:]
+        if tail in text:
+            text = text.replace(tail, "…(redacted)")
+        head = secret[:k]
+        if head in text:
+            text = text.replace(head, f"{head[:KEEP]}…(redacted)")
+    return text
+
+
 def redact(text: str, vault: Iterable[str] = ()) -> str:
     """The text with every recognised secret masked."""
     if not text:
@@ -112,6 +128,7 @@ def redact(text: str, vault: Iterable[str] = ()) -> str:
     for secret in sorted(vault, key=len, reverse=True):
         if secret in text:
             text = text.replace(secret, mask(secret))
+        text = _mask_fragments(text, secret)
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(_mask_key, text)
     text = _SHAPES.sub(lambda m: mask(m.group(0)), text)

@@ -167,7 +167,7 @@ class _LogEntryBlock:
     tool="coordinator",
     pattern=r"^\[(?P<ts>[^\]]+)\] (?P<level>ERROR|FATAL) (?P<worker>\S+) (?P<task>[A-Z][A-Z0-9]*-\d+)(?: (?P<phase>\S+))?\s*$",
     triggers=("] ERROR ", "] FATAL "),
-    priority=5,
+    priority=100,
 )
 def coordinator_log_error(m: re.Match[str], ctx: LineContext) -> _LogEntryBlock:
     """An ERROR entry of the coordinator's session or per-task failure log.
@@ -243,7 +243,7 @@ class _ProgressBlock:
     tool="coordinator",
     pattern=r'^\s*"?status"?\s*:\s*["\']?failed["\']?,?\s*$',
     triggers=("status: failed", 'status": "failed"', "status: 'failed'", 'status: "failed"'),
-    priority=5,
+    priority=100,
 )
 def coordinator_progress_failed(m: re.Match[str], ctx: LineContext) -> _ProgressBlock:
     """A worker progress file that says the worker failed.

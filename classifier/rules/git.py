@@ -129,7 +129,7 @@ class _ConflictBlock:
     pattern=_CONFLICT.pattern,
     triggers=("CONFLICT (",),
     url=_DOCS_MERGE,
-    priority=10,
+    priority=40,
 )
 def git_conflict(m: re.Match[str], ctx: LineContext) -> _ConflictBlock:
     """Conflicts left by git merge, pull, rebase, cherry-pick or revert.

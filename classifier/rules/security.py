@@ -20,6 +20,9 @@ from .base import FALLBACK, Hit, LineContext
 from .registry import rule
 
 _TG = FailureType.TRUST_GATE
+# Above the generic tool families (infra 30, python 20): the lines a scanner's
+# report block consumes (code excerpts, "File:" lines) are not theirs to claim.
+BLOCK_PRIORITY = 40
 _SECRET_TESTS = {"B105", "B106", "B107"}  # bandit's hard-coded password checks
 _QUOTED = re.compile(r"'(?P<secret>[^']+)'")
 
@@ -64,6 +67,7 @@ class _BanditBlock:
     pattern=r"^>> Issue: \[(?P<code>B\d+):(?P<test>\w+)\] (?P<message>.+)$",
     triggers=(">> Issue: [",),
     url="https://bandit.readthedocs.io/en/latest/plugins/index.html",
+    priority=BLOCK_PRIORITY,
 )
 def bandit_issue(m: re.Match[str], ctx: LineContext) -> _BanditBlock:
     """A bandit finding (Python static security analysis).
@@ -143,6 +147,7 @@ class _DetectSecretsBlock:
     pattern=r"^ERROR: Potential secrets about to be committed to git repo!",
     triggers=("Potential secrets about to be committed",),
     url="https://github.com/Yelp/detect-secrets#detect-secrets-hook",
+    priority=BLOCK_PRIORITY,
 )
 def detect_secrets_hook(m: re.Match[str], ctx: LineContext) -> _DetectSecretsBlock:
     """detect-secrets' pre-commit hook refusing a commit.
@@ -242,6 +247,7 @@ class _GitleaksBlock(_FieldsBlock):
     pattern=r"^Finding:\s{2,}(?P<finding>.*)$",
     triggers=("Finding:  ",),
     url="https://github.com/gitleaks/gitleaks#usage",
+    priority=BLOCK_PRIORITY,
 )
 def gitleaks_finding(m: re.Match[str], ctx: LineContext) -> _GitleaksBlock:
     """A gitleaks finding in its verbose (`-v`) report.
@@ -275,6 +281,7 @@ def gitleaks_finding(m: re.Match[str], ctx: LineContext) -> _GitleaksBlock:
     pattern=r"\b(?:WRN|warn)\w*\]?\s+(?P<n>\d+)? ?leaks found(?:: (?P<count>\d+))?",
     triggers=("leaks found",),
     url="https://github.com/gitleaks/gitleaks#exit-codes",
+    priority=BLOCK_PRIORITY,
 )
 def gitleaks_summary(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """gitleaks' closing "leaks found: N" warning.
@@ -368,6 +375,7 @@ class _TrufflehogBlock(_FieldsBlock):
     pattern=r"^Found (?P<verified>verified|unverified|unknown) result",
     triggers=("Found verified result", "Found unverified result", "Found unknown result"),
     url="https://github.com/trufflesecurity/trufflehog#example-output",
+    priority=BLOCK_PRIORITY,
 )
 def trufflehog_result(m: re.Match[str], ctx: LineContext) -> _TrufflehogBlock:
     """A trufflehog v3 result in its default (text) output.
@@ -437,6 +445,7 @@ class _SemgrepBlock:
     pattern=r"^\s+(?P<severity>❯❯❱|❯❱|❱) (?P<code>[\w.:/-]+)\s*$",
     triggers=("❱ ",),
     url="https://semgrep.dev/docs/cli-reference",
+    priority=BLOCK_PRIORITY,
 )
 def semgrep_finding(m: re.Match[str], ctx: LineContext) -> _SemgrepBlock:
     """A semgrep finding in its default text output.
@@ -559,6 +568,7 @@ class _NpmAuditBlock:
     pattern=r"^Severity: (?P<severity>low|moderate|high|critical)\s*$",
     triggers=("Severity: ",),
     url="https://docs.npmjs.com/cli/commands/npm-audit",
+    priority=BLOCK_PRIORITY,
 )
 def npm_audit_entry(m: re.Match[str], ctx: LineContext) -> _NpmAuditBlock | None:
     """A vulnerable package in `npm audit`'s report.
@@ -610,6 +620,7 @@ def npm_audit_entry(m: re.Match[str], ctx: LineContext) -> _NpmAuditBlock | None
     pattern=r"^(?:found )?(?P<count>\d+) (?:(?P<severity>low|moderate|high|critical) severity )?vulnerabilit(?:y|ies)\b",
     triggers=(" vulnerabilit",),
     url="https://docs.npmjs.com/cli/commands/npm-audit",
+    priority=BLOCK_PRIORITY,
 )
 def npm_audit_summary(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """npm's vulnerability count (after `npm install`, `npm ci`, `npm audit`).
@@ -720,6 +731,7 @@ class _PipAuditBlock:
     pattern=r"^Found (?P<count>\d+) known vulnerabilit(?:y|ies)(?:, ignored \d+)? in (?P<packages>\d+) packages?",
     triggers=("known vulnerabilit",),
     url="https://github.com/pypa/pip-audit#examples",
+    priority=BLOCK_PRIORITY,
 )
 def pip_audit_found(m: re.Match[str], ctx: LineContext) -> _PipAuditBlock:
     """pip-audit's vulnerability report (its default columns format).
@@ -755,6 +767,7 @@ def pip_audit_found(m: re.Match[str], ctx: LineContext) -> _PipAuditBlock:
     tool="confidence-gate",
     pattern=r"(?P<file>\S*CONFIDENCE\.md)\s+gate:?\s+FAIL(?:ED)?\b[:\s-]*(?P<message>.*)$",
     triggers=("CONFIDENCE.md gate",),
+    priority=BLOCK_PRIORITY,
 )
 def confidence_gate(m: re.Match[str], ctx: LineContext) -> Hit:
     """A CONFIDENCE.md gate that failed (an agent workflow's trust gate).
@@ -805,6 +818,7 @@ def confidence_gate(m: re.Match[str], ctx: LineContext) -> Hit:
         "eaked credential",
         "eaked API key",
     ),
+    priority=BLOCK_PRIORITY,
 )
 def secret_detected(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """A generic "secret detected" / "API key found" report.
