@@ -7,6 +7,7 @@
 #   scripts/install-tools.sh node       # only the npm tools (tools/node/)
 #   scripts/install-tools.sh python     # only the PyPI tools (into .venv)
 #   scripts/install-tools.sh debian     # only the Debian packages (needs root)
+#   scripts/install-tools.sh security   # the security scanners (not in "all": no test needs them)
 #
 # npm tools go to tools/node/node_modules/.bin (add it to PATH); PyPI tools
 # into the project's .venv; Debian packages system-wide.
@@ -33,6 +34,26 @@ python_tools() {
   "$root/.venv/bin/pyright" --version >/dev/null
 }
 
+# Security scanners behind tests/samples/security and tests/samples/mixed.
+# PyPI scanners get their own venv (tools/pysec: semgrep pins its own
+# dependencies); eslint-plugin-security its own npm folder (tools/node-sec,
+# run with NODE_PATH=tools/node-sec/node_modules). gitleaks, trufflehog,
+# npm audit and pip-audit findings cannot be captured here (Go module proxy,
+# audit endpoints unreachable): those samples are documented formats.
+# openssh-server: the throw-away sshd behind mixed/git-push-publickey.
+security_tools() {
+  [ -x "$root/tools/pysec/bin/python" ] || python3 -m venv "$root/tools/pysec"
+  "$root/tools/pysec/bin/pip" install -q bandit==1.9.4 detect-secrets==1.5.0 pip-audit==2.10.1 semgrep==1.185.0
+  mkdir -p "$root/tools/node-sec"
+  cd "$root/tools/node-sec"
+  [ -f package.json ] || echo '{"name":"faultlens-security-tools","private":true}' >package.json
+  npm install --no-audit --no-fund --loglevel=error eslint@9.39.5 eslint-plugin-security@3.0.1
+  if ! command -v sshd >/dev/null && [ ! -x /usr/sbin/sshd ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server >/dev/null
+  fi
+}
+
 debian_tools() {
   if ! command -v go >/dev/null || ! command -v clang >/dev/null || ! command -v gradle >/dev/null; then
     apt-get update -qq
@@ -47,6 +68,7 @@ case $what in
   node) node_tools ;;
   python) python_tools ;;
   debian) debian_tools ;;
+  security) security_tools ;;
   all) debian_tools; node_tools; python_tools ;;
-  *) echo "usage: $0 [all|node|python|debian]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|node|python|debian|security]" >&2; exit 2 ;;
 esac
