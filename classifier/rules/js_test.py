@@ -403,8 +403,113 @@ def vitest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
     )
 
 
+_VITEST_ORIGIN = re.compile(r'^This error originated in "(?P<file>[^"]+)" test file')
+_VITEST_LATEST = re.compile(
+    r'^The latest test that might\'ve caused the error is "(?P<name>[^"]+)"'
+)
+
+
+class _VitestUnhandledBlock:
+    max_lines = 500
+
+    def __init__(self, kind: str, ctx: LineContext) -> None:
+        self.kind = kind
+        self.ctx = ctx
+        self.log_line = ctx.line_no
+        self.message = ""
+        self.frames: list[Frame] = []
+        self.test_file: str | None = None
+        self.latest: str | None = None
+        self.done = False
+
+    def feed(self, line: str, line_no: int) -> bool:
+        s = line.strip()
+        if self.done:
+            return False
+        if s.startswith("⎯"):
+            if s.strip("⎯ "):
+                return False  # the next error's own header
+            self.done = True
+            return True
+        if not s:
+            return True
+        loc = _VITEST_LOC.match(line)
+        if loc:
+            self.frames.append(
+                Frame(
+                    loc.group("func") or "",
+                    loc.group("file"),
+                    int(loc.group("line")),
+                    int(loc.group("column")),
+                )
+            )
+            return True
+        origin = _VITEST_ORIGIN.match(s)
+        if origin:
+            self.test_file = origin.group("file")
+            return True
+        latest = _VITEST_LATEST.match(s)
+        if latest:
+            self.latest = latest.group("name")
+            return True
+        if not self.message:
+            self.message = s
+            self.log_line = line_no
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        if not self.message:
+            return
+        hit = _test_hit(
+            runner="vitest",
+            names=[],
+            test_file=self.test_file,
+            message=self.message,
+            frames=self.frames,
+            ctx=self.ctx,
+            log_line=self.log_line,
+            values={},
+            signal=f"{self.kind}: {self.message}",
+        )
+        if self.latest:
+            hit.hint["latest_test"] = self.latest
+        yield hit
+
+
+@rule(
+    id="vitest.unhandled",
+    category=FailureType.TEST,
+    tool="vitest",
+    pattern=r"^⎯+ (?P<kind>Uncaught Exception|Unhandled Rejection|Unhandled Error) ⎯+\s*$",
+    triggers=("⎯ Uncaught Exception ⎯", "⎯ Unhandled Rejection ⎯", "⎯ Unhandled Error ⎯"),
+    url="https://vitest.dev/config/#dangerouslyignoreunhandlederrors",
+)
+def vitest_unhandled(m: re.Match[str], ctx: LineContext) -> Block:
+    """vitest errors thrown outside any test (the run fails though tests pass).
+
+    What it detects: the `⎯⎯ Uncaught Exception ⎯⎯` / `Unhandled Rejection`
+    reports of vitest's "Unhandled Errors" section: the error, its
+    `❯ fn file:line:col` locations and the lines naming the test file it
+    came from and the latest test that ran. The record sits at the innermost
+    location inside the project; `latest_test` in the hint is only vitest's
+    guess, so no `test_id` is given.
+
+    Example output (`vitest run --globals`, vitest 4.1.12):
+        ⎯⎯⎯⎯⎯ Uncaught Exception ⎯⎯⎯⎯⎯
+        TypeError: late failure: socket closed
+         ❯ Timeout._onTimeout test/timer.test.js:2:28
+        This error originated in "test/timer.test.js" test file.
+
+    Recipe: test: re-run the test file once to tell flaky from real.
+
+    References: https://vitest.dev/config/#dangerouslyignoreunhandlederrors
+    """
+    return _VitestUnhandledBlock(m.group("kind"), ctx)
+
+
 # -- mocha --------------------------------------------------------------------------------
 
+_MOCHA_NAMED_FILE = re.compile(r"\((?P<file>[^()\s]+\.[cm]?[jt]sx?)\)\s*$")
 _MOCHA_ITEM = re.compile(r"^  (?P<n>\d+)\) (?P<title>.*?)\s*$")
 
 
@@ -445,6 +550,10 @@ class _MochaBlock:
             return
         test_frame = next((fr for fr in f.frames if fr.func.endswith("Context.<anonymous>")), None)
         test_file = test_frame.file if test_frame else None
+        if test_file is None:
+            # a timeout names the file at the end: "Timeout of 2000ms exceeded. ... (/dir/a.test.js)"
+            named = _MOCHA_NAMED_FILE.search(f.message)
+            test_file = named.group("file") if named else None
         self.hits.append(
             _test_hit(
                 runner="mocha",
