@@ -303,7 +303,8 @@ def rust_clippy(m: re.Match[str], ctx: LineContext) -> Hit | None:
     lint (`clippy::needless_return`) as the code and its `help:` suggestion
     in hint["suggestions"].  The pattern itself matches the lint note when
     it arrives outside a diagnostic block (a block cut at its line limit);
-    the error line and span are then looked up in the lines before it.
+    the error line and span are then looked up in the lines before it, and
+    when rust.error already reported that error the lint joins its hint.
     Rustc lints denied the same way (`-D unused-variables`) stay rust.error
     with the lint as the code.
 
@@ -338,7 +339,6 @@ def rust_clippy(m: re.Match[str], ctx: LineContext) -> Hit | None:
         file=span.group("file") if span else None,
         line=int(span.group("line")) if span else None,
         column=int(span.group("column")) if span else None,
-        code=lint,
         hint={"lint": lint},
     )
 
