@@ -38,7 +38,7 @@ _FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
 _E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
 _EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
 _EXC_NAME = re.compile(
-    r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed|Iteration|Timeout)"
+    r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed|Failure|Iteration|Timeout)"
     r"(?::|$)"
 )
 _ASSERT_EQ = re.compile(r"^(?:AssertionError: )?assert (?P<actual>.+?) == (?P<expected>.+)$")
@@ -130,6 +130,8 @@ class _PytestBlock:
         self.native_exc: tuple[str, str, int | None] | None = None
         self.syntax_at: tuple[str, int] | None = None
         self.strict = False  # end at the first line that is not part of a report
+        self.doctest: dict[str, list[str]] = {}
+        self.doctest_part: str | None = None
         if title.startswith("ImportError while loading conftest "):
             self.kind = "conftest"
             self.name = title.split("'")[1] if title.count("'") >= 2 else title
@@ -142,7 +144,7 @@ class _PytestBlock:
             self.name = title.split(" of ", 1)[1].strip()
         else:
             self.kind = "failed"
-            self.name = title
+            self.name = title.removeprefix("[doctest] ")
 
     def feed(self, line: str, line_no: int) -> bool:
         if self.native is not None:
@@ -157,6 +159,17 @@ class _PytestBlock:
         if line.strip() == TRACEBACK_HEAD:  # --tb=native
             self.native = Traceback(self.ctx)
             return True
+        if line in ("Expected:", "Got:", "Got nothing", "Expected nothing"):
+            # a doctest's report (pytest --doctest-modules)
+            part = "expected" if line.startswith("Expected") else "actual"
+            self.doctest_part = part if line.endswith(":") else None
+            self.doctest.setdefault(part, [])
+            return True
+        if self.doctest_part is not None:
+            if line.startswith("    ") and len(self.doctest[self.doctest_part]) < 20:
+                self.doctest[self.doctest_part].append(line[4:])
+                return True
+            self.doctest_part = None
         e = _E_LINE.match(line)
         if e:
             text = e.group("text").rstrip()
@@ -196,6 +209,9 @@ class _PytestBlock:
         )
         exc, message = _exception_of(text) if text else (None, "")
         log_line = self.e_line_no
+        last_rest = self.frames.items[-1][2] if self.frames.items else ""
+        if not text and _EXC_NAME.match(last_rest):  # e.g. `prices.py:4: DocTestFailure`
+            text, exc, message = last_rest, last_rest.split(":", 1)[0], ""
         if self.native_exc and not text:
             exc, message, log_line = self.native_exc
             text = f"{exc}: {message}" if message else exc
@@ -208,6 +224,8 @@ class _PytestBlock:
         if exc:
             hint.update(exception_hint(exc, message, self.ctx))
         hint.update(_assert_hint(text))
+        for part, got in self.doctest.items():
+            hint[part] = "\n".join(got)
         category = FailureType.TEST
         rule_id = ""
         key: tuple[str, ...]
@@ -225,7 +243,8 @@ class _PytestBlock:
             key = ("pytest", "error", _title_to_path(self.name))
         else:
             test_file = self.frames.first_project_file()
-            path = _title_to_path(self.name)
+            doctest = self.title.startswith("[doctest] ")
+            path = self.name if doctest else _title_to_path(self.name)
             node = f"{test_file}::{path}" if test_file else ""
             key = _node_key("failed", node) if node else ("pytest", "failed", path)
         if node and not node.startswith("/"):
@@ -252,7 +271,7 @@ class _PytestBlock:
     id="pytest.failure",
     category=FailureType.TEST,
     tool="pytest",
-    pattern=r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of )?[\w.:/\\-]+(?:\[.*\])?) _+$",
+    pattern=r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$",
     triggers=("_ ",),
     url=_PYTEST_DOCS,
 )
@@ -260,7 +279,8 @@ def pytest_failure(m: re.Match[str], ctx: LineContext) -> _PytestBlock | None:
     """A failed pytest test: its report in the FAILURES (or ERRORS) section.
 
     What it detects: the `____ test_name ____` header (`TestClass.test_y`,
-    `test_y[param]`, `ERROR at setup of test_y`) and the report under it, in
+    `test_y[param]`, `ERROR at setup of test_y`, `[doctest] pkg.mod.func`
+    with its Expected:/Got: lines) and the report under it, in
     the long (default), short (`--tb=short`) and native (`--tb=native`)
     traceback styles, with or without `-q`: the `E   ` lines (the exception
     and the assertion's explanation) and the `path.py:line: ...` locations.
