@@ -125,6 +125,14 @@ class _JestFailure:
         self.frames: list[Frame] = []
         self.values: dict[str, str] = {}
         self.diff = DiffValues()
+        self.parse_error: re.Match[str] | None = None
+
+
+# Babel's parse error inside "Test suite failed to run":
+# "SyntaxError: /dir/test/a.test.js: Unexpected token (2:19)" (0-based column)
+_BABEL_SYNTAX = re.compile(
+    r"^\s*(?P<message>SyntaxError: (?P<file>\S+?): .+?) \((?P<line>\d+):(?P<column>\d+)\)\s*$"
+)
 
 
 class _JestBlock:
@@ -141,6 +149,11 @@ class _JestBlock:
         self.current = None
         if f is None:
             return
+        if f.parse_error is not None:
+            pe = f.parse_error
+            f.message = pe.group("message")
+            where = Frame("", pe.group("file"), int(pe.group("line")), int(pe.group("column")) + 1)
+            f.frames.insert(0, where)
         self.hits.append(
             _test_hit(
                 runner="jest",
@@ -186,6 +199,8 @@ class _JestBlock:
         s = line.strip()
         if not f.message and not f.frames:
             f.message = s
+        if f.suite and f.parse_error is None:
+            f.parse_error = _BABEL_SYNTAX.match(line)
         _value_lines(f.values, line)
         f.diff.feed(line)
         return True

@@ -1,0 +1,4 @@
+test("parses", () => {
+  const total = 1 +;
+  expect(total).toBe(1);
+});
