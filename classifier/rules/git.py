@@ -435,8 +435,14 @@ class _FileListBlock:
     id="git.local_changes_overwritten",
     category=_BD,
     tool="git",
-    pattern=r"^error: (?:Your local changes to the following files|The following untracked working tree files) would be (?:overwritten|removed) by (?P<op>merge|checkout|switch)",
-    triggers=("would be overwritten by", "would be removed by"),
+    pattern=r"^error: (?:(?:Your local changes to the following files|The following untracked working tree files) would be (?:overwritten|removed) by (?P<op>merge|checkout|switch)"
+    r"|cannot (?P<op2>pull with rebase|rebase|rebase --autosquash): (?:You have unstaged changes|Your index contains uncommitted changes))",
+    triggers=(
+        "would be overwritten by",
+        "would be removed by",
+        "You have unstaged changes",
+        "Your index contains uncommitted changes",
+    ),
     url=_DOCS_PULL,
 )
 def git_local_changes_overwritten(m: re.Match[str], ctx: LineContext) -> _FileListBlock:
@@ -444,8 +450,9 @@ def git_local_changes_overwritten(m: re.Match[str], ctx: LineContext) -> _FileLi
 
     What it detects: `error: Your local changes to the following files would
     be overwritten by merge:` (or checkout) and the untracked-files variant,
-    with the tab-indented file list that follows. The branch cannot be
-    updated until the changes are committed or stashed.
+    with the tab-indented file list that follows, and `error: cannot pull
+    with rebase: You have unstaged changes.` (no file list). The branch
+    cannot be updated until the changes are committed or stashed.
 
     Example output (`git pull --no-rebase origin main`, git 2.39.5):
         error: Your local changes to the following files would be overwritten by merge:
@@ -462,7 +469,11 @@ def git_local_changes_overwritten(m: re.Match[str], ctx: LineContext) -> _FileLi
         signal=ctx.line.strip(),
         message=ctx.line.strip().removeprefix("error: ").rstrip(":"),
         code="dirty-tree",
-        hint={"operation": m.group("op"), "dirty_tree": True, **_fetched(ctx, 8)},
+        hint={
+            "operation": m.group("op") or ("pull" if "pull" in m.group("op2") else "rebase"),
+            "dirty_tree": True,
+            **_fetched(ctx, 8),
+        },
     )
     return _FileListBlock(hit)
 
