@@ -13,7 +13,9 @@ Git leaves a conflicted file with hunks like::
 `scan` is a pure function (text in, hunks out, 1-based line numbers) used by
 the classifier to place a "CONFLICT" record on the first marker line of the
 file, and by the recipes and the language server for the "accept current /
-incoming / both" actions.  A marker only counts at the start of a line and
+incoming / both" actions; `hunk_records` turns a file's hunks into one
+record each (rule ``conflicts.markers``) for a file that is open with
+markers in it.  A marker only counts at the start of a line and
 with exactly seven marker characters followed by a space or the line end, as
 git writes them (`merge.conflictMarkerSize` aside); an unterminated hunk is
 not reported.
@@ -24,6 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from .fingerprint import fingerprint
+from .record import FailureRecord
+from .taxonomy import FailureType, category
 
 _OURS = re.compile(r"^<{7}(?: (?P<label>.*))?$")
 _BASE = re.compile(r"^\|{7}(?: (?P<label>.*))?$")
@@ -115,3 +121,40 @@ def first_marker_line(text: str) -> int | None:
 def has_markers(text: str) -> bool:
     """Whether the text holds at least one complete conflict hunk."""
     return bool(scan(text))
+
+
+def hunk_records(
+    file: str, text: str, *, task: str | None = None, log_file: str | None = None
+) -> list[FailureRecord]:
+    """One branch_divergence record per conflict hunk of a file, for the
+    editor (a file opened with markers in it) and the recipes' "accept
+    current / incoming / both" actions.  The id hashes the hunk's content,
+    not its lines, so it survives edits above the hunk."""
+    lines = text.splitlines()
+    cat = category(FailureType.BRANCH_DIVERGENCE)
+    out: list[FailureRecord] = []
+    for n, h in enumerate(scan(text), start=1):
+        body = "\n".join(lines[h.start : h.end - 1])
+        signal = f"conflict in {file}: <<<<<<< {h.ours_label or 'ours'} / >>>>>>> {h.theirs_label or 'theirs'}"
+        out.append(
+            FailureRecord(
+                failure_type=FailureType.BRANCH_DIVERGENCE,
+                severity=cat.severity,
+                signal=signal,
+                source_file=file,
+                source_line=h.start,
+                source_column=1,
+                end_line=h.end,
+                auto_recoverable=cat.auto_recoverable,
+                recipe=cat.recipe,
+                id=fingerprint(FailureType.BRANCH_DIVERGENCE.value, "conflict-markers", file, body),
+                tool="git",
+                code="conflict-markers",
+                message=f"unresolved conflict hunk {n} in {file}",
+                rule="conflicts.markers",
+                task=task,
+                log_file=log_file,
+                hint={"files": [file], "hunk": h.to_hint(), "hunk_index": n},
+            )
+        )
+    return out

@@ -146,3 +146,16 @@ def test_cli_json_carries_the_hunks_for_the_editor_actions(capsys):
     assert hunk["start"] == record["source_line"]
     assert "base" in hunk
     assert record["hint"]["operation"] == "rebase"
+
+
+def test_each_hunk_of_a_file_is_one_record_whose_id_survives_a_shift():
+    records = conflicts.hunk_records("src/app.py", TWO_HUNKS, task="TASK-7")
+    assert [(r.source_line, r.end_line) for r in records] == [(2, 6), (8, 11)]
+    assert {r.failure_type.value for r in records} == {"branch_divergence"}
+    assert records[0].hint["hunk"]["theirs"] == "feature"
+    assert records[0].task == "TASK-7"
+    assert records[0].rule == "conflicts.markers"
+    shifted = conflicts.hunk_records("src/app.py", "import os\n\n" + TWO_HUNKS)
+    assert [r.id for r in shifted] == [r.id for r in records]
+    assert [r.source_line for r in shifted] == [4, 10]
+    assert records[0].id != records[1].id
