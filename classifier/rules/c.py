@@ -41,7 +41,7 @@ _ESCAPE = re.compile(r"\\(.)")
 _DID_YOU_MEAN = re.compile(rf"did you mean {_Q}(?P<suggestion>[^’'\"]+){_QE}")
 _NAME = re.compile(
     rf"^{_Q}(?P<name>[^’'\"]+){_QE} (?:undeclared|was not declared|is not a member)"
-    rf"|(?:undeclared identifier|unknown type name|use of undeclared identifier|implicit declaration of function) {_Q}(?P<name2>[^’'\"]+){_QE}"
+    rf"|(?:undeclared identifier|unknown type name|use of undeclared identifier|implicit declaration of function|implicitly declaring library function|call to undeclared (?:library )?function) {_Q}(?P<name2>[^’'\"]+){_QE}"
 )
 _HEADER = re.compile(
     rf"^(?P<gcc>.+): No such file or directory$|^{_Q}(?P<clang>.+){_QE} file not found$"
@@ -326,8 +326,9 @@ def c_ld(m: re.Match[str], ctx: LineContext) -> Hit:
         r"^(?P<prog>\S*make(?:\[\d+\])?): \*\*\* (?:\[(?:(?P<file>[^\]:]+):(?P<line>\d+): )?(?P<target>[^\]]+)\] (?P<what>Error \d+|Segmentation fault.*|Killed|Interrupt)"
         r"|(?P<stop>.+?)\.  Stop\.)$"
         r"|^(?P<mfile>[^\s:][^:]*):(?P<mline>\d+): \*\*\* (?P<mstop>.+?)\.  Stop\.$"
+        r"|^(?P<ninja>ninja: build stopped: .+)$"
     ),
-    triggers=(": *** ",),
+    triggers=(": *** ", "ninja: build stopped: "),
     url="https://www.gnu.org/software/make/manual/html_node/Error-Messages.html",
 )
 def c_make(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -341,7 +342,9 @@ def c_make(m: re.Match[str], ctx: LineContext) -> Hit:
     record, at the recipe's Makefile line, when nothing more specific was
     seen.  make's own errors are specific records: `make: *** No rule to
     make target 'x', needed by 'y'.  Stop.` (hint["target"]) and
-    `Makefile:3: *** missing separator.  Stop.` (at that line).
+    `Makefile:3: *** missing separator.  Stop.` (at that line).  ninja's
+    `ninja: build stopped: subcommand failed.` is the same kind of
+    fallback (cmake -G Ninja builds).
 
     Example output (`make check`, GNU Make 4.3):
         make: *** [Makefile:2: check] Error 1
@@ -353,6 +356,8 @@ def c_make(m: re.Match[str], ctx: LineContext) -> Hit:
     References: https://www.gnu.org/software/make/manual/html_node/Error-Messages.html
     """
     line = ctx.line.strip()
+    if m.group("ninja"):
+        return Hit(signal=line, message=line, tool="ninja", confidence=0.5, key=(FALLBACK, "ninja"))
     if m.group("mstop"):
         return Hit(
             signal=line,

@@ -1,0 +1,5 @@
+int main(void)
+{
+    printf("hello %d\n", 42);
+    return 0;
+}
