@@ -134,6 +134,9 @@ class Classifier:
         # The last few lines the prefilter selected but no rule claimed: the
         # fallback record's signal when a failed command matched no rule.
         self.unclaimed: deque[tuple[int, str]] = deque(maxlen=UNCLAIMED_LINES)
+        # Lines inside a block that a higher-priority rule claimed, with that
+        # rule's priority: the block's own hit for such a line is superseded.
+        self._claimed: dict[int, int] = {}
         self.bytes_read = 0
         self.rule_errors: list[tuple[str, str]] = []
         self.closed = False
@@ -265,6 +268,8 @@ class Classifier:
             if result is None:
                 continue
             if isinstance(result, Hit):
+                if floor is not None:
+                    self._claimed[line_no] = rule.priority
                 self._add(rule, result, line_no)
             elif floor is None:
                 self._blocks.append((rule, result, 0))
@@ -279,6 +284,8 @@ class Classifier:
             self._rule_failed(rule, exc)
             return
         for h in hits:
+            if h.log_line is not None and self._claimed.get(h.log_line, rule.priority) > rule.priority:
+                continue  # a higher-priority rule already explained this line
             self._add(rule, h, h.log_line)
 
     def _rule_failed(self, rule: Rule, exc: Exception) -> None:
