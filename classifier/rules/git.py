@@ -527,3 +527,94 @@ def git_needs_rebase(m: re.Match[str], ctx: LineContext) -> Hit:
         confidence=0.9,
         hint=hint,
     )
+
+
+@rule(
+    id="git.status_short_branch",
+    category=_BD,
+    tool="git",
+    pattern=r"^## (?P<branch>[^\s.]\S*?)\.\.\.(?P<upstream>\S+) \[(?:ahead (?P<ahead>\d+), )?behind (?P<behind>\d+)\]",
+    triggers=(" [behind ", ", behind "),
+    url="https://git-scm.com/docs/git-status#_short_format",
+)
+def git_status_short_branch(m: re.Match[str], ctx: LineContext) -> Hit:
+    """The branch line of `git status --short --branch` (`-sb`, porcelain v1
+    with `--branch`) for a branch that is behind or has diverged.
+
+    What it detects: `## main...origin/main [ahead 1, behind 1]` (diverged,
+    the same failure as git.diverged) and `## main...origin/main [behind 2]`
+    (stale, confidence 0.6 as for git.behind).
+
+    Example output (`git status --short --branch`, git 2.39.5):
+        ## main...origin/main [ahead 1, behind 1]
+        UU src/app.py
+
+    Recipe: branch_divergence. hint: branch, upstream, ahead, behind.
+
+    References: https://git-scm.com/docs/git-status#_short_format
+    """
+    upstream = m.group("upstream")
+    ahead = int(m.group("ahead") or 0)
+    behind = int(m.group("behind"))
+    hint: dict[str, object] = {
+        "branch": m.group("branch"),
+        "upstream": upstream,
+        "ahead": ahead,
+        "behind": behind,
+    }
+    if ahead:
+        return Hit(
+            signal=ctx.line.strip(),
+            message=f"branch has diverged from {upstream} ({ahead} local and {behind} upstream commits)",
+            code="diverged",
+            hint=hint,
+            key=("diverged", upstream),
+        )
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"branch is {behind} commit{'s' if behind != 1 else ''} behind {upstream}",
+        code="behind",
+        confidence=0.6,
+        hint=hint,
+        key=("behind", upstream),
+    )
+
+
+_SHORT_UNMERGED = ("UU", "AA", "DD", "AU", "UA", "DU", "UD")
+
+
+@rule(
+    id="git.status_short_unmerged",
+    category=_BD,
+    tool="git",
+    pattern=r"^(?P<xy>UU|AA|DD|AU|UA|DU|UD) (?P<file>\"[^\"]+\"|\S+)$",
+    triggers=tuple(f"{xy} " for xy in _SHORT_UNMERGED),
+    url="https://git-scm.com/docs/git-status#_short_format",
+)
+def git_status_short_unmerged(m: re.Match[str], ctx: LineContext) -> Hit:
+    """An unmerged path in `git status --short` / `--porcelain` output.
+
+    What it detects: the two-letter unmerged states at the start of a line
+    (`UU` both modified, `AA` both added, `DD` both deleted, `AU`/`UA`/`DU`/
+    `UD` added or deleted by one side) followed by the path; the same
+    failure as a CONFLICT line or a long-format "both modified:" entry for
+    that file (one record).
+
+    Example output (`git status --short --branch`, git 2.39.5):
+        ## main...origin/main [ahead 1, behind 1]
+        UU src/app.py
+
+    Recipe: branch_divergence, with the file's conflict hunks in the hint.
+
+    References: https://git-scm.com/docs/git-status#_short_format
+    """
+    file = m.group("file").strip('"')
+    xy = m.group("xy")
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"unmerged path ({xy}): {file}",
+        file=file,
+        code=f"unmerged:{xy}",
+        hint={"operation": "merge", "state": xy, "files": [file]},
+        key=("conflict", file),
+    )
