@@ -133,3 +133,24 @@ def test_a_text_log_starting_with_a_brace_is_still_read_as_text():
     out = b"{ build started }\nsrc/a.ts(1,1): error TS2304: Cannot find name 'X'.\n"
     (rec,) = classify(out)
     assert rec.rule == "tsc.plain"
+
+
+def test_tap_suite_failing_only_because_of_its_subtests_is_not_a_second_record():
+    out = (
+        "TAP version 13\n"
+        "# Subtest: slugify\n"
+        "    not ok 1 - joins words\n"
+        "      ---\n"
+        "      location: '/x/test/a.test.js:4:3'\n"
+        "      failureType: 'testCodeFailure'\n"
+        "      ...\n"
+        "    1..1\n"
+        "not ok 1 - slugify\n"
+        "  ---\n"
+        "  location: '/x/test/a.test.js:3:1'\n"
+        "  failureType: 'subtestsFailed'\n"
+        "  ...\n"
+        "1..1\n"
+    )
+    (rec,) = classify_text(out)
+    assert rec.hint["test_id"] == "joins words"

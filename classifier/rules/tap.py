@@ -70,6 +70,8 @@ class _TapFailure:
         return True
 
     def finish(self) -> Iterable[Hit]:
+        if self.fields.get("failureType") == "subtestsFailed":
+            return  # a suite that failed because a test inside it did: not a failure of its own
         file = line = col = None
         for frame in [*self.blocks.get("stack", []), self.fields.get("at", "")]:
             m = _FRAME.search(frame)
@@ -88,6 +90,8 @@ class _TapFailure:
         for k in ("expected", "actual", "operator", "failureType"):
             if k in self.fields:
                 hint[k] = self.fields[k]
+        if file:
+            hint["test_file"] = self.ctx.resolve(file)
         yield Hit(
             signal=self.signal,
             message=f"{self.name}: {message}",
@@ -124,7 +128,11 @@ def not_ok(m: re.Match[str], ctx: LineContext) -> _TapFailure | None:
           expected: 'hello-world'
           actual: 'hello_world'
 
-    Recipe: test (re-run only this test once: the name is in hint["test_id"]).
+    A suite point that failed only because a test inside it did
+    (`failureType: 'subtestsFailed'`) is not a failure of its own.
+
+    Recipe: test (re-run only this test once: the name is in hint["test_id"],
+    the file in hint["test_file"]).
 
     References: https://testanything.org/tap-version-13-specification.html
     """
