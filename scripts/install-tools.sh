@@ -62,6 +62,11 @@ debian_tools() {
     # offline (-o) from ~/.m2: the java samples pin plugin versions found there.
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go clang gradle >/dev/null
   fi
+  # The compile recipe's real-tool tests also rebuild with g++ and cargo.
+  if ! command -v g++ >/dev/null || ! command -v cargo >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ cargo >/dev/null
+  fi
 }
 
 case $what in

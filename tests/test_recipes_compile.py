@@ -496,3 +496,47 @@ def test_go_undefined_package_is_added_to_the_imports_and_verified(tmp_path):
     assert outcome.exit_code == 0
     assert '\t"strings"' in (tmp_path / "main.go").read_text()
     assert subprocess.run(cmd, cwd=tmp_path, capture_output=True, env=env).returncode == 0
+
+
+@pytest.mark.real_tool
+def test_gcc_fix_it_adds_the_missing_include_and_is_verified(tmp_path):
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ not installed")
+    (tmp_path / "m.cpp").write_text('int main() {\n    std::cout << "hi";\n    return 0;\n}\n')
+    report, _ = _run(
+        [gxx, "-fdiagnostics-parseable-fixits", "-c", "m.cpp", "-o", os.devnull], tmp_path
+    )
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert outcome.tried == "Apply the compiler's fix-it (#include <iostream>)"
+    text = (tmp_path / "m.cpp").read_text()
+    assert text.startswith("#include <iostream>\nint main() {")
+    assert text.count("#include") == 1  # the `+++ |+` line and the fix-it are one edit
+    assert report.exit_code == 0
+
+
+@pytest.mark.real_tool
+@pytest.mark.parametrize("json_format", [False, True])
+def test_rustc_consider_importing_adds_the_use_and_is_verified(tmp_path, json_format):
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("cargo not installed")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n'
+    )
+    (tmp_path / "src" / "main.rs").write_text(
+        'fn main() {\n    let mut m = HashMap::new();\n    m.insert(1, 2);\n    println!("{:?}", m);\n}\n'
+    )
+    cmd = [cargo, "build", "--quiet", *(["--message-format=json"] if json_format else [])]
+    report, _ = _run(cmd, tmp_path)
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert outcome.tried == "Add `use std::collections::HashMap;`"
+    assert (
+        (tmp_path / "src/main.rs")
+        .read_text()
+        .startswith("use std::collections::HashMap;\nfn main()")
+    )
+    assert report.exit_code == 0

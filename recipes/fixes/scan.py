@@ -151,6 +151,21 @@ def import_statement(record: FailureRecord) -> str | None:
     v = hint_str(record.hint, "import")
     if v:
         return v
+    sugg = record.hint.get("suggestions")
+    if isinstance(sugg, list):
+        for s in sugg:
+            if not isinstance(s, dict) or "consider importing" not in str(s.get("message", "")):
+                continue
+            adds = [
+                str(e.get("text", "")).strip()
+                for e in s.get("edits", [])
+                if isinstance(e, dict) and e.get("op") == "+"
+            ]
+            if isinstance(s.get("replacement"), str):  # rustc JSON: the whole `use` line
+                adds.append(s["replacement"].strip())
+            uses = [a for a in adds if a.startswith("use ")]
+            if len(uses) == 1:  # one candidate; several would be a guess
+                return uses[0]
     text = record_text(record)
     if "consider importing" in text:
         return _first((_IMPORT,), text)

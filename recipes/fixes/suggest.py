@@ -55,9 +55,17 @@ def structured_edits(
     for s in suggestions:
         if not isinstance(s, Mapping):
             return None
-        applic = s.get("applicability")
-        if applic is not None and applic != "MachineApplicable":
-            return None
+        if "applicability" in s and s["applicability"] != "MachineApplicable":
+            return None  # rustc: MaybeIncorrect, HasPlaceholders, Unspecified
+        file = s.get("file") or s.get("file_name")
+        rel = to_rel(file) if isinstance(file, str) else default_rel
+        if isinstance(s.get("insert_line"), str) and "end_line" not in s:
+            # gcc's `+++ |+#include <x>`: a whole line inserted before `line`.
+            line = _num(s, "line")
+            if not rel or not line or "\n" in s["insert_line"]:
+                return None
+            edits.append(TextEdit(rel, line - 1, 0, line - 1, 0, s["insert_line"] + "\n"))
+            continue
         text = s.get("replacement", s.get("suggested_replacement", s.get("text")))
         if not isinstance(text, str):
             return None
@@ -65,12 +73,23 @@ def structured_edits(
         col = _num(s, "column", "column_start")
         end_line = _num(s, "end_line", "line_end") or line
         end_col = _num(s, "end_column", "column_end") or col
-        file = s.get("file") or s.get("file_name")
-        rel = to_rel(file) if isinstance(file, str) else default_rel
         if not rel or not line or not col or not end_line or not end_col:
             return None
         edits.append(TextEdit(rel, line - 1, col - 1, end_line - 1, end_col - 1, text))
-    return edits or None
+    return _dedupe(edits) or None
+
+
+def _dedupe(edits: list[TextEdit]) -> list[TextEdit]:
+    """Drop repeated edits (gcc prints an insertion both as `+++ |+` and as a
+    parseable fix-it)."""
+    out: list[TextEdit] = []
+    seen: set[tuple[str, int, int, int, int, str]] = set()
+    for e in edits:
+        key = (e.path, e.start_line, e.start_col, e.end_line, e.end_col, e.new_text)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
 
 
 def rust_use_edit(rel: str, text: str, stmt: str) -> TextEdit | None:

@@ -157,9 +157,26 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
     text = ctx.read(src) if src else None
     notes: list[str] = []
 
+    fixits = rec.hint.get("fixits")
+    if isinstance(fixits, list) and fixits:
+        # clang/gcc fix-its; a parseable fix-it and gcc's `+++ |+` line for the same
+        # insertion are one edit (the parseable form wins).
+        ranged = [f for f in fixits if isinstance(f, dict) and "end_line" in f]
+        edits = suggest.structured_edits(ranged or fixits, src, _to_rel(ctx))
+        if edits:
+            first = edits[0].new_text.strip().splitlines()
+            title = "Apply the compiler's fix-it" + (f" ({first[0]})" if first else "")
+            return _plan(ctx, title, "the compiler's machine-applicable fix-it", edits)
+        notes.append("the compiler's fix-its could not be placed")
+
     structured = rec.hint.get("suggestions")
-    if isinstance(structured, list) and any(isinstance(s, dict) for s in structured):
-        edits = suggest.structured_edits(structured, src, _to_rel(ctx))
+    spans = (
+        [s for s in structured if isinstance(s, dict) and "end_line" in s]
+        if isinstance(structured, list)
+        else []
+    )
+    if spans:
+        edits = suggest.structured_edits(spans, src, _to_rel(ctx))
         if edits:
             return _plan(
                 ctx, "Apply the compiler's suggested fix", "machine-applicable suggestion", edits
