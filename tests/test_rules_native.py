@@ -200,6 +200,13 @@ def test_linker_summary_alone_stands_and_is_dropped_after_the_linker_error():
     assert (alone.rule, alone.confidence) == ("c.ld", 0.5)
 
 
+def test_ninja_stop_alone_is_a_fallback_and_dropped_after_compiler_errors():
+    data, cwd = sample("c/cmake-build-ninja")
+    assert {r.rule for r in classify(data, cwd)} == {"c.compiler_error"}
+    (alone,) = classify(data.strip().splitlines()[-1] + b"\n", cwd)
+    assert (alone.rule, alone.tool, alone.confidence) == ("c.make", "ninja", 0.5)
+
+
 def test_mypy_lines_are_not_taken_for_gcc_errors(tmp_path):
     text = 'app/main.py:3: error: Name "x" is not defined  [name-defined]\n'
     records = classify_bytes(text.encode(), Options(cwd=str(tmp_path)))
@@ -218,6 +225,17 @@ def test_go_test_messages_attach_to_their_test_with_or_without_v(case):
         ("TestSplit/empty", 14),
     ]
     assert all(r.hint["package"] == "example.com/shop/calc" for r in records)
+
+
+def test_go_test_panic_is_located_at_its_first_frame_in_the_project():
+    data, cwd = sample("go/test-panic")
+    (record,) = classify(data, cwd, pieces=4)
+    assert (record.hint["test_id"], record.source_file, record.source_line) == (
+        "TestFieldOutOfRange",
+        "parse/parse.go",
+        7,
+    )
+    assert [(x.file, x.line) for x in record.related] == [("parse/parse_test.go", 12)]
 
 
 def test_go_fail_summary_is_not_a_separate_record():
@@ -280,3 +298,13 @@ def test_junit4_style_expected_but_was_is_read(tmp_path):
     text = "[ERROR]   AppTest.testAdd:12 expected:<3> but was:<4>\n"
     (record,) = classify(text.encode(), tmp_path)
     assert (record.hint["expected"], record.hint["actual"]) == ("3", "4")
+
+
+def test_gradle_junit5_display_name_parentheses_are_not_part_of_the_test_id(tmp_path):
+    # Gradle 5+ with JUnit 5 prints the display name `testAdd()`.
+    text = (
+        "AppTest > testAdd() FAILED\n    org.opentest4j.AssertionFailedError at AppTest.java:10\n"
+    )
+    (record,) = classify(text.encode(), tmp_path)
+    assert record.hint["test_id"] == "AppTest.testAdd"
+    assert (record.source_file, record.source_line) == ("AppTest.java", 10)

@@ -80,6 +80,7 @@ _PASS = re.compile(r"^\s*--- (?:PASS|SKIP): ")
 _RUN = re.compile(r"^=== (?:RUN|CONT|NAME|PAUSE)\s+(?P<name>\S+)$")
 _LOG = re.compile(r"^\s+(?P<file>[^\s:][^:]*\.go):(?P<line>\d+): (?P<message>.*)$")
 _END = re.compile(r"^(?:FAIL|ok)\s+(?P<package>\S+)(?:\s|$)")
+_FRAME = re.compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
 _PANIC = re.compile(r"^panic: (?P<message>.+?)(?: \[recovered\])?$")
 _GOT_WANT = re.compile(
     r"(?:got:? (?P<actual>.+?),? want:? (?P<expected>.+)$)|(?:= (?P<actual2>.+?), want (?P<expected2>.+)$)"
@@ -109,6 +110,7 @@ class _GoTestRun:
         self.logs: dict[str, list[tuple[str, int, str]]] = {}
         self.current: str | None = None
         self.panic: str | None = None
+        self.frames: list[tuple[str, int]] = []  # goroutine frames in the project
         self._done = False
         name = m.group("name")
         before = ctx.before(200)
@@ -154,6 +156,10 @@ class _GoTestRun:
         if panic and self.panic is None:
             self.panic = panic.group("message")
             return
+        frame = _FRAME.match(line)
+        if frame and self.panic is not None and self.ctx.in_project(frame.group("file")):
+            self.frames.append((frame.group("file"), int(frame.group("line"))))
+            return
         end = _END.match(line)
         if end and line_no:
             self.package = end.group("package")
@@ -176,6 +182,7 @@ class _GoTestRun:
         file: str | None = None
         line: int | None = None
         message = "test failed"
+        related: list[tuple[str, int | None, int | None, str]] = []
         if t.messages:
             file, line, message = t.messages[0]
             file = self._locate(file)
@@ -187,6 +194,9 @@ class _GoTestRun:
         elif self.panic and t is self.failed[-1]:
             message = f"panic: {self.panic}"
             hint["panic"] = self.panic
+            if self.frames:
+                file, line = self.frames[0]
+                related = [(f, n, None, "") for f, n in self.frames[1:]]
         return Hit(
             signal=t.signal,
             message=f"{t.name}: {message}",
@@ -194,6 +204,7 @@ class _GoTestRun:
             line=line,
             log_line=t.log_line,
             hint=hint,
+            related=related,
         )
 
     def _locate(self, name: str) -> str:
@@ -234,7 +245,10 @@ def go_test(m: re.Match[str], ctx: LineContext) -> Block:
     failed because of its subtest is not a record), the location is the
     first log line's file (found under the package's folder), and "got X,
     want Y" / "= X, want Y" give hint["actual"] and hint["expected"].
-    `--- PASS` lines and tests named TestErrorHandling that pass are not
+    A panic (`panic: runtime error: ...` and the goroutine trace) is the
+    message of the test that was running; its first frame inside the
+    project is the location, the further ones related locations.  `---
+    PASS` lines and tests named TestErrorHandling that pass are not
     failures.
 
     Example output (`go test ./...`, go 1.19.8):

@@ -396,7 +396,8 @@ class _GradleTest:
         self.ctx = ctx
         self.signal = ctx.line.strip()
         self.fqcn = m.group("cls")
-        self.method = m.group("method")
+        # JUnit 5 display names end in "()" (`testAdd()`); --tests takes the name.
+        self.method = m.group("method").removesuffix("()")
         self.log_line = ctx.line_no
         self.lines: list[str] = []
         self.file: str | None = None

@@ -1,0 +1,8 @@
+package parse
+
+import "strings"
+
+func Field(line string, n int) string {
+	parts := strings.Split(line, ",")
+	return parts[n]
+}
