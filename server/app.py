@@ -15,6 +15,7 @@ import logging
 import os
 import re
 import traceback
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,7 +70,11 @@ class FaultLensServer(LanguageServer):
         self.pending: dict[str, PendingPlan] = {}
         self.outcomes: dict[str, Outcome] = {}
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
+        self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.watch_registration: str | None = None
+        self.watch_lock = asyncio.Lock()
+        self.watching: tuple[tuple[str, ...], float] | None = None  # what is set up now
+        self.ready = False  # `initialized` has run: requests to the client are allowed
         self.poll_task: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
         self._ws: Workspace | None = None
@@ -393,7 +398,15 @@ class FaultLensServer(LanguageServer):
     # -- watched files --------------------------------------------------------------
     async def setup_watching(self) -> None:
         """Register the watch globs with the client, or poll them ourselves."""
-        globs = self.settings.watch_globs
+        async with self.watch_lock:
+            wanted = (tuple(self.settings.watch_globs), self.settings.watch_poll_interval)
+            if wanted == self.watching:
+                return
+            await self._setup_watching()
+            self.watching = wanted
+
+    async def _setup_watching(self) -> None:
+        globs = list(self.settings.watch_globs)
         if self.supports("workspace.did_change_watched_files.dynamic_registration"):
             if self.watch_registration is not None:
                 await self.client_unregister_capability_async(
@@ -409,7 +422,7 @@ class FaultLensServer(LanguageServer):
                 self.watch_registration = None
             if not globs:
                 return
-            reg_id = f"faultlens-watch-{len(globs)}-{id(globs)}"
+            reg_id = f"faultlens-watch-{uuid.uuid4()}"
             relative = self.supports("workspace.did_change_watched_files.relative_pattern_support")
             root_uri = convert.path_to_uri(self.root)
             watchers = [

@@ -110,9 +110,15 @@ def _store_task(args: tuple[Any, ...]) -> str | None:
 
 
 def _store_keys(ls: FaultLensServer, task: str) -> list[str]:
-    """Store keys for a task name: the key itself, or runs whose records carry it."""
-    keys = {e.task for e in ls.store.entries() if e.task == task or e.record.task == task}
-    keys |= {k for k in ls.store.tasks if k == task}
+    """Store keys for a ledger task name: the key itself, or runs whose records carry it
+    (records without a task belong to the default task)."""
+    from faultlens.recipes import DEFAULT_TASK
+
+    keys = {e.task for e in ls.store.entries() if (e.record.task or DEFAULT_TASK) == task}
+    keys |= {
+        k for k, info in ls.store.tasks.items() if k == task or (info.task or DEFAULT_TASK) == task
+    }
+    keys |= {k for k, t in ls.running_task.items() if k == task or (t or DEFAULT_TASK) == task}
     return sorted(keys)
 
 
@@ -135,6 +141,7 @@ async def run_task(
         raise _invalid(f"{key} is already running")
     stop = asyncio.Event()
     ls.running[key] = stop
+    ls.running_task[key] = task
     log_path = ls.run_log(key)
     opts = ls.options(cwd=cwd, task=task, command=argv, exit_code=None, log_file=str(log_path))
     classifier = Classifier(opts)
@@ -214,6 +221,7 @@ async def run_task(
         raise
     finally:
         ls.running.pop(key, None)
+        ls.running_task.pop(key, None)
         ls.work_done_progress.tokens.pop(token, None)
 
 
@@ -504,7 +512,10 @@ async def task_option(
     elif option == "retry":
         for k in keys:
             info = ls.store.tasks.get(k)
-            if info and info.argv and info.cwd and k not in ls.running:
+            if k in ls.running:
+                out["run"] = {"task": k, "alreadyRunning": True}
+                break
+            if info and info.argv and info.cwd:
                 task = None if k.startswith("run:") else k
                 out["run"] = await run_task(ls, info.argv, info.cwd, task, key=k)
                 break

@@ -59,6 +59,7 @@ def register(server: FaultLensServer) -> None:
     async def initialized(ls: FaultLensServer, params: T.InitializedParams) -> None:
         if ls.supports("workspace.configuration"):
             await fetch_configuration(ls)
+        ls.ready = True
         await ls.setup_watching()
         ls.spawn(asyncio.to_thread(warm_up), "warm-up")
         mode = "pull" if ls.pull_mode else "push"

@@ -12,9 +12,11 @@ folder; every wait has a timeout and teardown cannot hang.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import shutil
 import sys
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -254,6 +256,18 @@ async def until(
         await asyncio.sleep(0.02)
 
 
+async def eventually(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "it") -> Any:
+    """Await `check()` (a coroutine function) until it returns something truthy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
 async def command(
     client: LanguageClient, name: str, args: dict[str, Any] | None = None, timeout: float = 60
 ) -> Any:
@@ -289,6 +303,15 @@ async def code_actions(
         assert not isinstance(item.get("command"), str), f"bare Command {item}"
         out.append(conv.structure(item, T.CodeAction))
     return out
+
+
+async def raw_request(client: LanguageClient, method: str, params: Any) -> Any:
+    """A request sent as raw JSON (malformed on purpose: the client's types would refuse it)."""
+    msg_id = str(uuid.uuid4())
+    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    client.protocol._request_futures[msg_id] = future
+    client.protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+    return await asyncio.wait_for(asyncio.wrap_future(future), TIMEOUT)
 
 
 def logs(client: LanguageClient) -> str:
