@@ -64,7 +64,7 @@ _CATEGORY_ROWS: tuple[tuple[FailureType, re.Pattern[str]], ...] = (
     (
         FailureType.TEST,
         re.compile(
-            r"\btests? (?:failing|failed|not passing|fail\b)|\bfailing tests?\b|AssertionError"
+            r"\btests? (?:still )?(?:failing|failed|not passing|fail\b)|\bfailing tests?\b|AssertionError"
             r"|expected .+ (?:received|but got|got)|\bnpm test\b|test suite fail|\bFAIL\b",
             re.I,
         ),
@@ -110,7 +110,11 @@ def _file_in(text: str) -> tuple[str | None, int | None]:
 
 
 def _hit(fields: dict[str, str], signal: str, log_line: int, task: str | None) -> Hit:
-    error = fields.get("error", "").strip().strip("\"'")
+    error = (
+        next((fields[k] for k in ("error", "message", "reason", "failure") if fields.get(k)), "")
+        .strip()
+        .strip("\"'")
+    )
     details = fields.get("details", "").strip().strip("\"'")
     ft, confidence = categorise(f"{error}\n{details}")
     file, line = _file_in(error)
