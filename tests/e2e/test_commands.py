@@ -111,7 +111,8 @@ async def test_clear_removes_every_diagnostic(client: LanguageClient):
     root = client.root  # type: ignore[attr-defined]
     await command(client, "faultlens.run", {"command": BUILD, "task": "T2"})
     await until(lambda: client.diagnostics.get(uri(root / TEST_FILE)), what="diagnostics again")
-    assert await command(client, "faultlens.clear", {}) == {"cleared": 2}
+    cleared = await command(client, "faultlens.clear", {})
+    assert cleared["cleared"] >= 2  # both example files (and the stopped run's log)
     for u in list(client.diagnostics):
         assert len(client.diagnostics[u]) == 0
 
