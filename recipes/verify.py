@@ -92,6 +92,8 @@ def verify(
     command: list[str] | None = None,
 ) -> tuple[VerifyResult, bool]:
     """Run the plan's verification (with its retries); returns (result, verified)."""
+    if plan.verify is None and plan.check is None and not plan.edits and not plan.commands:
+        return VerifyResult(False, "the recipe neither changed anything nor can verify"), False
     if plan.verify_by == "none" or not ws.settings.verify:
         return VerifyResult(True, "applied (verification turned off)"), False
     tries = 1 + max(0, plan.retries)

@@ -540,3 +540,17 @@ def test_rustc_consider_importing_adds_the_use_and_is_verified(tmp_path, json_fo
         .startswith("use std::collections::HashMap;\nfn main()")
     )
     assert report.exit_code == 0
+
+
+@pytest.mark.real_tool
+def test_python_did_you_mean_is_applied_and_verified(tmp_path):
+    (tmp_path / "calc.py").write_text(
+        "def average(values):\n    total = sum(values)\n    return totl / len(values)\n\n\n"
+        "print(average([1, 2, 3]))\n"
+    )
+    report, _ = _run([sys.executable, "calc.py"], tmp_path)
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert outcome.tried == "Change 'totl' to 'total'"
+    assert "    return total / len(values)\n" in (tmp_path / "calc.py").read_text()
+    assert report.exit_code == 0
