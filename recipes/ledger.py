@@ -80,6 +80,10 @@ CREATE TABLE IF NOT EXISTS run_records (
 """
 
 
+# Ledger files whose schema this process has already created.
+_READY: set[Path] = set()
+
+
 def task_key(task: str | None) -> str:
     return task or DEFAULT_TASK
 
@@ -117,6 +121,8 @@ class Ledger:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        if path in _READY and path.exists():
+            return  # schema already made by this process
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
@@ -128,6 +134,7 @@ class Ledger:
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)",
                 (str(SCHEMA_VERSION),),
             )
+        _READY.add(path)
 
     @classmethod
     def open(cls, ws: Workspace) -> Ledger:

@@ -192,3 +192,42 @@ def test_a_real_pytest_failure_is_escalated_with_expected_and_actual(tmp_path):
     assert report.exit_code == 1
     kinds = [e["event"] for e in _events(ws)]
     assert "recovery.attempted" in kinds and "recovery.escalated" in kinds
+
+
+@pytest.mark.real_tool
+def test_a_test_erroring_on_a_missing_import_gets_the_compile_fix_then_its_rerun(tmp_path):
+    """unittest reports a NameError raised inside a test as that test's error: the
+    test recipe applies the compile recipe's import and verifies with the single test."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "tests" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "money.py").write_text(
+        "class Money:\n    def __init__(self, c):\n        self.c = c\n"
+    )
+    (tmp_path / "shop" / "cart.py").write_text("def empty():\n    return Money(0)\n")
+    (tmp_path / "tests" / "test_cart.py").write_text(
+        "import unittest\n\nfrom shop.cart import empty\n\n\n"
+        "class CartTests(unittest.TestCase):\n    def test_empty(self):\n"
+        "        self.assertEqual(empty().c, 0)\n"
+    )
+    from faultlens.cli.run import run_command
+
+    class Sink:
+        def write(self, b):
+            pass
+
+        def flush(self):
+            pass
+
+    ws = Workspace.at(tmp_path)
+    cmd = [sys.executable, "-m", "unittest"]
+    report = run_command(
+        cmd, cwd=tmp_path, ws=ws, task="T", recover=True, out=Sink(), err_bytes=Sink(), err=Sink()
+    )
+    (outcome,) = report.outcomes
+    assert outcome.record.failure_type.value == "test"
+    assert outcome.result == "recovered", outcome.reason
+    assert outcome.tried == "Import Money from shop.money"
+    assert (tmp_path / "shop" / "cart.py").read_text().startswith("from shop.money import Money\n")
+    assert report.exit_code == 0
