@@ -231,3 +231,46 @@ def test_a_test_erroring_on_a_missing_import_gets_the_compile_fix_then_its_rerun
     assert outcome.tried == "Import Money from shop.money"
     assert (tmp_path / "shop" / "cart.py").read_text().startswith("from shop.money import Money\n")
     assert report.exit_code == 0
+
+
+@pytest.mark.real_tool
+def test_a_failing_go_test_is_rerun_alone_and_escalated_with_got_and_want(tmp_path):
+    import shutil
+
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("go not installed (scripts/install-tools.sh debian)")
+    (tmp_path / "go.mod").write_text("module example.com/calc\n\ngo 1.19\n")
+    (tmp_path / "calc.go").write_text("package calc\n\nfunc Add(a, b int) int { return a - b }\n")
+    (tmp_path / "calc_test.go").write_text(
+        'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n'
+        '\tif got := Add(2, 2); got != 4 {\n\t\tt.Errorf("Add(2, 2) = %d, want %d", got, 4)\n\t}\n}\n'
+        "\nfunc TestOther(t *testing.T) {}\n"
+    )
+    from faultlens.cli.run import run_command
+
+    class Sink:
+        def write(self, b):
+            pass
+
+        def flush(self):
+            pass
+
+    ws = Workspace.at(tmp_path)
+    report = run_command(
+        [go, "test", "./..."],
+        cwd=tmp_path,
+        ws=ws,
+        task="T",
+        recover=True,
+        out=Sink(),
+        err_bytes=Sink(),
+        err=Sink(),
+    )
+    tests = [o for o in report.outcomes if o.record.failure_type.value == "test"]
+    assert tests, [r.signal for r in report.records]
+    outcome = tests[0]
+    assert outcome.result == "escalated"
+    assert outcome.tried == "Re-run TestAdd once"
+    assert "-run '^TestAdd$'" in outcome.reason
+    assert "Expected: 4" in outcome.details and "Actual: 0" in outcome.details
