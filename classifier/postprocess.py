@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from . import conflicts, fallback, manifests, mcpconfig, precedence
 from .redact import redact_record
+from .rules import plugin as plugin_rules
 from .rules.base import FALLBACK, Hit
 from .taxonomy import FailureType
 
@@ -44,6 +45,7 @@ def finalize(classifier: Classifier) -> None:
             place_conflict(r, cwd)
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
+    plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
     kept = precedence.apply(records)
     if len(kept) != len(records):
         ids = {id(r) for r in kept}
