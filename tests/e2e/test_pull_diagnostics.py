@@ -1,0 +1,77 @@
+"""Pull diagnostics (textDocument/diagnostic, workspace/diagnostic), chosen with
+initializationOptions `diagnosticMode: "pull"` by a client that supports it;
+then nothing is pushed (no duplicates in clients that do both).
+
+Fixture: tests/samples/typescript/tsc-plain-ts2304.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as T
+from pytest_lsp import LanguageClient
+
+from .conftest import CONFIG, SAMPLES, TIMEOUT, capabilities, copy_tree, stop, until, uri
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
+
+
+@pytest_lsp.fixture(scope="module", config=CONFIG)
+async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
+    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
+    lsp_client.root = root  # type: ignore[attr-defined]
+    lsp_client.init_result = None  # type: ignore[attr-defined]
+    lsp_client.set_configuration({}, section="faultlens")
+    result = await asyncio.wait_for(
+        lsp_client.initialize_session(
+            T.InitializeParams(
+                capabilities=capabilities(pull=True),
+                root_uri=uri(root),
+                initialization_options={"diagnosticMode": "pull"},
+            )
+        ),
+        TIMEOUT,
+    )
+    lsp_client.init_result = result  # type: ignore[attr-defined]
+    yield
+    await stop(lsp_client)
+
+
+async def test_the_server_advertises_pull_diagnostics(client: LanguageClient):
+    caps = client.init_result.capabilities  # type: ignore[attr-defined]
+    assert caps.diagnostic_provider is not None
+    assert caps.diagnostic_provider.identifier == "faultlens"
+    assert caps.diagnostic_provider.workspace_diagnostics is True
+
+
+async def test_documents_pull_their_failures_and_nothing_is_pushed(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    refreshes = client.diagnostic_refresh_count
+    client.protocol.notify("faultlens/ingest", {"output": (SAMPLE / "output.txt").read_text()})
+    await until(lambda: client.diagnostic_refresh_count > refreshes, what="diagnostic refresh")
+    report = await asyncio.wait_for(
+        client.text_document_diagnostic_async(
+            T.DocumentDiagnosticParams(
+                text_document=T.TextDocumentIdentifier(uri=uri(root / "src/auth/middleware.ts"))
+            )
+        ),
+        TIMEOUT,
+    )
+    assert report.kind == "full"
+    (d,) = report.items
+    assert d.code == "compile" and d.range.start.line == 41
+    assert client.diagnostics == {}
+
+
+async def test_workspace_diagnostics_list_every_file(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    report = await asyncio.wait_for(
+        client.workspace_diagnostic_async(T.WorkspaceDiagnosticParams(previous_result_ids=[])),
+        TIMEOUT,
+    )
+    by_uri = {item.uri: item for item in report.items}
+    assert list(by_uri) == [uri(root / "src/auth/middleware.ts")]

@@ -1,0 +1,41 @@
+"""Watched log files for a client that cannot watch files (Neovim on Linux):
+the server polls the globs itself (`watchPollInterval`).
+
+Fixture: tests/samples/typescript/tsc-plain-ts2304.
+"""
+
+from __future__ import annotations
+
+import pytest
+import pytest_lsp
+from pytest_lsp import LanguageClient
+
+from .conftest import CONFIG, SAMPLES, capabilities, copy_tree, logs, start, stop, until, uri
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
+
+
+@pytest_lsp.fixture(scope="module", config=CONFIG)
+async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
+    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
+    lsp_client.root = root  # type: ignore[attr-defined]
+    await start(
+        lsp_client, root, caps=capabilities(watch=False), settings={"watchPollInterval": 0.2}
+    )
+    yield
+    await stop(lsp_client)
+
+
+async def test_the_server_polls_when_the_client_cannot_watch(client: LanguageClient):
+    root = client.root  # type: ignore[attr-defined]
+    await until(lambda: "(polling)" in logs(client), what="polling started")
+    assert client.registrations == []  # type: ignore[attr-defined]
+    inbox = root / ".faultlens" / "inbox"
+    inbox.mkdir(parents=True)
+    (inbox / "tsc.log").write_bytes((SAMPLE / "output.txt").read_bytes())
+    target = uri(root / "src/auth/middleware.ts")
+    (d,) = await until(lambda: client.diagnostics.get(target), what="polled diagnostics")
+    assert d.range.start.line == 41
+    (inbox / "tsc.log").write_text("Found 0 errors.\n")
+    await until(lambda: len(client.diagnostics.get(target, [1])) == 0, what="cleared on change")
