@@ -123,6 +123,7 @@ def run_command(
         on_stdout=_writer(out),
         on_stderr=_writer(err_bytes),
         on_data=classifier.feed,
+        new_session=False,  # a terminal's Ctrl-C reaches the command, as from a shell
     )
     if res.error:
         ledger.finish_run(run_id, 127, [])

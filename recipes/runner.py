@@ -61,8 +61,13 @@ def stream_process(
     on_stdout: Sink | None = None,
     on_stderr: Sink | None = None,
     on_data: Sink | None = None,
+    new_session: bool = True,
 ) -> ProcessResult:
     """Run argv (no shell), copying output as it comes.
+
+    `new_session=False` keeps the child in our process group, so a terminal's
+    Ctrl-C reaches it as it would from a shell (the `faultlens run` command).
+    If we are interrupted, the child (and its group) is killed before re-raising.
 
     `on_stdout` / `on_stderr` get each chunk of their stream; `on_data` gets
     every chunk of both, split at line ends so a line of one stream is never
@@ -80,7 +85,7 @@ def stream_process(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            start_new_session=True,
+            start_new_session=new_session,
             shell=False,
         )
     except OSError as exc:
@@ -93,13 +98,55 @@ def stream_process(
     sel.register(proc.stderr, selectors.EVENT_READ, "err")
     tail = bytearray()
     deadline = None if timeout is None else start + timeout
-    timed_out = False
+    try:
+        timed_out = _pump(sel, pending, sinks, tail, deadline, on_data)
+    except BaseException:
+        _kill(proc, new_session)
+        raise
+    finally:
+        sel.close()
+    if timed_out:
+        _kill(proc, new_session)
+        for name, rest in pending.items():
+            if rest and on_data:
+                on_data(rest)
+            pending[name] = b""
+    code = proc.wait()
+    proc.stdout.close()
+    proc.stderr.close()
+    return ProcessResult(
+        argv,
+        None if timed_out else code,
+        timed_out,
+        "",
+        time.monotonic() - start,
+        bytes(tail),
+    )
+
+
+def _kill(proc: subprocess.Popen[bytes], own_group: bool) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if own_group:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    proc.wait()
+
+
+def _pump(
+    sel: selectors.BaseSelector,
+    pending: dict[str, bytes],
+    sinks: dict[str, Sink | None],
+    tail: bytearray,
+    deadline: float | None,
+    on_data: Sink | None,
+) -> bool:
+    """Copy output until both streams close; True when the deadline passed."""
     open_streams = 2
     while open_streams:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         if wait == 0.0:
-            timed_out = True
-            break
+            return True
         events = sel.select(wait)
         for key, _ in events:
             name = key.data
@@ -128,26 +175,7 @@ def stream_process(
                     if len(buf) > 1 << 20:
                         on_data(buf)
                         pending[name] = b""
-    sel.close()
-    if timed_out:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        for name, rest in pending.items():
-            if rest and on_data:
-                on_data(rest)
-            pending[name] = b""
-    code = proc.wait()
-    proc.stdout.close()
-    proc.stderr.close()
-    return ProcessResult(
-        argv,
-        None if timed_out else code,
-        timed_out,
-        "",
-        time.monotonic() - start,
-        bytes(tail),
-    )
+    return False
 
 
 def run_step(

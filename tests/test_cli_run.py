@@ -167,3 +167,42 @@ def test_demo_keep_leaves_the_copy_for_inspection(tmp_path):
     assert "from shop.money import Money" in (keep / "broken-app/shop/cart.py").read_text()
     assert (keep / "broken-app/.faultlens/ledger.sqlite3").exists()
     assert faultlens("demo", "--keep", str(keep)).returncode == 2  # not empty any more
+
+
+def test_interrupting_faultlens_run_stops_the_command_too(tmp_path):
+    import signal
+    import time
+
+    marker = tmp_path / "still-running"
+    script = (
+        "import time, pathlib\n"
+        "print('started', flush=True)\n"
+        "for _ in range(100):\n"
+        f"    pathlib.Path({str(marker)!r}).write_text(str(time.time()))\n"
+        "    time.sleep(0.1)\n"
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "faultlens.cli",
+            "run",
+            "--cwd",
+            str(tmp_path),
+            "--",
+            sys.executable,
+            "-c",
+            script,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # our own group, as a terminal would give it
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == b"started\n"
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C goes to the whole foreground group
+    assert proc.wait(30) == 130
+    time.sleep(0.5)
+    before = marker.read_text()
+    time.sleep(0.5)
+    assert marker.read_text() == before  # the command stopped with it
