@@ -26,6 +26,7 @@ from .store import Entry
 
 SOURCE = "faultlens"
 _WORD = re.compile(r"[\w$]+")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def path_to_uri(path: Path) -> str:
@@ -67,8 +68,8 @@ def code_point_range(p: Placement, lines: Sequence[str]) -> T.Range:
     ):
         end_line = min(p.end_line, len(lines) - 1)
         end_col = min(p.end_column, len(_strip(lines[end_line])))
-    elif p.column is not None and (m := _WORD.match(text, col)):
-        end_line, end_col = line, m.end()  # the word the tool points at
+    elif p.column is not None and (m := _WORD.match(text, col) or _QUOTED.match(text, col)):
+        end_line, end_col = line, m.end()  # the word (or "key") the tool points at
     else:
         end_line, end_col = line, len(text.rstrip())
         if end_col <= col:

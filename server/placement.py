@@ -106,27 +106,21 @@ def config_entry(record: FailureRecord, cwd: Path, root: Path) -> Placement | No
 
 
 def _mcpconfig_lookup(name: str, cwd: Path, root: Path) -> Placement | None:
-    """Use the classifier's MCP config reader when it exists (it knows every format)."""
-    try:
-        from faultlens.classifier import mcpconfig  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    finder = getattr(mcpconfig, "find_server_entry", None) or getattr(
-        mcpconfig, "locate_server", None
-    )
-    if finder is None:
-        return None
+    """The classifier's MCP config reader (every client's file format)."""
+    from faultlens.classifier.mcpconfig import find_server
+
     for base in dict.fromkeys((cwd, root)):
-        try:
-            found = finder(name, base)
-        except Exception:
-            return None
-        if found is None:
-            continue
-        path = getattr(found, "path", None) or getattr(found, "file", None)
-        line = getattr(found, "line", None)
-        if path is not None and isinstance(line, int):
-            return Placement(path=resolve(str(path), base), line=max(0, line - 1), kind="config")
+        entry = find_server(base, name)
+        if entry is not None:
+            col = max(0, entry.column - 1)
+            return Placement(
+                path=resolve(entry.file, base),
+                line=max(0, entry.line - 1),
+                column=col,
+                end_line=max(0, entry.line - 1),
+                end_column=col + len(json.dumps(name)),
+                kind="config",
+            )
     return None
 
 
