@@ -1,0 +1,130 @@
+"""The server's pure parts: settings, globs, ranges, argv validation, the store."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as T
+from pygls.workspace import PositionCodec
+
+from faultlens.classifier.record import FailureRecord
+from faultlens.server import convert, runner, watch
+from faultlens.server.placement import Placement, key_line
+from faultlens.server.settings import Settings, describe, parse_settings
+from faultlens.server.store import Entry, FailureStore
+
+
+def record(**kw: object) -> FailureRecord:
+    base: dict[str, object] = dict(
+        failure_type="compile",
+        severity="blocking",
+        signal="x",
+        auto_recoverable=True,
+        recipe="recipes/compile.md",
+        id="a1",
+    )
+    base.update(kw)
+    return FailureRecord.model_validate(base)
+
+
+def test_bad_settings_fall_back_per_field_with_a_message():
+    s, problems = parse_settings(
+        {
+            "faultlens": {
+                "autoRecover": "maybe",
+                "watchGlobs": ["a/*.log"],
+                "logDir": "state",
+                "unknown": 1,
+            }
+        }
+    )
+    assert s.auto_recover is False and s.watch_globs == ["a/*.log"] and s.state_dir == "state"
+    assert len(problems) == 1 and "autoRecover" in problems[0]
+    assert parse_settings("nonsense")[1] and parse_settings(None) == (Settings(), [])
+
+
+def test_run_commands_given_as_strings_are_split_not_shelled():
+    s, _ = parse_settings({"runCommands": {"build": "make -k 'all targets'"}})
+    assert s.run_commands == {"build": ["make", "-k", "all targets"]}
+
+
+def test_every_setting_is_documented():
+    assert all(desc for _, _, desc in describe())
+
+
+@pytest.mark.parametrize(
+    ("path", "ok"),
+    [
+        (".faultlens/inbox/build.log", True),
+        (".faultlens/inbox/sub/build.log", False),
+        ("junit.xml", True),
+        ("a/b/junit-report.xml", True),
+        ("a/b/report.xml", False),
+    ],
+)
+def test_default_globs(path: str, ok: bool):
+    assert watch.matches(path, list(Settings().watch_globs)) is ok
+
+
+def test_ranges_cover_the_named_word_and_use_the_client_encoding():
+    lines = ["const s = '😀'; let user: UserProfile = x;\n"]
+    col = lines[0].index("UserProfile")
+    p = Placement(path=Path("/x"), line=0, column=col)
+    cp = convert.code_point_range(p, lines)
+    assert (cp.start.character, cp.end.character) == (col, col + len("UserProfile"))
+    utf16 = convert.client_range(p, lines, PositionCodec(T.PositionEncodingKind.Utf16))
+    assert utf16.start.character == col + 1  # the emoji is two UTF-16 units
+
+
+def test_a_line_past_the_end_is_clamped():
+    r = convert.code_point_range(Placement(path=Path("/x"), line=10), ["  a\n", "  bb\n"])
+    assert r.start == T.Position(line=1, character=2) and r.end.character == 4
+
+
+def test_argv_validation():
+    assert runner.to_argv("tsc -p 'my project'") == ["tsc", "-p", "my project"]
+    for bad in ("", [], [1, 2], "a 'b"):
+        with pytest.raises(runner.BadCommand):
+            runner.to_argv(bad)  # type: ignore[arg-type]
+
+
+def test_cwd_must_stay_inside_the_root(tmp_path: Path):
+    (tmp_path / "sub").mkdir()
+    assert runner.working_dir(tmp_path, "sub") == (tmp_path / "sub").resolve()
+    with pytest.raises(runner.BadCommand):
+        runner.working_dir(tmp_path, "..")
+
+
+def test_the_child_never_gets_the_servers_stdin_or_stdout(tmp_path: Path):
+    chunks: list[bytes] = []
+
+    async def keep(chunk: bytes) -> None:
+        chunks.append(chunk)
+
+    script = "import sys; print(sys.stdin.read() == '', flush=True); print('err', file=sys.stderr)"
+    result = asyncio.run(
+        runner.run_command([sys.executable, "-c", script], tmp_path, on_output=keep)
+    )
+    assert result.exit_code == 0 and b"".join(chunks).split() == [b"True", b"err"]
+
+
+def test_a_new_run_replaces_a_tasks_failures_and_reports_cleared_files():
+    store = FailureStore()
+    a, b = Path("/w/a.py"), Path("/w/b.py")
+    e1 = Entry(record(id="1"), "t", Path("/w"), Placement(path=a, line=0))
+    e2 = Entry(record(id="2"), "t", Path("/w"), Placement(path=b, line=0))
+    assert store.replace("t", [e1, e2]) == {a, b}
+    e3 = Entry(record(id="3"), "t", Path("/w"), Placement(path=b, line=1))
+    assert store.replace("t", [e3]) == {a, b}  # a is cleared, b re-published
+    assert store.for_path(a) == [] and store.get("3") is e3
+    assert store.remove("3") == {b} and store.entries() == []
+
+
+def test_key_line_finds_a_json_key(tmp_path: Path):
+    f = tmp_path / "c.json"
+    f.write_text('{\n  "servers": {\n    "tickets": {}\n  }\n}\n')
+    p = key_line(f, "tickets")
+    assert p is not None and (p.line, p.column) == (2, 4)
