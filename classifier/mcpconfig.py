@@ -81,7 +81,7 @@ def key_positions(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
     broken JSON: it scans what it can and stops at the end of the text.
     """
     out: dict[tuple[str, ...], tuple[int, int]] = {}
-    # Each open container: (is_object, path, next array index)
+    # Each open container: (is_object, path, [index of the current array element])
     stack: list[tuple[bool, tuple[str, ...], list[int]]] = []
     pending_key: tuple[str, ...] | None = None  # path of the value about to come
     line, line_start = 1, 0
@@ -114,9 +114,7 @@ def key_positions(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
             if pending_key is not None:
                 path = pending_key
             elif stack and not stack[-1][0]:
-                idx = stack[-1][2]
-                path = (*stack[-1][1], str(idx[0]))
-                idx[0] += 1
+                path = (*stack[-1][1], str(stack[-1][2][0]))
             else:
                 path = stack[-1][1] if stack else ()
             stack.append((c == "{", path, [0]))
@@ -128,6 +126,8 @@ def key_positions(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
             pending_key = None
             i += 1
         elif c == ",":
+            if stack and not stack[-1][0]:
+                stack[-1][2][0] += 1  # the next array element
             pending_key = None
             i += 1
         else:

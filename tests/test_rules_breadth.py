@@ -1,0 +1,284 @@
+"""The mcp_startup, plugin_startup, infra and prompt_delivery rules beyond
+their samples: precedence between them, the hint data the recipes rely on,
+and the placement of location-less records in config files and manifests."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from faultlens.classifier import mcpconfig
+from faultlens.classifier.engine import Options, classify_text
+from faultlens.classifier.rules import agent, infra, mcp, plugin
+from faultlens.classifier.rules.base import Hit, Rule
+from faultlens.classifier.rules.registry import all_rules
+from faultlens.classifier.taxonomy import FailureType
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def sample_output(family: str, case: str) -> str:
+    return (SAMPLES / family / case / "output.txt").read_text()
+
+
+def kinds(records: Iterable[object]) -> list[str]:
+    return [r.failure_type.value for r in records]  # type: ignore[attr-defined]
+
+
+# -- precedence ------------------------------------------------------------------------
+
+
+def test_mcp_rules_run_before_every_infra_and_agent_rule():
+    by_family: dict[str, list[int]] = {}
+    for r in all_rules():
+        by_family.setdefault(r.family, []).append(r.priority)
+    assert min(by_family["mcp"]) > max(by_family["infra"])
+    assert min(by_family["mcp"]) > max(by_family["agent"])
+    assert min(by_family["agent"]) > max(by_family["infra"])
+    assert max(by_family["infra"]) > infra.NETWORK_PRIORITY
+
+
+def test_connection_refused_while_an_mcp_client_connects_is_mcp_startup_not_infra(tmp_path):
+    out = sample_output("mcp", "ts-sdk-http-refused")
+    assert "ECONNREFUSED" in out
+    records = classify_text(out, Options(cwd=str(tmp_path)))
+    assert kinds(records) == ["mcp_startup"]
+    assert records[0].rule == "mcp.client_connect"
+
+
+def test_the_same_refused_line_outside_mcp_output_is_transient_infra(tmp_path):
+    records = classify_text(
+        "psql: error: connect ECONNREFUSED 127.0.0.1:5432\n", Options(cwd=str(tmp_path))
+    )
+    assert kinds(records) == ["infra"]
+    assert records[0].hint["transient"] is True
+    assert records[0].hint["host"] == "127.0.0.1:5432"
+
+
+def test_mcp_and_infra_failures_in_one_log_each_keep_their_category(tmp_path):
+    filler = "".join(f"step {i}: ok\n" for i in range(120))
+    out = (
+        sample_output("mcp", "ts-sdk-http-refused")
+        + filler
+        + sample_output("infra", "curl-connection-refused")
+    )
+    records = classify_text(out, Options(cwd=str(tmp_path)))
+    assert kinds(records) == ["mcp_startup", "infra"]
+    assert records[1].rule == "infra.curl"
+
+
+def test_an_llm_api_rate_limit_is_prompt_delivery_and_transient(tmp_path):
+    records = classify_text(sample_output("agent", "openai-rate-limit"), Options(cwd=str(tmp_path)))
+    assert kinds(records) == ["prompt_delivery"]
+    assert records[0].hint["transient"] is True
+    assert records[0].hint["retry_after"] == 5.0
+
+
+def test_an_sdk_error_ending_a_python_traceback_gives_only_the_sdk_record(tmp_path):
+    out = sample_output("agent", "anthropic-prompt-too-long")
+    assert "Traceback (most recent call last):" in out
+    records = classify_text(out, Options(cwd=str(tmp_path)))
+    assert [(r.failure_type.value, r.rule) for r in records] == [
+        ("prompt_delivery", "agent.context_too_long")
+    ]
+
+
+# -- the engine's rule for blocks and higher-priority rules ---------------------------------
+
+
+class _Swallow:
+    """A block that consumes every line and reports one hit on its first."""
+
+    max_lines = 1000
+
+    def __init__(self, line_no: int) -> None:
+        self.lines = [line_no]
+
+    def feed(self, line: str, line_no: int) -> bool:
+        self.lines.append(line_no)
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        return [Hit(signal="block", log_line=n) for n in self.lines if n in (1, 3)]
+
+
+def _rule(id_: str, priority: int, trigger: str, func: object) -> Rule:
+    return Rule(
+        id=id_,
+        category=FailureType.INFRA,
+        tool="t",
+        pattern=re.compile(re.escape(trigger)),
+        triggers=(trigger,),
+        func=func,  # type: ignore[arg-type]
+        family="test",
+        priority=priority,
+    )
+
+
+def test_a_higher_priority_rule_sees_a_line_a_lower_priority_block_consumes():
+    low = _rule("test.block", 1, "BEGIN", lambda m, ctx: _Swallow(ctx.line_no))
+    high = _rule("test.high", 9, "SDKError", lambda m, ctx: Hit(signal=ctx.line))
+    equal = _rule("test.equal", 1, "SDKError", lambda m, ctx: Hit(signal="never"))
+    text = "BEGIN\nframe\nSDKError: boom\n"
+    records = classify_text(text, Options(rules=[high, low, equal]))
+    got = sorted((r.rule, r.log_line) for r in records)
+    # line 3 is the high rule's; the block's own hit for line 3 is superseded,
+    # its hit for line 1 stays; the equal-priority rule never sees line 3.
+    assert got == [("test.block", 1), ("test.high", 3)]
+
+
+# -- hints the recipes use ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("case", "tokens", "limit"),
+    [
+        ("anthropic-prompt-too-long", 208000, 200000),
+        ("openai-context-length-exceeded", 130000, 128000),
+        ("gemini-input-token-count", 1200000, 1048576),
+    ],
+)
+def test_context_errors_carry_tokens_limit_and_a_reduced_budget(case, tokens, limit, tmp_path):
+    (rec,) = classify_text(sample_output("agent", case), Options(cwd=str(tmp_path)))
+    assert rec.hint["tokens"] == tokens
+    assert rec.hint["limit"] == limit
+    assert rec.hint["budget"] == int(limit * agent.BUDGET_RATIO) < limit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "All checks passed: no token limit exceeded.\n",
+        "The context is not too long: 1200 tokens.\n",
+    ],
+)
+def test_denials_of_context_errors_are_not_failures(text, tmp_path):
+    assert classify_text(text, Options(cwd=str(tmp_path))) == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("refused", True),
+        ("reset", True),
+        ("dns", True),
+        ("timeout", True),
+        ("http-5xx", True),
+        ("rate-limit", True),
+        ("tls", False),
+        ("env", False),
+        ("permission", False),
+        ("disk-full", False),
+        ("deploy", False),
+    ],
+)
+def test_infra_kinds_are_transient_only_when_a_retry_can_help(kind, expected):
+    assert infra.transient(kind) is expected
+
+
+def test_http_statuses_map_to_retryable_kinds():
+    assert infra.http_kind(503) == "http-5xx"
+    assert infra.http_kind(429) == "rate-limit"
+    assert not infra.transient(infra.http_kind(404))
+
+
+def test_bash_errors_that_look_like_a_missing_variable_are_not_reported_as_one(tmp_path):
+    text = "deploy.sh: line 5: kubectl: command not found\n"
+    records = classify_text(text, Options(cwd=str(tmp_path)))
+    assert all(r.rule != "infra.env_not_set" for r in records)
+
+
+# -- MCP configuration ------------------------------------------------------------------
+
+
+def test_key_positions_follow_nesting_arrays_and_escapes():
+    text = '{\n  "a": {"b\\"x": [1, {"c": 2}]},\n    "mcpServers": {\n      "notes": {}\n  }\n}\n'
+    pos = mcpconfig.key_positions(text)
+    assert pos[("a",)] == (2, 3)
+    assert pos[("a", 'b"x')] == (2, 9)
+    assert pos[("a", 'b"x', "1", "c")] == (2, 22)
+    assert pos[("mcpServers", "notes")] == (4, 7)
+
+
+def test_servers_are_read_from_each_clients_config_file(tmp_path):
+    (tmp_path / ".vscode").mkdir()
+    (tmp_path / ".vscode" / "mcp.json").write_text(
+        json.dumps(
+            {"servers": {"search": {"type": "http", "url": "http://127.0.0.1:8765/mcp"}}}, indent=2
+        )
+    )
+    (tmp_path / ".mcp.json").write_text(
+        json.dumps(
+            {"mcpServers": {"notes": {"command": "python", "args": ["srv/notes.py"]}}}, indent=2
+        )
+    )
+    entries = mcpconfig.declared_servers(tmp_path)
+    assert [(e.name, e.file, e.line, e.column) for e in entries] == [
+        ("notes", ".mcp.json", 3, 5),
+        ("search", ".vscode/mcp.json", 3, 5),
+    ]
+    assert mcpconfig.find_server(tmp_path, "search") == entries[1]
+    assert mcpconfig.pick_server(entries, mentions=["notes.py"]) == entries[0]
+    assert mcpconfig.pick_server(entries, mentions=["127.0.0.1:8765"]) == entries[1]
+    assert mcpconfig.pick_server(entries) is None  # two servers, nothing said: unknown
+    assert mcpconfig.pick_server(entries, name="missing") is None
+
+
+def test_an_mcp_record_stays_unplaced_when_no_config_declares_its_server(tmp_path):
+    (rec,) = classify_text(
+        'Connection failed: Connection to MCP server "ghost" timed out after 5000ms\n',
+        Options(cwd=str(tmp_path)),
+    )
+    assert rec.failure_type == FailureType.MCP_STARTUP
+    assert rec.source_file is None
+    assert rec.hint["server"] == "ghost"
+
+
+def test_a_host_line_naming_a_healthy_server_is_not_a_failure(tmp_path):
+    text = 'MCP server "notes": connected, 3 tools\ndocs: npx -y @example/docs-mcp - ✓ Connected\n'
+    assert classify_text(text, Options(cwd=str(tmp_path))) == []
+
+
+def test_invalid_mcp_config_is_skipped_not_fatal(tmp_path):
+    (tmp_path / ".mcp.json").write_text('{"mcpServers": {"notes": ')
+    assert mcpconfig.declared_servers(tmp_path) == []
+
+
+# -- plugin manifests ------------------------------------------------------------------------
+
+
+def test_offsets_and_json_errors_become_lines_and_columns():
+    text = '{\n  "a": 1\n  "b": 2\n}\n'
+    assert plugin.offset_to_line_col(text, text.index('"b"')) == (3, 3)
+    assert plugin.json_error_at(text) == (3, 3, "Expecting ',' delimiter")
+    assert plugin.json_error_at('{"a": 1}') is None
+
+
+def test_a_manifest_outside_the_working_tree_is_never_read(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "plugin.json").write_text('{\n  "a": 1,\n}\n')
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "plugin.json").symlink_to(outside / "plugin.json")
+    text = f"SyntaxError: {work / 'plugin.json'}: Unexpected token '}}'\n"
+    (rec,) = classify_text(text, Options(cwd=str(work)))
+    assert rec.failure_type == FailureType.PLUGIN_STARTUP
+    assert rec.source_file == "plugin.json"
+    assert rec.source_line is None  # the symlink leads out: not read, not placed
+
+
+def test_a_json_error_in_a_file_that_is_not_a_manifest_is_not_a_plugin_failure(tmp_path):
+    text = "SyntaxError: /app/data/users.json: Unexpected token '}'\n"
+    records = classify_text(text, Options(cwd=str(tmp_path)))
+    assert all(r.failure_type != FailureType.PLUGIN_STARTUP for r in records)
+
+
+def test_each_family_module_has_its_rules_registered():
+    families = {r.family for r in all_rules()}
+    assert {"mcp", "plugin", "infra", "agent"} <= families
+    assert mcp.PRIORITY > plugin.PRIORITY > agent.PRIORITY > infra.PRIORITY
