@@ -284,7 +284,10 @@ class Classifier:
             self._rule_failed(rule, exc)
             return
         for h in hits:
-            if h.log_line is not None and self._claimed.get(h.log_line, rule.priority) > rule.priority:
+            if (
+                h.log_line is not None
+                and self._claimed.get(h.log_line, rule.priority) > rule.priority
+            ):
                 continue  # a higher-priority rule already explained this line
             self._add(rule, h, h.log_line)
 
