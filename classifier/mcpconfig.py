@@ -222,9 +222,13 @@ def pick_server(
         return None
     said = {m for m in mentions if m}
     if said:
-        matched = [e for e in entries if said & set(e.words()[1:])]
-        if len({e.name for e in matched}) == 1:
-            return matched[0]
+        # The server whose command, arguments or URL share the most words with
+        # what the output said ("npx" alone fits many; "@acme/mcp@1" one).
+        scores = {e.name: len(said & set(e.words()[1:])) for e in entries}
+        best = max(scores.values(), default=0)
+        winners = [e for e in entries if best and scores[e.name] == best]
+        if len({e.name for e in winners}) == 1:
+            return winners[0]
     if len({e.name for e in entries}) == 1:
         return entries[0]
     return None

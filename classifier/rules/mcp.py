@@ -281,6 +281,58 @@ def vscode(m: re.Match[str], ctx: LineContext) -> Hit:
     )
 
 
+_CURSOR_COMMAND = re.compile(r"Starting new stdio process with command: (?P<cmd>.+?)\s*$")
+
+
+@rule(
+    id="mcp.cursor",
+    category=FailureType.MCP_STARTUP,
+    tool="cursor-mcp",
+    pattern=(
+        r"\[error\] ?(?P<prefix>[^:\s]*): (?:Error in MCP: (?P<closed>.+?)"
+        r"|Failed to reload client: (?P<reload>.+?)|Client error for command (?P<client>.+?))\s*$"
+    ),
+    triggers=("Error in MCP: ", "Failed to reload client: ", "Client error for command"),
+    url="https://docs.cursor.com/context/model-context-protocol",
+    priority=PRIORITY + 1,
+)
+def cursor(m: re.Match[str], ctx: LineContext) -> Hit:
+    """Cursor's MCP log reporting a server that closed or failed to start.
+
+    What it detects: `[error] <name>: Error in MCP: Client closed`,
+    `[error] <name>: Failed to reload client: MCP error -32000: Connection
+    closed` and `Client error for command ...` in Cursor's MCP log.  The
+    prefix is a shortened server name, so the server is found from the
+    command of the `Starting new stdio process with command: ...` line
+    before it; repeated reload cycles of one command are one record.
+
+    Example output (Cursor's "MCP Logs" output; documented format):
+        2025-04-08 11:16:16.790 [error] rmcp: Error in MCP: Client closed
+
+    Recipe: mcp_startup: retry the server once from its .cursor/mcp.json
+    entry; then skip it with a warning on that entry.
+
+    References: https://docs.cursor.com/context/model-context-protocol
+    """
+    command = None
+    for line in reversed(ctx.before(_LOOK_BACK)):
+        c = _CURSOR_COMMAND.search(line)
+        if c:
+            command = c.group("cmd")
+            break
+    message = (m.group("closed") or m.group("reload") or m.group("client") or "").strip()
+    hint: dict[str, object] = {"stage": _stage(message), "log_prefix": m.group("prefix")}
+    if command:
+        hint["mentions"] = [w for w in command.split() if w not in ("cmd", "/c")]
+        hint["command_line"] = command
+    return Hit(
+        signal=ctx.line.strip(),
+        message=message,
+        hint=hint,
+        key=("mcp.cursor", command or m.group("prefix")),
+    )
+
+
 _CLAUDE_PATTERNS = (
     re.compile(r'Connection to MCP server "(?P<server>[^"]+)" timed out after (?P<ms>\d+)ms'),
     re.compile(r'MCP server "(?P<server>[^"]+)"[:,]? (?P<message>.*)$'),
