@@ -8,6 +8,7 @@
 #   scripts/install-tools.sh python     # only the PyPI tools (into .venv)
 #   scripts/install-tools.sh debian     # only the Debian packages (needs root)
 #   scripts/install-tools.sh security   # the security scanners (not in "all": no test needs them)
+#   scripts/install-tools.sh llm        # the LLM SDKs behind tests/samples/agent (not in "all")
 #
 # npm tools go to tools/node/node_modules/.bin (add it to PATH); PyPI tools
 # into the project's .venv; Debian packages system-wide.
@@ -54,6 +55,17 @@ security_tools() {
   fi
 }
 
+# LLM SDKs behind tests/samples/agent: real SDK output against a local
+# stand-in of the API (fake_api.py in each case; see its cmd.txt). Their own
+# venv, never the project's. The MCP SDKs: `mcp` is in the test extra, the
+# TypeScript one in node_tools. docker, kubectl and terraform (infra samples)
+# come with the machine; without a daemon/cluster/cloud their failures are
+# what the samples show.
+llm_tools() {
+  [ -x "$root/tools/llm/bin/python" ] || python3 -m venv "$root/tools/llm"
+  "$root/tools/llm/bin/pip" install -q anthropic==2.14.0 openai==3.57.0 google-genai==3.6.1
+}
+
 debian_tools() {
   if ! command -v go >/dev/null || ! command -v clang >/dev/null || ! command -v gradle >/dev/null; then
     apt-get update -qq
@@ -74,6 +86,7 @@ case $what in
   python) python_tools ;;
   debian) debian_tools ;;
   security) security_tools ;;
+  llm) llm_tools ;;
   all) debian_tools; node_tools; python_tools ;;
-  *) echo "usage: $0 [all|node|python|debian|security]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|node|python|debian|security|llm]" >&2; exit 2 ;;
 esac
