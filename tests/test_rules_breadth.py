@@ -282,3 +282,18 @@ def test_each_family_module_has_its_rules_registered():
     families = {r.family for r in all_rules()}
     assert {"mcp", "plugin", "infra", "agent"} <= families
     assert mcp.PRIORITY > plugin.PRIORITY > agent.PRIORITY > infra.PRIORITY
+
+
+def test_python_permission_and_disk_errors_are_left_to_the_traceback_rule(tmp_path):
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/export.py", line 3, in <module>\n'
+        '    open("/var/log/app.log", "w")\n'
+        "PermissionError: [Errno 13] Permission denied: '/var/log/app.log'\n"
+    )
+    records = classify_text(text, Options(cwd=str(tmp_path)))
+    assert all(r.rule not in ("infra.permission_denied", "infra.disk_full") for r in records)
+    shell = classify_text(
+        "cp: cannot create regular file 'x': Permission denied\n", Options(cwd=str(tmp_path))
+    )
+    assert [r.rule for r in shell] == ["infra.permission_denied"]

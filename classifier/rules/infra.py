@@ -534,12 +534,18 @@ def env_not_set(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
+# A Python exception line: the python.traceback rule reports it (as infra
+# for PermissionError / ENOSPC) at the frame that raised it, which says more
+# than the path alone.
+_PY_EXCEPTION = re.compile(r"^\s*[\w.]*(?:Error|Exception): ")
+
+
 @rule(
     id="infra.permission_denied",
     category=FailureType.INFRA,
     tool="os",
     pattern=(
-        r"(?P<path>[^\s:'\"][^:'\"]*): Permission denied\s*$"
+        r"(?P<path>[^\s:'\"‘’]+)['\"’]?: Permission denied\s*$"
         r"|EACCES: permission denied, \w+ '(?P<epath>[^']+)'"
         r"|Permission denied \((?P<auth>publickey[^)]*)\)"
         r"|\[Errno 13\] Permission denied: '(?P<ppath>[^']+)'"
@@ -548,7 +554,7 @@ def env_not_set(m: re.Match[str], ctx: LineContext) -> Hit | None:
     url="https://man7.org/linux/man-pages/man3/errno.3.html",
     priority=PRIORITY,
 )
-def permission_denied(m: re.Match[str], ctx: LineContext) -> Hit:
+def permission_denied(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """Permission denied (EACCES) on a file, a script, a socket or SSH.
 
     What it detects: `bash: line 1: ./deploy.sh: Permission denied`, node's
@@ -567,8 +573,9 @@ def permission_denied(m: re.Match[str], ctx: LineContext) -> Hit:
     """
     if m.group("auth"):
         return Hit(signal=ctx.line.strip(), hint=_hint("permission", auth=m.group("auth")))
+    if m.group("ppath") and _PY_EXCEPTION.match(ctx.line):
+        return None
     path = (m.group("path") or m.group("epath") or m.group("ppath") or "").strip()
-    path = re.sub(r"^(?:[\w./-]+: )?(?:line \d+: )?", "", path) if ": " in path else path
     file = path if path and ctx.exists(path) else None
     return Hit(
         signal=ctx.line.strip(),
@@ -592,7 +599,7 @@ _WRITING = re.compile(
     url="https://man7.org/linux/man-pages/man3/errno.3.html",
     priority=PRIORITY,
 )
-def disk_full(m: re.Match[str], ctx: LineContext) -> Hit:
+def disk_full(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """The disk (or a tmpfs, or a quota) is full.
 
     What it detects: `No space left on device` (ENOSPC) from any tool:
@@ -607,6 +614,8 @@ def disk_full(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://man7.org/linux/man-pages/man3/errno.3.html
     """
+    if _PY_EXCEPTION.match(ctx.line) and "[Errno 28]" in ctx.line:
+        return None
     path = _WRITING.search(ctx.line)
     return Hit(
         signal=ctx.line.strip(),
