@@ -72,9 +72,28 @@ class Locator:
             return rel.as_posix()
         if not os.path.exists(full):
             mapped = self._map_suffix(Path(full).parts[1:])
-            if mapped is not None:
-                return mapped
+        else:
+            mapped = self._map_same_checkout(Path(full))
+        if mapped is not None:
+            return mapped
         return Path(full).as_posix()
+
+    def _map_same_checkout(self, full: Path) -> str | None:
+        """An existing file in another copy of this tree (the same checkout
+        cloned elsewhere, as CI does): the printed path runs through a folder
+        named like the cwd, and the rest of it names a file of the same size
+        under the cwd."""
+        parts = full.parts
+        for i in range(len(parts) - 2, 0, -1):
+            if parts[i] == self.cwd.name:
+                rest = Path(*parts[i + 1 :])
+                mine = self.cwd / rest
+                try:
+                    if mine.is_file() and mine.stat().st_size == full.stat().st_size:
+                        return rest.as_posix()
+                except OSError:
+                    return None
+        return None
 
     def _map_suffix(self, parts: tuple[str, ...]) -> str | None:
         parts = parts[-_MAX_PARTS:]

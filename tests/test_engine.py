@@ -142,3 +142,13 @@ def test_absolute_path_inside_the_cwd_is_made_relative_and_unknown_paths_stay_as
     a, b = classify_bytes(inside + outside, Options(cwd=str(tmp_path)))
     assert a.source_file == "lib/x.ts"
     assert b.source_file == "/nowhere/y.ts"
+
+
+def test_existing_path_in_another_copy_of_the_same_tree_maps_onto_the_cwd(tmp_path):
+    for root in (tmp_path / "ci" / "app", tmp_path / "dev" / "app"):
+        (root / "src").mkdir(parents=True)
+        (root / "src" / "x.ts").write_text("let a = 1;\n")
+    other = tmp_path / "dev" / "app" / "src" / "x.ts"
+    line = f"{other}(1,5): error TS2304: Cannot find name 'b'.\n".encode()
+    (rec,) = classify_bytes(line, Options(cwd=str(tmp_path / "ci" / "app")))
+    assert rec.source_file == "src/x.ts"
