@@ -25,7 +25,7 @@ from .base import Block, Hit, LineContext
 from .registry import rule
 
 PRIORITY = 30  # specific tools (docker, kubectl, terraform, curl, npm, pip)
-NETWORK_PRIORITY = 5  # generic network lines, after every other family
+NETWORK_PRIORITY = -10  # generic network lines, after every other family
 
 TRANSIENT_KINDS = frozenset({"refused", "reset", "dns", "timeout", "http-5xx", "rate-limit"})
 
