@@ -298,3 +298,23 @@ def test_python_permission_and_disk_errors_are_left_to_the_traceback_rule(tmp_pa
         "cp: cannot create regular file 'x': Permission denied\n", Options(cwd=str(tmp_path))
     )
     assert [r.rule for r in shell] == ["infra.permission_denied"]
+
+
+@pytest.mark.parametrize(
+    ("line", "server"),
+    [
+        ('MCP server "tickets" failed to start: spawn node ENOENT', "tickets"),
+        (
+            '[MCP] Server "tickets": Connection failed: MCP error -32000: Connection closed',
+            "tickets",
+        ),
+        ("[MCP] notes: connection refused", "notes"),
+    ],
+)
+def test_host_lines_name_the_server_that_failed(line, server, tmp_path):
+    (rec,) = classify_text(line + "\n", Options(cwd=str(tmp_path)))
+    assert (rec.failure_type, rec.rule, rec.hint["server"]) == (
+        FailureType.MCP_STARTUP,
+        "mcp.host",
+        server,
+    )

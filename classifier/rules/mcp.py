@@ -338,6 +338,7 @@ _CLAUDE_PATTERNS = (
     re.compile(r'MCP server "(?P<server>[^"]+)"[:,]? (?P<message>.*)$'),
     re.compile(r"^\s*(?P<server>[^\s:][^:]*): (?P<command>.+?) - ✗ (?P<message>Failed to connect)"),
     re.compile(r"Failed to reconnect to (?P<server>[^\s.][^\s]*?)\.?\s*$"),
+    re.compile(r"\[MCP\] (?:[Ss]erver )?[\"']?(?P<server>[\w@./-]+?)[\"']?:? (?P<message>.+)$"),
 )
 _FAILED = re.compile(r"fail|error|timed out|closed|exited|crash|refused|disconnect", re.I)
 
@@ -350,8 +351,9 @@ _FAILED = re.compile(r"fail|error|timed out|closed|exited|crash|refused|disconne
         r'MCP server "[^"]+"'
         r"|✗ Failed to connect"
         r"|Failed to reconnect to \S"
+        r"|\[MCP\] \S"
     ),
-    triggers=('MCP server "', "✗ Failed to connect", "Failed to reconnect to "),
+    triggers=('MCP server "', "✗ Failed to connect", "Failed to reconnect to ", "[MCP] "),
     url="https://code.claude.com/docs/en/mcp",
     priority=PRIORITY,
 )
@@ -362,7 +364,8 @@ def host(m: re.Match[str], ctx: LineContext) -> Hit | None:
     What it detects: `claude mcp list`'s `NAME: COMMAND - ✗ Failed to
     connect`, `Connection to MCP server "NAME" timed out after 5000ms`,
     `MCP server "NAME" failed to start` / `MCP server "NAME": Connection
-    failed ...`, `Failed to reconnect to NAME.`.  A line naming a server
+    failed ...`, `[MCP] Server "NAME": Connection failed ...`, `Failed to
+    reconnect to NAME.`.  A line naming a server
     without a failure word ("MCP server "x": connected") is not a failure.
 
     Example output (`claude mcp list`; documented format):
