@@ -71,6 +71,7 @@ class FaultLensServer(LanguageServer):
         self.outcomes: dict[str, Outcome] = {}
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
+        self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task
         self.watch_registration: str | None = None
         self.watch_lock = asyncio.Lock()
         self.watching: tuple[tuple[str, ...], float] | None = None  # what is set up now
@@ -174,6 +175,12 @@ class FaultLensServer(LanguageServer):
 
         task.add_done_callback(done)
         return task
+
+    def on_cancel_request(self, msg_id: Any) -> None:
+        """$/cancelRequest of a running faultlens.run: stop its command."""
+        key = self.run_requests.get(msg_id)
+        if key is not None and key in self.running:
+            self.running[key].set()
 
     # -- settings ---------------------------------------------------------------
     def apply_settings(self, raw: Any, *, base: Settings | None = None) -> list[str]:

@@ -142,6 +142,9 @@ async def run_task(
     stop = asyncio.Event()
     ls.running[key] = stop
     ls.running_task[key] = task
+    request_id = P.REQUEST_ID.get()
+    if request_id is not None:
+        ls.run_requests[request_id] = key
     log_path = ls.run_log(key)
     opts = ls.options(cwd=cwd, task=task, command=argv, exit_code=None, log_file=str(log_path))
     classifier = Classifier(opts)
@@ -222,6 +225,8 @@ async def run_task(
     finally:
         ls.running.pop(key, None)
         ls.running_task.pop(key, None)
+        if request_id is not None:
+            ls.run_requests.pop(request_id, None)
         ls.work_done_progress.tokens.pop(token, None)
 
 

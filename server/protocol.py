@@ -10,6 +10,7 @@ response (pygls would otherwise drop it and the client would wait forever).
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -148,8 +149,26 @@ class _Dropped:
     jsonrpc: str = "dropped"
 
 
+REQUEST_ID: ContextVar[int | str | None] = ContextVar("faultlens_request_id", default=None)
+
+
 class FaultLensProtocol(LanguageServerProtocol):
-    """The LSP protocol plus raw custom messages and errors for unreadable requests."""
+    """The LSP protocol plus raw custom messages, errors for unreadable requests, and
+    `$/cancelRequest` reaching commands that are already running (pygls 2.1 only
+    cancels a request that has not started)."""
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        token = REQUEST_ID.set(msg_id)  # handlers started from here see their request id
+        try:
+            super()._handle_request(msg_id, method_name, params)
+        finally:
+            REQUEST_ID.reset(token)
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        super()._handle_cancel_notification(msg_id)
+        on_cancel = getattr(self._server, "on_cancel_request", None)
+        if on_cancel is not None:
+            on_cancel(msg_id)
 
     def get_message_type(self, method: str) -> type[Any] | None:  # type: ignore[override]
         if method == INGEST:

@@ -92,3 +92,24 @@ async def test_cancelling_the_progress_stops_the_command(client: LanguageClient)
     client.window_work_done_progress_cancel(T.WorkDoneProgressCancelParams(token=token))
     result = await asyncio.wait_for(run, 10)
     assert result["cancelled"] is True and result["lines"] < 600
+
+
+async def test_cancelling_the_request_stops_the_command(client: LanguageClient):
+    script = "import time\nfor i in range(600):\n    print(i, flush=True)\n    time.sleep(0.05)\n"
+    params = T.ExecuteCommandParams(
+        command="faultlens.run", arguments=[{"command": [sys.executable, "-c", script]}]
+    )
+    before = set(client.progress_reports)
+    msg_id = "cancel-me"
+    pending = asyncio.ensure_future(
+        client.protocol.send_request_async(T.WORKSPACE_EXECUTE_COMMAND, params, msg_id=msg_id)
+    )
+    token = await until(lambda: next(iter(set(client.progress_reports) - before), None))
+    await until(lambda: len(client.progress_reports[token]) >= 3, what="some output")
+    client.protocol.notify(T.CANCEL_REQUEST, T.CancelParams(id=msg_id))
+    with pytest.raises(JsonRpcException):
+        await asyncio.wait_for(pending, 10)
+    await until(
+        lambda: type(client.progress_reports[token][-1]).__name__ == "WorkDoneProgressEnd",
+        what="progress ended",
+    )
