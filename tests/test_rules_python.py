@@ -306,8 +306,8 @@ FAILED tests/test_a.py::test_two - ZeroDivisionError: division by zero
 """
     recs = _classify(text, root)
     assert [(r.source_line, r.hint["test_id"], r.rule) for r in recs] == [
-        (3, "tests/test_a.py::test_one", "pytest.line"),
-        (7, "tests/test_a.py::test_two", "pytest.line"),
+        (3, "tests/test_a.py::test_one", "pytest.section"),
+        (7, "tests/test_a.py::test_two", "pytest.section"),
         (None, "tests/test_a.py::test_db", "pytest.summary"),
     ]
 
@@ -371,3 +371,33 @@ def test_pyright_continuation_lines_carry_the_rule_code(tmp_path):
     [rec] = _classify(text, root)
     assert rec.code == "reportReturnType"
     assert rec.hint["detail"] == ['"str" is not assignable to "int"']
+
+
+def test_a_report_title_that_fills_the_line_is_still_read(tmp_path):
+    root = _project(tmp_path, "tests/test_long.py")
+    name = "test_parse_accepts_every_documented_format[" + "x" * 60 + "]"
+    text = f"""\
+=================================== FAILURES ===================================
+_ {name} _
+tests/test_long.py:4: in test_parse_accepts_every_documented_format
+    assert parse(raw) == want
+E   assert None == 3
+=========================== short test summary info ============================
+FAILED tests/test_long.py::{name} - assert None == 3
+"""
+    [rec] = _classify(text, root)
+    assert rec.rule == "pytest.failure"
+    assert (rec.source_file, rec.source_line) == ("tests/test_long.py", 4)
+    assert rec.hint["test_id"] == f"tests/test_long.py::{name}"
+
+
+def test_a_report_without_its_section_header_is_still_read(tmp_path):
+    root = _project(tmp_path, "tests/test_a.py")
+    text = """\
+___________________________________ test_one ___________________________________
+tests/test_a.py:2: in test_one
+    assert 1 == 2
+E   assert 1 == 2
+"""
+    [rec] = _classify(text, root)
+    assert (rec.rule, rec.source_line, rec.hint["expected"]) == ("pytest.failure", 2, "2")

@@ -227,10 +227,11 @@ class _PytestBlock:
         for part, got in self.doctest.items():
             hint[part] = "\n".join(got)
         category = FailureType.TEST
-        rule_id = ""
+        rule_id = "pytest.failure"
         key: tuple[str, ...]
         if self.kind == "conftest":
             category = FailureType.COMPILE
+            rule_id = "pytest.conftest_error"
             node = ""
             key = ("pytest", "conftest", self.name)
         elif self.kind == "collect":
@@ -267,12 +268,21 @@ class _PytestBlock:
         ]
 
 
+_TITLE_PATTERN = (
+    r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$"
+)
+_COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
+_TITLE = re.compile(_TITLE_PATTERN)
+_COLLECT_TITLE = re.compile(_COLLECT_PATTERN)
+_SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
+
+
 @rule(
     id="pytest.failure",
     category=FailureType.TEST,
     tool="pytest",
-    pattern=r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$",
-    triggers=("_ ",),
+    pattern=_TITLE_PATTERN,
+    triggers=("__ ",),
     url=_PYTEST_DOCS,
 )
 def pytest_failure(m: re.Match[str], ctx: LineContext) -> _PytestBlock | None:
@@ -312,7 +322,7 @@ def pytest_failure(m: re.Match[str], ctx: LineContext) -> _PytestBlock | None:
     id="pytest.collection_error",
     category=FailureType.COMPILE,
     tool="pytest",
-    pattern=r"^_+ (?P<title>ERROR collecting \S.*?) _+$",
+    pattern=_COLLECT_PATTERN,
     triggers=("ERROR collecting ",),
     url="https://docs.pytest.org/en/stable/explanation/goodpractices.html",
     priority=5,
@@ -437,15 +447,24 @@ def pytest_summary(m: re.Match[str], ctx: LineContext) -> Hit:
     return _summary_hit(m, ctx.line, ctx.line_no)
 
 
-class _LineStyleBlock:
-    """The FAILURES section in `--tb=line` style: one `E` excerpt and one
-    `path:line: message` location per failure, no test names; the names come
-    from the short test summary that follows, FAILED lines in the same order."""
+class _SectionBlock:
+    """The FAILURES and ERRORS sections of a pytest run, read as one report.
 
-    max_lines = 100_000
+    Each `___ title ___` report in them is read by a _PytestBlock (records
+    under pytest.failure / pytest.collection_error); in the `--tb=line`
+    style there are no titles, only an `E` excerpt and a `path:line:
+    message` location per failed test, and the FAILED lines of the short
+    test summary that follows give them their node ids, in the same order.
+    Reading the whole section here means a report title is recognised
+    however long it is (pytest pads it with a single `_` when the title
+    fills the line), without a broad literal trigger."""
+
+    max_lines = 2_000_000
 
     def __init__(self, ctx: LineContext) -> None:
         self.ctx = ctx
+        self.reports: list[Hit] = []
+        self.sub: _PytestBlock | None = None
         self.entries: list[Hit] = []
         self.e_text: str | None = None
         self.e_line_no: int | None = None
@@ -453,25 +472,44 @@ class _LineStyleBlock:
         self.summaries: list[Hit] = []
         self.paired = 0
 
+    def _close_sub(self) -> None:
+        if self.sub is not None:
+            self.reports.extend(self.sub.finish())
+            self.sub = None
+
     def feed(self, line: str, line_no: int) -> bool:
         if self.summary:
-            s = _SUMMARY.match(line)
-            if s:
-                hit = _summary_hit(s, line, line_no)
-                if s.group("outcome") == "FAILED" and self.paired < len(self.entries):
-                    entry = self.entries[self.paired]
-                    self.paired += 1
-                    entry.key = hit.key
-                    entry.hint.setdefault("test_id", hit.hint["test_id"])
-                else:
-                    self.summaries.append(hit)
+            return self._summary_line(line, line_no)
+        if self.sub is not None:
+            if self.sub.feed(line, line_no):
                 return True
-            return line.startswith(_SUMMARY_WORDS)
+            self._close_sub()
         if _SECTION.match(line):
+            if _SECTION_NAMES.match(line):
+                return True  # ERRORS followed by FAILURES
             self.summary = "short test summary info" in line and bool(self.entries)
             return self.summary
-        if not self.entries and self.e_text is None and _HEADER.match(line):
-            return False  # long/short style: the per-test blocks read it
+        title = _TITLE.match(line) or _COLLECT_TITLE.match(line)
+        if title and title.group("title").strip("_ "):
+            self.sub = _PytestBlock(self.ctx, title.group("title"), line_no)
+            return True
+        return self._line_style(line, line_no)
+
+    def _summary_line(self, line: str, line_no: int) -> bool:
+        s = _SUMMARY.match(line)
+        if s is None:
+            return line.startswith(_SUMMARY_WORDS)
+        hit = _summary_hit(s, line, line_no)
+        if s.group("outcome") == "FAILED" and self.paired < len(self.entries):
+            entry = self.entries[self.paired]
+            self.paired += 1
+            entry.key = hit.key
+            entry.hint.setdefault("test_id", hit.hint["test_id"])
+        else:
+            self.summaries.append(hit)
+        return True
+
+    def _line_style(self, line: str, line_no: int) -> bool:
         e = _E_LINE.match(line)
         if e:
             self.e_text = e.group("text").strip()
@@ -501,38 +539,41 @@ class _LineStyleBlock:
         return self.e_text is not None and (line.startswith(" ") or not line.strip())
 
     def finish(self) -> Iterable[Hit]:
-        return [*self.entries, *self.summaries]
+        self._close_sub()
+        return [*self.reports, *self.entries, *self.summaries]
 
 
 @rule(
-    id="pytest.line",
+    id="pytest.section",
     category=FailureType.TEST,
     tool="pytest",
-    pattern=r"^=+ FAILURES =+$",
-    triggers=(" FAILURES ",),
+    pattern=r"^=+ (?:FAILURES|ERRORS) =+$",
+    triggers=(" FAILURES ", " ERRORS "),
     url="https://docs.pytest.org/en/stable/how-to/output.html#modifying-python-traceback-printing",
 )
-def pytest_line(m: re.Match[str], ctx: LineContext) -> _LineStyleBlock:
-    """pytest failures in the one-line traceback style (`--tb=line`).
+def pytest_section(m: re.Match[str], ctx: LineContext) -> _SectionBlock:
+    """pytest's FAILURES and ERRORS sections, including the one-line
+    traceback style (`--tb=line`).
 
-    What it detects: under `=== FAILURES ===`, for each failed test the `E`
-    line of its exception and then `/abs/path/file.py:line: message` (the
-    innermost frame of the failure), without the test's name; the FAILED
-    lines of the short test summary that follows are paired with them in
-    order, which gives each record its node id and merges the two. In the
-    long and short styles a `___ test ___` header follows the section line
-    and this rule steps aside for pytest.failure.
+    What it detects: the `=== FAILURES ===` / `=== ERRORS ===` section and
+    everything in it. Each titled report is read as pytest.failure or
+    pytest.collection_error describe (and recorded under those ids). In
+    the `--tb=line` style a failed test is only its `E` line and
+    `/abs/path/file.py:line: message` (the innermost frame), without the
+    test's name: those are recorded under this id, and the FAILED lines of
+    the short test summary that follows are paired with them in order,
+    which gives each its node id and merges the two.
 
     Example output (`python -m pytest --tb=line`, pytest 9.2.0):
         =================================== FAILURES ===================================
-        E   AssertionError: assert 5 == 6
-        /work/app/tests/test_calc.py:7: AssertionError: assert 5 == 6
+        E   AssertionError: assert 4 == 5
+        /work/app/tests/test_calc.py:7: AssertionError: assert 4 == 5
 
     Recipe: test, as for pytest.failure.
 
     References: https://docs.pytest.org/en/stable/how-to/output.html#modifying-python-traceback-printing
     """
-    return _LineStyleBlock(ctx)
+    return _SectionBlock(ctx)
 
 
 @rule(
