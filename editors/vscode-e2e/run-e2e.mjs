@@ -65,6 +65,33 @@ async function shot(page, name) {
   result.screenshots.push(file);
 }
 
+/** Run the build: a faultlens task (Tasks: Run Task) or Faultlens: Run Command…. */
+async function runBuild(page, run) {
+  if (run.via === "task") {
+    await runCommand(page, "Tasks: Run Task");
+    await chooseQuickPick(page, run.label, run.label);
+    // VS Code would ask here which problem matcher to attach, for task types that want one.
+    await page.waitForTimeout(1000);
+    const visible = await page.locator(".quick-input-widget").isVisible();
+    const labels = visible ? await quickPickLabels(page) : [];
+    if (labels.length > 0) {
+      result.quickPickAfterTask = labels;
+      await shot(page, "task-prompt");
+    }
+  } else if (run.name !== undefined) {
+    await runCommand(page, "Faultlens: Run Command…");
+    await chooseQuickPick(page, run.name, run.name);
+  } else {
+    await runCommand(page, "Faultlens: Run Command…");
+    await answerQuickInput(page, run.command);
+  }
+}
+
+/** Faultlens rows of the Problems panel. */
+function faultlensRows(rows) {
+  return rows.filter((r) => !r.isFile && (/faultlens/.test(r.text) || /faultlens/.test(r.ariaLabel)));
+}
+
 async function main() {
   const dirs = scratchDirs(scratch);
   const env = codeServerEnv(dirs, scenario.extraPath);
@@ -116,29 +143,14 @@ async function main() {
     result.fileBefore = fs.readFileSync(fixFile, "utf8");
 
     // Run the build.
-    if (scenario.run.via === "task") {
-      await runCommand(page, "Tasks: Run Task");
-      await chooseQuickPick(page, scenario.run.label, scenario.run.label);
-      // VS Code may ask which problem matcher to attach to a task that has none.
-      await page.waitForTimeout(1000);
-      const visible = await page.locator(".quick-input-widget").isVisible();
-      const labels = visible ? await quickPickLabels(page) : [];
-      if (labels.length > 0) {
-        result.quickPickAfterTask = labels;
-        await shot(page, "task-prompt");
-      }
-    } else {
-      await runCommand(page, "Faultlens: Run Command…");
-      await answerQuickInput(page, scenario.run.command);
-    }
+    await runBuild(page, scenario.run);
     mark(`build started (${scenario.run.via})`);
 
     // Failures reach the Problems panel.
     await runCommand(page, "Problems: Focus on Problems View");
     result.problems = await waitFor(async () => {
       const rows = await problemRows(page);
-      const ours = rows.filter((r) => /faultlens/.test(r.text) || /faultlens/.test(r.ariaLabel));
-      return ours.length >= scenario.expectProblems ? rows : undefined;
+      return faultlensRows(rows).length >= scenario.expectProblems ? rows : undefined;
     }, scenario.problemsTimeoutMs ?? 90_000, `${scenario.expectProblems} faultlens rows in Problems`).catch(async (err) => {
       result.problems = await problemRows(page);
       throw err;
@@ -199,6 +211,24 @@ async function main() {
     await page.waitForTimeout(scenario.settleMs ?? 3000);
     result.problemsAfterFix = await problemRows(page);
     await shot(page, "after-fix");
+
+    // Run the build again (another route) and see what is left.
+    if (scenario.rerun) {
+      await runBuild(page, scenario.rerun);
+      mark(`build re-run (${scenario.rerun.via})`);
+      await runCommand(page, "Problems: Focus on Problems View");
+      result.problemsAfterRerun = await waitFor(async () => {
+        const rows = await problemRows(page);
+        const ours = faultlensRows(rows);
+        const texts = ours.map((r) => r.text).join("\n");
+        return ours.length === scenario.rerun.expectProblems && !new RegExp(scenario.rerun.gone).test(texts) ? rows : undefined;
+      }, scenario.problemsTimeoutMs ?? 90_000, `${scenario.rerun.expectProblems} rows without ${scenario.rerun.gone}`).catch(async (err) => {
+        result.problemsAfterRerun = await problemRows(page);
+        throw err;
+      });
+      result.statusAfterRerun = (await statusTexts(page)).filter((i) => /faultlens/i.test(i.id));
+      await shot(page, "after-rerun");
+    }
     result.consoleErrors = consoleErrors.slice(0, 50);
   } catch (err) {
     result.error = err instanceof Error ? `${err.message}\n${err.stack}` : String(err);

@@ -36,7 +36,7 @@ async function pickLabels(page) {
 async function acceptExact(page, label, what) {
   const want = norm(label);
   const index = await waitFor(async () => {
-    const i = (await pickLabels(page)).indexOf(want);
+    const i = (await pickLabels(page)).findIndex((l) => l === want || l.startsWith(`${want} `));
     return i >= 0 ? i + 1 : undefined;
   }, SHORT, what);
   for (let i = 1; i < index; i++) {
@@ -44,7 +44,7 @@ async function acceptExact(page, label, what) {
   }
   const focused = page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused");
   const text = norm((await focused.innerText()).split("\n")[0]);
-  if (text !== want) {
+  if (text !== want && !text.startsWith(`${want} `)) {
     throw new Error(`focused "${text}" instead of "${want}"`);
   }
   await page.keyboard.press("Enter");
@@ -101,10 +101,11 @@ export async function problemRows(page) {
   return page.locator(".markers-panel .monaco-tl-row").evaluateAll((rows) =>
     rows.map((r) => {
       const container = r.closest(".monaco-list-row");
+      const ariaLabel = container?.getAttribute("aria-label") ?? "";
       return {
         text: r.innerText.replace(/\s+/g, " ").trim(),
-        ariaLabel: container?.getAttribute("aria-label") ?? "",
-        isFile: Boolean(r.querySelector(".file-icon, .monaco-icon-label.file-icon")) || Boolean(r.querySelector(".resource-label")),
+        ariaLabel,
+        isFile: /^\d+ problems? in file /.test(ariaLabel),
       };
     }),
   );
