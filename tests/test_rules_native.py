@@ -308,3 +308,28 @@ def test_gradle_junit5_display_name_parentheses_are_not_part_of_the_test_id(tmp_
     (record,) = classify(text.encode(), tmp_path)
     assert record.hint["test_id"] == "AppTest.testAdd"
     assert (record.source_file, record.source_line) == ("AppTest.java", 10)
+
+
+def test_older_rustc_inline_help_suggestion_carries_the_primary_span(tmp_path):
+    # rustc before the diff-style suggestions printed the name inline.
+    text = (
+        "error[E0425]: cannot find value `subtotl` in this scope\n"
+        " --> src/main.rs:3:5\n"
+        "  |\n"
+        "3 |     subtotl + 1\n"
+        "  |     ^^^^^^^\n"
+        "  |\n"
+        "help: a local variable with a similar name exists: `subtotal`\n"
+        "\n"
+    )
+    (record,) = classify(text.encode(), tmp_path)
+    assert record.hint["suggestion"] == "subtotal"
+    assert record.hint["suggestions"] == [
+        {
+            "message": "a local variable with a similar name exists",
+            "replacement": "subtotal",
+            "file": "src/main.rs",
+            "line": 3,
+            "column": 5,
+        }
+    ]
