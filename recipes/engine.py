@@ -108,10 +108,10 @@ def plan(
     `record.hint["cwd"]`, else from the newest stored run that reported it.
     """
     ft = record.failure_type.value
-    if ft in NEVER_AUTOMATIC:
-        return Refusal(f"{ft} needs human review: never automatic")
     planner = get_planner(ft)
     if planner is None:
+        if ft in NEVER_AUTOMATIC:
+            return Refusal(f"{ft} needs human review: never automatic")
         return Refusal(f"no automatic recipe for {ft}")
     try:
         ctx = _context(record, ws, command, cwd)
@@ -121,6 +121,9 @@ def plan(
     except Exception as exc:  # a broken recipe never stops the caller
         log.warning("recipe %s crashed while planning %s", ft, record.id, exc_info=exc)
         return Refusal(f"the {ft} recipe crashed: {type(exc).__name__}: {exc}")
+    if isinstance(result, Plan) and ft in NEVER_AUTOMATIC:
+        # A planner may propose (a human applies it), never act on its own.
+        result.automatic = False
     if isinstance(result, Plan):
         result.failure_id = record.id
         result.failure_type = ft
@@ -392,8 +395,22 @@ def _attempt(
     events = EventLog(ws)
     avail = availability(record, ws)
     if ft in NEVER_AUTOMATIC:
+        # Escalated at once, with what the recipe's planner says a reviewer needs.
+        review = plan(record, ws, command=command, cwd=cwd)
+        if isinstance(review, Refusal):
+            return escalate(
+                record,
+                ws,
+                "nothing (never automatic)",
+                review.reason,
+                details=[*review.details, *(f"Suggested: {s}" for s in review.suggestions)],
+            )
         return escalate(
-            record, ws, "nothing (never automatic)", avail.reason or "needs human review"
+            record,
+            ws,
+            "nothing (never automatic)",
+            avail.reason or "needs human review",
+            details=[f"Proposed for a human: {review.title}", *review.details],
         )
     if not avail.offered:
         return escalate(record, ws, "nothing", avail.reason or "no recipe")
@@ -480,11 +497,18 @@ def _repeat(
     return outcome
 
 
-def escalate(record: FailureRecord, ws: Workspace, tried: str, reason: str) -> Outcome:
+def escalate(
+    record: FailureRecord,
+    ws: Workspace,
+    tried: str,
+    reason: str,
+    *,
+    details: Sequence[str] = (),
+) -> Outcome:
     """Escalate a failure at once (trust_gate, or nothing to try): box, ledger, event."""
     ledger = Ledger.open(ws)
     events = EventLog(ws)
-    outcome = _outcome(record, ws, ledger, "escalated", tried, reason)
+    outcome = _outcome(record, ws, ledger, "escalated", tried, reason, details)
     attempt_id = ledger.claim(record.id, record.task, record.failure_type.value, record)
     if attempt_id is not None:
         ledger.finish(attempt_id, outcome)
