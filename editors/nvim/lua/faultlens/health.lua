@@ -42,7 +42,7 @@ local function probe(cmd)
   end
   local res = proc:wait()
   local out = res.stdout or ''
-  for body in out:gmatch('\r\n\r\n(%b{})') do
+  for body in out:gmatch('\r?\n\r?\n(%b{})') do
     local decoded_ok, msg = pcall(vim.json.decode, body)
     if decoded_ok and type(msg) == 'table' and msg.id == 1 then
       if msg.result and msg.result.capabilities then

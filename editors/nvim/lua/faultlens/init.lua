@@ -402,7 +402,9 @@ function M._after_make()
   local output
   if ok and #lines > 0 then
     output = table.concat(lines, '\n')
+    M._make_source = 'makeef'
   else -- fall back to what the quickfix list kept
+    M._make_source = 'quickfix'
     local items = vim.fn.getqflist()
     local texts = {}
     for _, it in ipairs(items) do

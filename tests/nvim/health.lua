@@ -1,0 +1,24 @@
+-- :checkhealth faultlens: Neovim's version, the executable and its version, the server starts.
+local L = dofile(vim.fs.joinpath(assert(os.getenv('TESTS_NVIM')), 'lib.lua'))
+
+L.setup()
+vim.cmd('checkhealth faultlens')
+local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+io.stdout:write(text .. '\n')
+local v = vim.version()
+for _, want in ipairs({
+  ('OK Neovim %d.%d.%d'):format(v.major, v.minor, v.patch),
+  'OK ' .. assert(os.getenv('FAULTLENS')) .. ': faultlens ',
+  'OK the server starts and answers initialize (faultlens ',
+}) do
+  L.check(text:find(want, 1, true), 'checkhealth lacks ' .. want)
+end
+L.check(not text:find('ERROR', 1, true), 'checkhealth reports an error')
+
+-- and a missing executable is an error with the install command
+require('faultlens').setup({ cmd = { 'faultlens-not-installed-here', 'serve' } })
+vim.cmd('checkhealth faultlens')
+text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+L.check(text:find('ERROR `faultlens-not-installed-here` not found on PATH', 1, true), 'missing executable not reported:\n' .. text)
+L.check(text:find('pip install faultlens', 1, true), 'no install advice')
+L.pass()
