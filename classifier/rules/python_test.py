@@ -274,6 +274,8 @@ _TITLE_PATTERN = (
 _COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
 _TITLE = re.compile(_TITLE_PATTERN)
 _COLLECT_TITLE = re.compile(_COLLECT_PATTERN)
+# Sections pytest may print between FAILURES and the short test summary.
+_BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured ")
 _SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
 
 
@@ -469,6 +471,7 @@ class _SectionBlock:
         self.e_text: str | None = None
         self.e_line_no: int | None = None
         self.summary = False
+        self.skipping = False
         self.summaries: list[Hit] = []
         self.paired = 0
 
@@ -487,8 +490,14 @@ class _SectionBlock:
         if _SECTION.match(line):
             if _SECTION_NAMES.match(line):
                 return True  # ERRORS followed by FAILURES
+            if self.entries and any(name in line for name in _BETWEEN_SECTIONS):
+                self.skipping = True  # read on to the summary the entries pair with
+                return True
+            self.skipping = False
             self.summary = "short test summary info" in line and bool(self.entries)
             return self.summary
+        if self.skipping:
+            return True
         title = _TITLE.match(line) or _COLLECT_TITLE.match(line)
         if title and title.group("title").strip("_ "):
             self.sub = _PytestBlock(self.ctx, title.group("title"), line_no)
