@@ -401,3 +401,15 @@ E   assert 1 == 2
 """
     [rec] = _classify(text, root)
     assert (rec.rule, rec.source_line, rec.hint["expected"]) == ("pytest.failure", 2, "2")
+
+
+def test_code_without_a_file_is_never_a_location(tmp_path):
+    text = """\
+Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "<frozen os>", line 679, in __getitem__
+KeyError: 'HOME'
+"""
+    [rec] = _classify(text, tmp_path)
+    assert (rec.source_file, rec.source_line) == (None, None)
+    assert rec.related == []

@@ -222,6 +222,11 @@ _NOT_FAILURES = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit"})
 _LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python", "<frozen ", "<string>")
 
 
+def is_pseudo(file: str) -> bool:
+    """`<frozen os>`, `<string>`, `<stdin>`: code with no file to point at."""
+    return file.startswith("<") and file.endswith(">")
+
+
 @dataclass(slots=True)
 class Frame:
     file: str
@@ -305,19 +310,26 @@ class Traceback:
     def location(self) -> Frame | None:
         """The innermost frame inside the project; else the innermost frame
         outside any library folder; else the innermost frame."""
-        if self.exc and self.exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS and self.syntax_at:
-            return self.syntax_at
-        frames = list(self.frames)
+        syntax_at = (
+            self.syntax_at if self.syntax_at and not is_pseudo(self.syntax_at.file) else None
+        )
+        if self.exc and self.exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS and syntax_at:
+            return syntax_at
+        frames = [f for f in self.frames if not is_pseudo(f.file)]
         for f in reversed(frames):
             if self.ctx.in_project(f.file):
                 return f
         for f in reversed(frames):
             if not any(mark in f.file for mark in _LIBRARY_MARKERS):
                 return f
-        return frames[-1] if frames else self.syntax_at
+        return frames[-1] if frames else syntax_at
 
     def related(self, chosen: Frame | None) -> list[tuple[str, int | None, int | None, str]]:
-        return [(f.file, f.line, None, f"in {f.func}") for f in self.frames if f is not chosen]
+        return [
+            (f.file, f.line, None, f"in {f.func}")
+            for f in self.frames
+            if f is not chosen and not is_pseudo(f.file)
+        ]
 
 
 class _TracebackBlock:

@@ -25,7 +25,14 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
-from .python import FRAME, SYNTAX_ERRORS, TRACEBACK_HEAD, Traceback, exception_hint
+from .python import (
+    FRAME,
+    SYNTAX_ERRORS,
+    TRACEBACK_HEAD,
+    Traceback,
+    exception_hint,
+    is_pseudo,
+)
 from .registry import rule
 
 _PYTEST_DOCS = "https://docs.pytest.org/en/stable/how-to/output.html"
@@ -88,6 +95,8 @@ class _Frames:
         self.items: list[tuple[str, int, str]] = []
 
     def add(self, file: str, line: int, note: str) -> None:
+        if is_pseudo(file):
+            return
         if len(self.items) < _MAX_FRAMES:
             self.items.append((file, line, note))
         else:
