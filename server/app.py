@@ -521,11 +521,16 @@ class FaultLensServer(LanguageServer):
         await self.take(store_task, result, self.root, TaskInfo(log_path=path))
 
 
-def is_log_document(uri: str, root: Path) -> bool:
-    """An opened document classified as output: a *.log file inside the workspace."""
+def is_log_document(uri: str, root: Path, state_dir: Path | None = None) -> bool:
+    """An opened document classified as output: a *.log file inside the workspace,
+    except faultlens' own (saved run output, the seed's session logs)."""
     path = convert.uri_to_path(uri)
     if path is None or path.suffix.lower() != ".log":
         return False
+    if state_dir is not None:
+        for own in ("runs", "logs"):
+            if watch.relative(path, state_dir / own) is not None:
+                return False
     return watch.relative(path, root) is not None
 
 

@@ -81,7 +81,7 @@ def register(server: FaultLensServer) -> None:
     @guarded("didOpen")
     async def did_open(ls: FaultLensServer, params: T.DidOpenTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if is_log_document(uri, ls.root):
+        if is_log_document(uri, ls.root, ls.state_dir):
             await ls.classify_document(uri)
             return
         path = convert.uri_to_path(uri)
@@ -92,7 +92,7 @@ def register(server: FaultLensServer) -> None:
     @guarded("didChange")
     async def did_change(ls: FaultLensServer, params: T.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if is_log_document(uri, ls.root):
+        if is_log_document(uri, ls.root, ls.state_dir):
             await ls.classify_document(uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)

@@ -128,3 +128,13 @@ def test_key_line_finds_a_json_key(tmp_path: Path):
     f.write_text('{\n  "servers": {\n    "tickets": {}\n  }\n}\n')
     p = key_line(f, "tickets")
     assert p is not None and (p.line, p.column) == (2, 4)
+
+
+def test_faultlens_own_logs_are_not_classified_when_opened(tmp_path: Path):
+    from faultlens.server.app import is_log_document
+
+    state = tmp_path / ".faultlens"
+    assert is_log_document(convert.path_to_uri(tmp_path / "build.log"), tmp_path, state)
+    for own in ("runs/x.log", "logs/session-2026-01-20.log"):
+        assert not is_log_document(convert.path_to_uri(state / own), tmp_path, state)
+    assert not is_log_document(convert.path_to_uri(tmp_path / "a.txt"), tmp_path, state)
