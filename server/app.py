@@ -283,13 +283,23 @@ class FaultLensServer(LanguageServer):
         self.spawn(asyncio.to_thread(self.record_run, info, result.records), "ledger and event log")
         files = {e.placement.path for e in entries if e.placement}
         self.info(f"faultlens: {store_task}: {len(entries)} failure(s) in {len(files)} file(s)")
-        if self.settings.auto_recover:
-            for e in entries:
-                if e.record.auto_recoverable is True:
-                    from .commands import apply_recipe
-
-                    self.spawn(apply_recipe(self, e.record.id, edit_applied=False), "auto-recover")
+        fixable = [e.record.id for e in entries if e.record.auto_recoverable is True]
+        if self.settings.auto_recover and fixable:
+            self.spawn(self.auto_recover(fixable), "auto-recover")
         return entries
+
+    async def auto_recover(self, failure_ids: Sequence[str]) -> None:
+        """The one automatic attempt for each fixable failure, one after the other
+        (two fixes never edit the same file at once)."""
+        from .commands import apply_recipe
+
+        for fid in failure_ids:
+            if self.store.get(fid) is None:
+                continue  # gone meanwhile (a re-run, a previous fix)
+            try:
+                await apply_recipe(self, fid, edit_applied=False)
+            except Exception as exc:
+                self.crashed(f"automatic recipe for {fid}", exc)
 
     def record_run(self, info: TaskInfo, records: Sequence[FailureRecord]) -> None:
         """The run in the shared ledger (CLI `status` sees it) and `failure.classified`

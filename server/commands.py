@@ -352,6 +352,14 @@ def conflict_edit(ls: FaultLensServer, uri: str, line: int, choice: str) -> T.Wo
 
 
 async def _apply_via_client(ls: FaultLensServer, plan: Plan) -> tuple[bool, str | None]:
+    if not ls.supports("workspace.apply_edit"):  # a client that cannot edit: write the files
+        from faultlens.recipes import apply_edits
+
+        try:
+            await asyncio.to_thread(apply_edits, plan.edits, ls.recipe_workspace())
+        except Exception as exc:
+            return False, str(exc)
+        return True, None
     edit = actions.workspace_edit(plan.edits, ls.root, ls.text_of)
     result = await ls.workspace_apply_edit_async(
         T.ApplyWorkspaceEditParams(edit=edit, label=f"faultlens: {plan.title}")
