@@ -5,7 +5,9 @@ Never automatic: only a human calls this (a code action, or the CLI).
 * gitleaks: the finding's fingerprint (`file:rule:line` or the fingerprint
   gitleaks printed) appended to `.gitleaksignore`;
 * bandit / semgrep: `# nosec` (bandit, with the test id) or
-  `# nosemgrep` at the end of the flagged line;
+  `# nosemgrep: <rule-id>` at the end of the flagged line;
+* ESLint: `// eslint-disable-next-line <rule> -- reviewed by a human` above it
+  (recipes/fixes/allowlist.py);
 * detect-secrets: `# pragma: allowlist secret` at the end of the flagged line.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .fixes import allowlist
 from .model import CommandStep, TextEdit, UnsafeEdit, Workspace
 from .safety import inside_workspace, to_workspace_relative
 
@@ -22,14 +25,6 @@ if TYPE_CHECKING:
 
 _FINGERPRINT = re.compile(r"[A-Za-z0-9_./:@-]{1,400}", re.ASCII)
 _BANDIT_ID = re.compile(r"B\d{3}", re.ASCII)
-_COMMENT = {".py": "#", ".sh": "#", ".rb": "#", ".yaml": "#", ".yml": "#", ".toml": "#"}
-
-
-def _comment_prefix(path: str) -> str:
-    for ext, prefix in _COMMENT.items():
-        if path.endswith(ext):
-            return prefix
-    return "//"
 
 
 def _source_rel(record: FailureRecord, ws: Workspace) -> str:
@@ -79,11 +74,13 @@ def mark_reviewed(record: FailureRecord, ws: Workspace) -> TextEdit | CommandSte
         return TextEdit(".gitleaksignore", len(lines), 0, len(lines), 0, f"{fp}\n")
     rel = _source_rel(record, ws)
     line0 = int(record.source_line or 1) - 1
-    prefix = _comment_prefix(rel)
+    prefix = allowlist.comment_prefix(rel)
+    if tool == "eslint":
+        return allowlist.eslint_disable_next_line(ws, rel, line0, record.code)
     if tool == "bandit":
         code = str(record.code or "")
         suffix = f"{prefix} nosec {code}" if _BANDIT_ID.fullmatch(code) else f"{prefix} nosec"
         return _end_of_line(ws, rel, line0, suffix)
     if tool == "semgrep":
-        return _end_of_line(ws, rel, line0, f"{prefix} nosemgrep")
+        return _end_of_line(ws, rel, line0, allowlist.nosemgrep(prefix, record.code))
     return _end_of_line(ws, rel, line0, f"{prefix} pragma: allowlist secret")
