@@ -126,6 +126,8 @@ def test_checkhealth_reports_neovim_the_executable_and_a_server_that_starts(
     tmp_path: Path,
 ) -> None:
     """:checkhealth faultlens: OK for Neovim, `faultlens --version`, initialize answered;
-    a missing executable is an ERROR with the install command."""
+    a missing executable is an ERROR with the install command; the help file's tags build
+    and every user command has one."""
     out = run_nvim("health", tmp_path)
     assert "OK the server starts and answers initialize (faultlens" in out
+    assert "help tags: " in out and ":FaultlensRun" in out

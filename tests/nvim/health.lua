@@ -21,4 +21,26 @@ vim.cmd('checkhealth faultlens')
 text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
 L.check(text:find('ERROR `faultlens-not-installed-here` not found on PATH', 1, true), 'missing executable not reported:\n' .. text)
 L.check(text:find('pip install faultlens', 1, true), 'no install advice')
+
+-- the help file: its tags build without duplicates and every command has one
+local docdir = vim.fs.joinpath(vim.fn.tempname(), 'doc')
+vim.fn.mkdir(docdir, 'p')
+local src = vim.fs.joinpath(assert(os.getenv('FAULTLENS_NVIM')), 'doc', 'faultlens.txt')
+vim.fn.writefile(vim.fn.readfile(src, 'b'), vim.fs.joinpath(docdir, 'faultlens.txt'), 'b')
+local ok, err = pcall(vim.cmd, 'helptags ' .. vim.fn.fnameescape(docdir))
+L.check(ok, 'helptags: ' .. tostring(err))
+vim.opt.runtimepath:prepend(vim.fs.dirname(docdir))
+local tags = { 'faultlens', 'faultlens.setup()', 'faultlens-settings', 'faultlens-make' }
+for _, cmd in pairs(vim.api.nvim_get_commands({})) do
+  if vim.startswith(cmd.name, 'Faultlens') then
+    tags[#tags + 1] = ':' .. cmd.name
+  end
+end
+L.check(#tags == 4 + 7, 'user commands: ' .. vim.inspect(tags))
+for _, tag in ipairs(tags) do
+  ok, err = pcall(vim.cmd.help, tag)
+  L.check(ok and vim.api.nvim_buf_get_name(0):match('faultlens%.txt$'), ('no help for %s: %s'):format(tag, tostring(err)))
+  vim.cmd.helpclose()
+end
+L.say('help tags: ' .. table.concat(tags, ' '))
 L.pass()

