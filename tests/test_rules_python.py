@@ -413,3 +413,8 @@ KeyError: 'HOME'
     [rec] = _classify(text, tmp_path)
     assert (rec.source_file, rec.source_line) == (None, None)
     assert rec.related == []
+
+
+def test_a_run_where_some_tests_were_deselected_is_clean(tmp_path):
+    text = "======================= 2 passed, 1 deselected in 0.01s ========================\n"
+    assert _classify(text, tmp_path) == []

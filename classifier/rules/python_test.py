@@ -598,8 +598,8 @@ def pytest_section(m: re.Match[str], ctx: LineContext) -> _SectionBlock:
     id="pytest.no_tests",
     category=FailureType.TEST,
     tool="pytest",
-    pattern=r"^(?:=+ )?no tests ran in [\d.]+s(?: \([\d:]+\))?(?: =+)?\s*$",
-    triggers=("no tests ran in ",),
+    pattern=r"^(?:=+ )?(?:no tests ran|(?P<deselected>\d+) deselected) in [\d.]+s(?: \([\d:]+\))?(?: =+)?\s*$",
+    triggers=("no tests ran in ", " deselected in "),
     url="https://docs.pytest.org/en/stable/reference/exit-codes.html",
 )
 def pytest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -608,8 +608,11 @@ def pytest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
     What it detects: the closing line `=== no tests ran in 0.01s ===` (or
     `no tests ran in 0.01s` under `-q`), printed after "collected 0 items"
     when the selection found no test: a wrong path, a `-k` that matches
-    nothing, test files not named `test_*.py`. Tests were expected and none
-    ran, the taxonomy's "0 passing when tests expected".
+    nothing, test files not named `test_*.py`; and `=== 2 deselected in
+    0.01s ===` when `-k`/`-m` deselected every collected test (also exit
+    code 5; a run where some tests ran says "N passed, M deselected" and is
+    not matched). Tests were expected and none ran, the taxonomy's
+    "0 passing when tests expected".
 
     Example output (`python -m pytest tests`, pytest 9.2.0):
         collected 0 items
@@ -620,10 +623,19 @@ def pytest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://docs.pytest.org/en/stable/reference/exit-codes.html
     """
+    deselected = m.group("deselected")
+    message = (
+        f"pytest ran no tests: all {deselected} collected tests were deselected"
+        if deselected
+        else "pytest collected no tests: no tests ran"
+    )
+    hint: dict[str, Any] = {"runner": "pytest"}
+    if deselected:
+        hint["deselected"] = int(deselected)
     return Hit(
         signal=ctx.line.strip(),
-        message="pytest collected no tests: no tests ran",
-        hint={"runner": "pytest"},
+        message=message,
+        hint=hint,
         key=("pytest", "no-tests"),
     )
 
