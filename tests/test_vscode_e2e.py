@@ -202,5 +202,5 @@ def test_real_vscode_shows_hovers_and_fixes_the_example_failures(
     rerun = _locations(result["problemsAfterRerun"])
     assert rerun == [("test_pricing.py", assert_line, "test")], result["problemsAfterRerun"]
 
-    for name in ("problems", "hover", "quickfix", "after-fix", "after-rerun"):
+    for name in ("build-output", "problems", "hover", "quickfix", "after-fix", "after-rerun"):
         assert (ARTIFACTS / f"{name}.png").stat().st_size > 10_000, name

@@ -145,6 +145,15 @@ async function main() {
     // Run the build.
     await runBuild(page, scenario.run);
     mark(`build started (${scenario.run.via})`);
+    // The status item counts the failures once the server has them (the task's terminal
+    // is still in view: a picture of the live output).
+    result.statusAfterBuild = await waitFor(async () => {
+      const items = await statusTexts(page);
+      const ours = items.find((i) => /faultlens/i.test(i.id) && /\d/.test(i.text));
+      return ours;
+    }, scenario.problemsTimeoutMs ?? 90_000, "failure counts in the status bar");
+    await page.waitForTimeout(500);
+    await shot(page, "build-output");
 
     // Failures reach the Problems panel.
     await runCommand(page, "Problems: Focus on Problems View");

@@ -29,7 +29,10 @@ const norm = (t) => t.toLowerCase().replace(/\u2026|\.\.\./g, "").replace(/\s+/g
 
 /** The first line (the label) of every row of the open quick pick. */
 async function pickLabels(page) {
-  return (await pickRows(page)).map((r) => norm(r.split("\n")[0]));
+  const labels = await page
+    .locator(".quick-input-widget .quick-input-list .monaco-list-row")
+    .evaluateAll((rows) => rows.map((r) => (r.querySelector(".label-name") ?? r).textContent ?? ""));
+  return labels.map(norm);
 }
 
 /** Focus the row whose label is `label` exactly (arrow keys), then accept it. */
@@ -43,7 +46,7 @@ async function acceptExact(page, label, what) {
     await page.keyboard.press("ArrowDown");
   }
   const focused = page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused");
-  const text = norm((await focused.innerText()).split("\n")[0]);
+  const text = norm((await focused.evaluate((r) => (r.querySelector(".label-name") ?? r).textContent)) ?? "");
   if (text !== want && !text.startsWith(`${want} `)) {
     throw new Error(`focused "${text}" instead of "${want}"`);
   }
