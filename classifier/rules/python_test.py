@@ -42,6 +42,7 @@ _HEADER = re.compile(r"^_+ (?P<title>\S.*?) _+$")
 _SECTION = re.compile(r"^=+ .* =+$")
 _LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
 _FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
+_CAPTURED = re.compile(r"^-+ Captured .+ -+$")
 _E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
 _EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
 _EXC_NAME = re.compile(
@@ -139,6 +140,7 @@ class _PytestBlock:
         self.native_exc: tuple[str, str, int | None] | None = None
         self.syntax_at: tuple[str, int] | None = None
         self.strict = False  # end at the first line that is not part of a report
+        self.captured = False  # in the "Captured stdout/stderr/log" sections
         self.doctest: dict[str, list[str]] = {}
         self.doctest_part: str | None = None
         if title.startswith("ImportError while loading conftest "):
@@ -165,6 +167,12 @@ class _PytestBlock:
         h = _HEADER.match(line)
         if h and not line.startswith("_ _"):
             return False
+        if self.captured:
+            return True
+        if _CAPTURED.match(line):
+            # what the test printed or logged follows: not part of the failure
+            self.captured = True
+            return True
         if line.strip() == TRACEBACK_HEAD:  # --tb=native
             self.native = Traceback(self.ctx)
             return True

@@ -1,0 +1,6 @@
+from helpers import risky
+
+
+def test_risky():
+    print("starting")
+    assert risky() == 4
