@@ -95,6 +95,12 @@ function outputChannel(name: string): any {
 
 const noEvent = () => new Disposable();
 
+/** Terminal shell-integration events, fired by tests. */
+export const terminalEvents = {
+  start: new EventEmitter<any>(),
+  end: new EventEmitter<any>(),
+};
+
 export const window = {
   createOutputChannel: (name: string) => outputChannel(name),
   createStatusBarItem: () => {
@@ -111,8 +117,8 @@ export const window = {
   showQuickPick: async () => undefined,
   showInputBox: async () => undefined,
   setStatusBarMessage: () => new Disposable(),
-  onDidStartTerminalShellExecution: noEvent,
-  onDidEndTerminalShellExecution: noEvent,
+  onDidStartTerminalShellExecution: terminalEvents.start.event,
+  onDidEndTerminalShellExecution: terminalEvents.end.event,
 };
 
 export const workspace = {
