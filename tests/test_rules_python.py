@@ -418,3 +418,14 @@ KeyError: 'HOME'
 def test_a_run_where_some_tests_were_deselected_is_clean(tmp_path):
     text = "======================= 2 passed, 1 deselected in 0.01s ========================\n"
     assert _classify(text, tmp_path) == []
+
+
+def test_python_dash_m_with_a_dotted_missing_module_names_the_top_package(tmp_path):
+    [rec] = _classify(
+        "/usr/bin/python3: Error while finding module specification for 'flask.cli' "
+        "(ModuleNotFoundError: No module named 'flask')\n",
+        tmp_path,
+    )
+    assert rec.rule == "python.no_module"
+    assert (rec.hint["module"], rec.hint["package"]) == ("flask", "flask")
+    assert rec.source_file is None

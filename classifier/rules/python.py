@@ -519,6 +519,45 @@ def python_import_error(m: re.Match[str], ctx: LineContext) -> Hit:
 
 
 @rule(
+    id="python.no_module",
+    category=FailureType.COMPILE,
+    tool="python",
+    pattern=r"^(?P<interpreter>\S*python[\w.]*): (?:No module named (?P<module>[\w.]+)"
+    r"|Error while finding module specification for '(?P<spec>[\w.]+)' \((?P<message>.+)\))\s*$",
+    triggers=(": No module named ", ": Error while finding module specification for "),
+    url="https://docs.python.org/3/using/cmdline.html#cmdoption-m",
+)
+def python_no_module(m: re.Match[str], ctx: LineContext) -> Hit:
+    """`python -m tool` where the tool is not installed in that interpreter.
+
+    What it detects: the interpreter's own one-line complaint when the module
+    given to `-m` cannot be found: `/path/python3: No module named pytest`,
+    or `... Error while finding module specification for 'pkg.cli'
+    (ModuleNotFoundError: No module named 'pkg')` for a dotted module.
+    Nothing ran, so there is no traceback and no source location.
+
+    Category: compile, as for python.import_error: a missing module, fixed
+    by installing it into the interpreter that was used (hint `interpreter`).
+
+    Example output (`python3.13 -m pytest tests`, Python 3.13.0):
+        /root/.pyenv/versions/3.13.0/bin/python3.13: No module named pytest
+
+    Recipe: compile; hint `module`, `interpreter`, and `package` when the
+    module is on the curated list (pytest -> pytest).
+
+    References: https://docs.python.org/3/using/cmdline.html#cmdoption-m
+    """
+    message = m.group("message") or f"No module named '{m.group('module')}'"
+    hint: dict[str, Any] = {
+        "exception": "ModuleNotFoundError",
+        "interpreter": m.group("interpreter"),
+        **import_hint(message, ctx.in_project),
+    }
+    hint.setdefault("module", m.group("module") or m.group("spec"))
+    return hit_from_match(m, ctx, message=message, code="ModuleNotFoundError", hint=hint)
+
+
+@rule(
     id="python.name_error",
     category=FailureType.COMPILE,
     tool="python",
