@@ -22,6 +22,14 @@ vim.api.nvim_create_autocmd('User', {
   end,
 })
 
+local outcomes = {}
+vim.api.nvim_create_autocmd('User', {
+  pattern = 'FaultlensRecipeDone',
+  callback = function(ev)
+    outcomes[#outcomes + 1] = ev.data.result
+  end,
+})
+
 -- 1. run the build through the server
 local cart_buf = L.open('shop/cart.py')
 L.say('attached to shop/cart.py')
@@ -77,7 +85,15 @@ L.say('quick fix applied: line 4 is now "' .. disk[4] .. '"')
 L.wait('cart.py diagnostic cleared (verified)', function()
   return #L.diags('shop/cart.py') == 0
 end, 30000)
-L.say('cart.py diagnostic cleared after the verifying re-run')
+L.wait('the compile outcome', function()
+  return outcomes[1]
+end)
+L.check(outcomes[1] == 'recovered', 'compile recipe outcome ' .. tostring(outcomes[1]))
+L.say('cart.py diagnostic cleared after the verifying re-run (recovered)')
+L.wait('the buffer marked written (same text as the disk)', function()
+  return not vim.bo[cart_buf].modified
+end)
+L.check(vim.deep_equal(vim.fn.readfile('shop/cart.py'), vim.api.nvim_buf_get_lines(cart_buf, 0, -1, false)), 'buffer and disk differ after the write')
 
 -- 4. the test recipe's one attempt: a re-run of that test, which fails again -> escalated
 local test_buf = L.open('tests/test_pricing.py')
@@ -96,6 +112,10 @@ local ask = L.wait('the escalation prompt', function()
   return L.prompts[1]
 end, 30000)
 L.prompt_ok = false
+L.wait('the test recipe outcome', function()
+  return outcomes[2]
+end)
+L.check(outcomes[2] == 'escalated', 'test recipe outcome ' .. tostring(outcomes[2]))
 local titles = vim.tbl_map(function(a)
   return a.title
 end, ask.items)

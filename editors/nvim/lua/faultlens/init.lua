@@ -58,6 +58,10 @@ function M.setup(opts)
   end
   vim.lsp.enable(NAME)
 
+  for _, name in ipairs({ 'faultlens.applyRecipe', 'faultlens.markReviewed' }) do
+    vim.lsp.commands[name] = M._follow_up
+  end
+
   local group = vim.api.nvim_create_augroup('faultlens', { clear = true })
   if o.forward_make then
     vim.api.nvim_create_autocmd('QuickFixCmdPre', {
@@ -186,6 +190,43 @@ local function run_cwd(client)
     return cwd:sub(#root + 2)
   end
   return nil
+end
+
+--- Buffers holding exactly what is on disk are marked written.  The server writes a
+--- recipe's edit to disk too (it verifies by re-running the build, which reads the
+--- disk), so without this Neovim would warn that the file changed (W12).
+function M._settle_buffers()
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(buf)
+    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified and vim.bo[buf].buftype == ''
+      and name ~= '' and vim.fn.filereadable(name) == 1
+      and vim.deep_equal(vim.fn.readfile(name), vim.api.nvim_buf_get_lines(buf, 0, -1, false))
+    then
+      vim.api.nvim_buf_call(buf, function()
+        vim.cmd('silent noautocmd keepalt write!')
+      end)
+    end
+  end
+end
+
+--- The follow-up command of a faultlens code action (`faultlens.applyRecipe`,
+--- `faultlens.markReviewed`): sent to the server, then the outcome is shown.
+---@param command lsp.Command
+---@param ctx { client_id: integer, bufnr: integer }
+function M._follow_up(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    return
+  end
+  execute(client, command.command, (command.arguments or {})[1] or {}, function(result)
+    M._settle_buffers()
+    result = result or {}
+    local what = result.result or (result.reviewed ~= nil and 'reviewed') or 'done'
+    local why = (result.reason and result.reason ~= vim.NIL) and (': ' .. result.reason) or ''
+    notify(('faultlens: %s%s'):format(what, why),
+      what == 'escalated' and vim.log.levels.WARN or vim.log.levels.INFO)
+    vim.api.nvim_exec_autocmds('User', { pattern = 'FaultlensRecipeDone', data = result })
+  end)
 end
 
 -- -- commands ----------------------------------------------------------------------------
