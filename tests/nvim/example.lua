@@ -1,7 +1,7 @@
 -- The shipped broken example (a temp copy, the cwd) in a real Neovim:
 -- :FaultlensRun the build, diagnostics at the right lines, the compile quick fix edits
 -- the file (buffer and disk), the test recipe's one attempt escalates, hover shows the box,
--- :FaultlensStatus / :FaultlensLog / :FaultlensClear work.
+-- :FaultlensStatus / :FaultlensLog / :FaultlensRetry / :FaultlensSkip work.
 local L = dofile(vim.fs.joinpath(assert(os.getenv('TESTS_NVIM')), 'lib.lua'))
 local screen = os.getenv('SCREEN_OUT') -- where to write the rendered text (optional)
 
@@ -169,7 +169,7 @@ if screen then
 end
 vim.api.nvim_win_close(float, true)
 
--- 6. :FaultlensStatus, :FaultlensLog, :FaultlensClear
+-- 6. :FaultlensStatus, :FaultlensLog, :FaultlensRetry, :FaultlensSkip
 local fl = require('faultlens')
 fl.last_status = nil
 vim.cmd('FaultlensStatus')
@@ -186,9 +186,38 @@ local log_text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
 L.check(log_text:find('ERROR', 1, true), 'session log lacks the escalation')
 L.say('log: ' .. vim.fn.fnamemodify(log_name, ':t'))
 vim.cmd('close')
-vim.cmd('FaultlensClear')
-L.wait('diagnostics cleared by :FaultlensClear', function()
+local task_done
+vim.api.nvim_create_autocmd('User', {
+  pattern = 'FaultlensTaskDone',
+  callback = function(ev)
+    task_done = ev.data
+  end,
+})
+vim.cmd.edit('tests/test_pricing.py')
+vim.api.nvim_win_set_cursor(0, { test.lnum + 1, 0 })
+vim.cmd('FaultlensRetry') -- the task of the failure under the cursor: `default`
+local retried = L.wait(':FaultlensRetry', function()
+  return task_done
+end, 30000)
+L.check(retried.option == 'retry' and retried.accepted and retried.retriesUsed == 1, 'retry ' .. vim.inspect(retried))
+L.check(retried.run and retried.run.failures == 1, 'the retry re-ran the build: ' .. vim.inspect(retried.run))
+L.check(#L.diags('tests/test_pricing.py') == 1, 'the test failure is still shown')
+L.say(('retry: %s, %d of %d retries used, re-run found %d failure'):format(retried.status, retried.retriesUsed, retried.maxRetries, retried.run.failures))
+task_done = nil
+vim.cmd('FaultlensSkip default')
+local skipped = L.wait(':FaultlensSkip', function()
+  return task_done
+end)
+L.check(skipped.option == 'skip' and skipped.accepted, 'skip ' .. vim.inspect(skipped))
+L.wait('diagnostics cleared by :FaultlensSkip', function()
   return #L.diags('tests/test_pricing.py') == 0
 end)
-L.say(':FaultlensClear cleared the diagnostics')
+L.say('skip: ' .. skipped.status .. ', diagnostics cleared')
+task_done = nil
+vim.cmd('FaultlensStop')
+local stopped = L.wait(':FaultlensStop', function()
+  return task_done
+end)
+L.check(stopped.option == 'stop' and stopped.task == 'default', 'stop ' .. vim.inspect(stopped))
+L.say(('stop: %s %s'):format(tostring(stopped.status), tostring(stopped.message)))
 L.pass()

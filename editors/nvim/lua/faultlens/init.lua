@@ -386,8 +386,14 @@ function M.task_option(option, task)
     stop = 'faultlens.stopTask' })[option]
   M.with_client(function(client)
     execute(client, command, { task = task }, function(result)
-      local msg = result and result.message or ''
-      notify(('faultlens: %s %s: %s %s'):format(option, task, result and result.status or '?', msg))
+      result = result or {}
+      local msg = (result.message and result.message ~= vim.NIL) and result.message or ''
+      notify(('faultlens: %s %s: %s %s'):format(option, task, result.status or '?', msg),
+        result.accepted == false and vim.log.levels.WARN or vim.log.levels.INFO)
+      vim.api.nvim_exec_autocmds('User', {
+        pattern = 'FaultlensTaskDone',
+        data = vim.tbl_extend('force', result, { option = option }),
+      })
     end)
   end)
 end
