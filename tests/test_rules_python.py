@@ -78,7 +78,7 @@ def test_traceback_fed_byte_by_byte_gives_the_same_record(tmp_path):
 def test_traceback_split_across_the_engine_chunk_size(tmp_path):
     root = _project(tmp_path, "app/main.py", "app/client.py")
     text = LIBRARY_TRACEBACK.format(root=root)
-    filler = ("progress line without any signal\n" * 40_000).encode()  # > 1 MiB
+    filler = ("." * 32 + "\n").encode() * 40_000  # > 1 MiB of lines no rule looks at
     data = filler + text.encode()
     cut = len(filler) + len(text) // 2
     c = Classifier(Options(cwd=str(root)))
