@@ -299,7 +299,8 @@ function M.format_failures(failures)
         where = ('%s:%d'):format(where, f.line + 1)
       end
     end
-    local msg = (r.message ~= nil and r.message ~= '') and r.message or r.signal or ''
+    local msg = (type(r.message) == 'string' and r.message ~= '') and r.message
+      or (type(r.signal) == 'string' and r.signal) or ''
     local state = r.recovery_result and r.recovery_result ~= vim.NIL
       and (' [' .. r.recovery_result .. ']') or ''
     out[#out + 1] = ('  %s  %s/%s%s  %s'):format(where, r.failure_type, r.severity, state,
