@@ -59,13 +59,13 @@ _PRIVATE_KEY = re.compile(
 
 # name = value / name: value / "name": "value"
 _ASSIGN = re.compile(
-    r"(?i)(?P<name>[A-Za-z0-9_.-]*(?:password|passwd|pwd|passphrase|secret|api[_-]?key|apikey"
+    r"(?i)(?P<name>(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,64}(?:password|passwd|pwd|passphrase|secret|api[_-]?key|apikey"
     r"|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key|credentials?)"
     r"[\"']?)(?P<sep>\s*[:=]\s*)(?P<q>[\"']?)(?P<value>[^\s\"',;}{)(]{4,})"
 )
 
 # scheme://user:password@host
-_URL_PASSWORD = re.compile(r"(?P<pre>[a-z][a-z0-9+.-]*://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)")
+_URL_PASSWORD = re.compile(r"(?P<pre>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)")
 
 _ALREADY = "…("
 

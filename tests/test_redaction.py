@@ -217,3 +217,17 @@ def test_the_mixed_ci_sample_masks_the_key_in_the_test_failure_too(capsys):
     assert key not in out
     assert key[-12:] not in out  # pytest's truncated repr shows the tail
     assert f"{key[:4]}…(40 chars)" in out
+
+
+def test_redaction_of_a_very_long_line_takes_linear_time():
+    """Two patterns used to backtrack over every start position of a long
+    word run (quadratic): a 60 KB line took minutes."""
+    import time
+
+    from faultlens.classifier.redact import redact
+
+    line = "a" * 200_000 + " password=hunter22 " + "b_" * 200_000
+    start = time.perf_counter()
+    out = redact(line)
+    assert "hunter22" not in out
+    assert time.perf_counter() - start < 5  # linear: ~0.1 s; quadratic: hours
