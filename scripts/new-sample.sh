@@ -18,7 +18,7 @@ dir="$root/tests/samples/$family/$case"
 mkdir -p "$dir"
 cd "$dir"
 version=""
-if [ -n "$version_cmd" ]; then version=$(bash -c "$version_cmd" 2>&1 | head -n 1); fi
+if [ -n "$version_cmd" ]; then version=$(bash -c "$version_cmd" 2>&1 | sed -n 1p); fi
 set +e
 "$@" >output.txt 2>&1
 status=$?
