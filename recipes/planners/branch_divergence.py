@@ -52,7 +52,7 @@ def hunk_choices(rel: str, text: str) -> list[HunkChoice]:
     ]
 
 
-def _is_conflict(code: str, hint: dict[str, object]) -> bool:
+def _is_conflict(code: str) -> bool:
     return code.startswith(("conflict:", "unmerged:")) or code == "conflict-markers"
 
 
@@ -165,7 +165,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         top_rel = to_workspace_relative(ctx.ws, st.toplevel)
     except UnsafeEdit:
         return Refusal(f"the repository {st.toplevel} is outside the workspace")
-    if _is_conflict(code, rec.hint):
+    if _is_conflict(code):
         return _plan_conflict(ctx, st.operation)
     if code == "dirty-tree":
         files = rec.hint.get("files")
@@ -244,5 +244,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
                 if st.ahead is not None and st.behind is not None
                 else []
             ),
+            f"If both conflict, by hand: `git merge {upstream}` (or `git rebase {upstream}`),"
+            " then accept current / incoming / both per hunk and commit",
         ],
     )
