@@ -9,6 +9,7 @@ names a file that exists under the cwd, it is mapped onto it.
 
 from __future__ import annotations
 
+import itertools
 import os
 from functools import lru_cache
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -25,11 +26,14 @@ _VENDORED = frozenset(
         ".rustup",
         "vendor",
         "third_party",
-        "go",
-        "pkg",
     }
 )
 _MAX_PARTS = 40
+
+
+def _in_go_module_cache(parts: tuple[str, ...]) -> bool:
+    """`.../pkg/mod/...`: Go's module cache (a project's own `pkg/` is not)."""
+    return any(a == "pkg" and b == "mod" for a, b in itertools.pairwise(parts))
 
 
 class Locator:
@@ -114,6 +118,7 @@ class Locator:
         resolved = self.resolve(printed)
         if Path(resolved).is_absolute() or resolved.startswith(".."):
             return False
-        if any(part in _VENDORED for part in Path(resolved).parts):
+        parts = Path(resolved).parts
+        if any(part in _VENDORED for part in parts) or _in_go_module_cache(parts):
             return False
         return (self.cwd / resolved).is_file()

@@ -38,10 +38,20 @@ def clean_bytes(data: bytes) -> bytes:
     return data
 
 
+# GitHub Actions' downloaded logs start every line with an ISO-8601 timestamp.
+_RUNNER_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
+
+
 def decode_line(raw: bytes) -> str:
-    """One line of cleaned output as text: UTF-8 with replacement, and what a
-    terminal finally shows of it when it was redrawn with bare CRs."""
-    return visible(raw.decode("utf-8", "replace"))
+    """One line of cleaned output as text: UTF-8 with replacement, what a
+    terminal finally shows of it when it was redrawn with bare CRs, and
+    without a CI runner's timestamp prefix (so anchored rules still match)."""
+    line = visible(raw.decode("utf-8", "replace"))
+    if len(line) > 21 and line[4] == "-" and line[10] == "T":
+        stamp = _RUNNER_STAMP.match(line)
+        if stamp:
+            line = line[stamp.end() :]
+    return line
 
 
 def decode(data: bytes) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from faultlens.classifier.record import FailureRecord
+if TYPE_CHECKING:  # annotations only: keeps `faultlens serve` start-up light
+    from faultlens.classifier.record import FailureRecord
 
 FORMATS = ("text", "json", "jsonl", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

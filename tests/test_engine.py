@@ -152,3 +152,20 @@ def test_existing_path_in_another_copy_of_the_same_tree_maps_onto_the_cwd(tmp_pa
     line = f"{other}(1,5): error TS2304: Cannot find name 'b'.\n".encode()
     (rec,) = classify_bytes(line, Options(cwd=str(tmp_path / "ci" / "app")))
     assert rec.source_file == "src/x.ts"
+
+
+def test_github_actions_log_timestamps_do_not_hide_failures():
+    stamped = b"2026-11-30T10:25:00.1234567Z " + TSC
+    (rec,) = classify_bytes(b"2026-11-30T10:24:59.0000000Z Run npx tsc\n" + stamped)
+    assert rec.source_line == 42 and not rec.signal.startswith("2026")
+
+
+def test_a_projects_own_pkg_folder_is_project_code_but_the_go_module_cache_is_not(tmp_path):
+    from faultlens.classifier.locate import Locator
+
+    for rel in ("pkg/store/db.go", "go/pkg/mod/github.com/x/y@v1/y.go"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("package x\n")
+    loc = Locator(tmp_path)
+    assert loc.in_project("pkg/store/db.go")
+    assert not loc.in_project("go/pkg/mod/github.com/x/y@v1/y.go")
