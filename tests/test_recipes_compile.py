@@ -20,7 +20,8 @@ from faultlens.recipes.fixes import go_imports, py_imports, suggest, ts_imports
 from faultlens.recipes.fixes.packages import install_plan, package_for
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_TS = Path("/work/shared/examples/seed-ts2304")
+# The seed's TS2304 example, as kept in the sample corpus (src/ + tsconfig.json).
+SEED_TS = ROOT / "tests/samples/typescript/tsc-plain-ts2304"
 
 
 def _record(**kw) -> FailureRecord:
