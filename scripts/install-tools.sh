@@ -4,6 +4,7 @@
 # tests (pytest -m real_tool) can run.  Idempotent; safe to re-run.
 #
 #   scripts/install-tools.sh            # everything
+#   scripts/install-tools.sh test       # only what the test suite runs (scripts/setup.d/10-tools.sh)
 #   scripts/install-tools.sh node       # only the npm tools (tools/node/)
 #   scripts/install-tools.sh python     # only the PyPI tools (into .venv)
 #   scripts/install-tools.sh debian     # only the Debian packages (needs root)
@@ -81,12 +82,32 @@ debian_tools() {
   fi
 }
 
+# What the real_tool tests run: the compile and test recipes are verified by
+# re-running tsc, go, g++ and cargo.  Everything else is for capturing samples.
+test_tools() {
+  local need=()
+  command -v go >/dev/null || need+=(golang-go)
+  command -v g++ >/dev/null || need+=(g++)
+  command -v cargo >/dev/null || need+=(cargo)
+  if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  if [ ! -x "$root/tools/node/node_modules/.bin/tsc" ]; then
+    mkdir -p "$root/tools/node"
+    cd "$root/tools/node"
+    [ -f package.json ] || echo '{"name":"faultlens-sample-tools","private":true}' >package.json
+    npm install --no-audit --no-fund --loglevel=error typescript@5.9.3
+  fi
+}
+
 case $what in
+  test) test_tools ;;
   node) node_tools ;;
   python) python_tools ;;
   debian) debian_tools ;;
   security) security_tools ;;
   llm) llm_tools ;;
   all) debian_tools; node_tools; python_tools ;;
-  *) echo "usage: $0 [all|node|python|debian|security|llm]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|test|node|python|debian|security|llm]" >&2; exit 2 ;;
 esac
