@@ -286,3 +286,39 @@ def test_faultlens_run_recover_repairs_a_manifest(proj):
     assert "recovered  plugin_startup" in res.stderr, res.stderr
     assert res.returncode == 0
     assert json.loads((proj / "plugin.json").read_text()) == {"name": "x", "events": ["a"]}
+
+
+# -- misspelt pytest hooks ----------------------------------------------------------------------
+@pytest.fixture
+def quick_pytest(monkeypatch):
+    # The runs (and the recipe's re-run, which inherits the environment) skip the
+    # plugins installed in this venv: faster, and only the conftest's hook counts.
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+
+
+def pytest_project(proj: Path, hook_def: str) -> list[str]:
+    (proj / "tests").mkdir()
+    (proj / "tests" / "conftest.py").write_text(
+        "import pytest\n\n\n" + hook_def + "\n    print('hook ran')\n"
+    )
+    (proj / "tests" / "test_a.py").write_text("def test_a():\n    assert True\n")
+    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+
+
+@pytest.mark.real_tool
+def test_a_misspelt_pytest_hook_is_renamed_to_the_one_close_hook(proj, quick_pytest):
+    cmd = pytest_project(proj, "def pytest_runtest_setpu(item):")
+    [rec] = run_and_classify(proj, cmd)
+    assert rec.hint["hook"] == "pytest_runtest_setpu"
+    out = attempt(rec, ws_of(proj))
+    assert out.result == "recovered", out.reason
+    assert "def pytest_runtest_setup(item):" in (proj / "tests" / "conftest.py").read_text()
+
+
+@pytest.mark.real_tool
+def test_a_hook_close_to_several_known_hooks_is_escalated(proj, quick_pytest):
+    cmd = pytest_project(proj, "def pytest_configur(config):")
+    [rec] = run_and_classify(proj, cmd)
+    p = plan(rec, ws_of(proj))
+    assert isinstance(p, Refusal)
+    assert "pytest_configure" in p.reason and "pytest_unconfigure" in p.reason

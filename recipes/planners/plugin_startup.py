@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from ..context import PlanContext
+from ..fixes import pytest_hooks
 from ..fixes.json_repair import candidates
 from ..fixes.packages import install_plan, package_for
 from ..model import CommandStep, Plan, Refusal, VerifyResult
@@ -144,6 +145,46 @@ def _install(ctx: PlanContext, manifest: str | None) -> Plan | Refusal:
     )
 
 
+def _hook_rename(ctx: PlanContext) -> Plan | Refusal | None:
+    """pluggy's unknown hook in a conftest/plugin: renamed to the one close pytest hook."""
+    rec = ctx.record
+    hook = rec.hint.get("hook")
+    src = ctx.source
+    text = ctx.read(src) if src else None
+    if not isinstance(hook, str) or src is None or text is None or not src.endswith(".py"):
+        return None
+    args = pytest_hooks.defined_args(text, hook)
+    if args is None:
+        return None
+    hooks = pytest_hooks.known_hooks(ctx.python())
+    if not hooks:
+        return None
+    target, close = pytest_hooks.close_hook(hook, hooks, args)
+    details = _human_details(ctx, src)
+    if target is None:
+        why = (
+            f"several known hooks are close to {hook}: {', '.join(close)}"
+            if len(close) > 1
+            else f"no known pytest hook both close to {hook} and taking ({', '.join(args)})"
+        )
+        return Refusal(why, details=details)
+    if pytest_hooks.defined_args(text, target) is not None:
+        return Refusal(f"{src} already defines {target}", details=details)
+    edit = pytest_hooks.rename_edit(src, text, rec.source_line, hook, target)
+    if edit is None:
+        return None
+    return Plan(
+        failure_id=rec.id,
+        failure_type="plugin_startup",
+        title=f"Rename {hook} to {target}",
+        summary=f"{hook} is not a pytest hook; {target} is the one close hook its arguments fit",
+        edits=[edit],
+        verify=ctx.rerun_step(),
+        success_note=f"misspelt hook renamed to {target}",
+        details=details,
+    )
+
+
 def plan(ctx: PlanContext) -> Plan | Refusal:
     hint = ctx.record.hint
     manifest = _manifest(ctx)
@@ -154,6 +195,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if text is not None:
             return _json_plan(ctx, manifest, text)
     kind = str(hint.get("kind") or "")
+    if kind == "unknown_hook":
+        found = _hook_rename(ctx)
+        if found is not None:
+            return found
     reason = {
         "unknown_hook": "the plugin defines a hook the host does not know",
         "not_found": "the plugin is not installed or not where the host looks",
