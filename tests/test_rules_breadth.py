@@ -318,3 +318,36 @@ def test_host_lines_name_the_server_that_failed(line, server, tmp_path):
         "mcp.host",
         server,
     )
+
+
+def _adversarial_lines(n: int = 20000) -> list[str]:
+    h = n // 2
+    return [
+        "a" * n,
+        "A_" * h,
+        "x: line 3: " + "A" * n,
+        "environment variable " + "A" * n,
+        "Cannot find package '" + "eslint-plugin-" * (n // 14),
+        "Permission denied " + "a" * n,
+        "a" * n + " Permission denied",
+        'MCP server "' + "x" * n,
+        "[MCP] " + "a " * h,
+        "npm error " + "x " * h,
+        "│   on " + "a " * h,
+        "prompt is too long: " + "1" * n,
+        "connect ECONNREFUSED " + "1." * h,
+    ]
+
+
+@pytest.mark.parametrize("family", ["mcp", "plugin", "infra", "agent"])
+def test_rule_patterns_stay_linear_on_long_adversarial_lines(family):
+    import time
+
+    lines = _adversarial_lines()
+    for r in all_rules():
+        if r.family != family:
+            continue
+        for line in lines:
+            start = time.perf_counter()
+            r.pattern.search(line)
+            assert time.perf_counter() - start < 0.5, (r.id, line[:40])

@@ -483,10 +483,10 @@ _BASH_ERRORS = (
     category=FailureType.INFRA,
     tool="shell",
     pattern=(
-        r"^(?P<file>[^\s:][^:]*): line (?P<line>\d+): (?P<var>[A-Za-z_]\w*): (?P<message>.+)$"
-        r"|(?:[Ee]nvironment variable|[Ee]nv var)s? [`'\"]?(?P<evar>[A-Z_][A-Z0-9_]*)[`'\"]? (?:is )?(?:not set|missing|required|undefined|empty)"
-        r"|[Mm]issing (?:required )?environment variables?:? [`'\"]?(?P<mvar>[A-Z_][A-Z0-9_]*)"
-        r"|[`'\"]?(?P<pvar>[A-Z_][A-Z0-9_]*)[`'\"]? (?:environment variable|env var) (?:is )?(?:not set|missing|required|undefined)"
+        r"^(?P<file>[^\s:][^:]*): line (?P<line>\d+): (?P<var>[A-Za-z_]\w{0,127}): (?P<message>.+)$"
+        r"|(?:[Ee]nvironment variable|[Ee]nv var)s? [`'\"]?(?P<evar>[A-Z_][A-Z0-9_]{0,127})[`'\"]? (?:is )?(?:not set|missing|required|undefined|empty)"
+        r"|[Mm]issing (?:required )?environment variables?:? [`'\"]?(?P<mvar>[A-Z_][A-Z0-9_]{0,127})"
+        r"|(?<![\w`'\"])[`'\"]?(?P<pvar>[A-Z_][A-Z0-9_]{0,127})[`'\"]? (?:environment variable|env var) (?:is )?(?:not set|missing|required|undefined)"
     ),
     triggers=(": line ", "nvironment variable", "nv var"),
     url="https://www.gnu.org/software/bash/manual/html_node/Shell-Parameter-Expansion.html",
@@ -545,7 +545,7 @@ _PY_EXCEPTION = re.compile(r"^\s*[\w.]*(?:Error|Exception): ")
     category=FailureType.INFRA,
     tool="os",
     pattern=(
-        r"(?P<path>[^\s:'\"‘’]+)['\"’]?: Permission denied\s*$"
+        r"(?:^|(?<=[\s:'\"‘’]))(?P<path>[^\s:'\"‘’]+)['\"’]?: Permission denied\s*$"
         r"|EACCES: permission denied, \w+ '(?P<epath>[^']+)'"
         r"|Permission denied \((?P<auth>publickey[^)]*)\)"
         r"|\[Errno 13\] Permission denied: '(?P<ppath>[^']+)'"

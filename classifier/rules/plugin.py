@@ -146,15 +146,22 @@ def manifest_json(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
 # -- missing dependencies ----------------------------------------------------------------
 
-_PLUGIN_PACKAGE = (
-    r"(?:@[\w.-]+/)?(?:[\w.-]*(?:eslint|prettier|babel|vite|rollup|webpack|postcss|stylelint|remark|rehype"
-    r"|tailwindcss|jest|vitest|markdownlint)-plugin[\w.-]*|eslint-plugin|[\w.-]*-plugin-[\w.-]+"
-    r"|(?:eslint|prettier|babel)-(?:config|preset)-[\w.-]+)"
+# npm packages that are plugins (or shareable configs) of a tool.
+_PLUGIN_NAME = re.compile(
+    r"(?:@[\w.-]{1,100}/)?[\w.-]{0,200}?(?:plugin|(?:eslint|prettier|babel)-(?:config|preset))[\w.-]{0,200}"
 )
+
+
+def is_plugin_package(name: str) -> bool:
+    """Whether an npm package name (possibly with a subpath) is a plugin."""
+    parts = name.split("/")
+    package = "/".join(parts[:2]) if name.startswith("@") else parts[0]
+    return len(package) <= 214 and _PLUGIN_NAME.fullmatch(package) is not None
+
+
 _DEPENDENCY = (
     re.compile(
-        r"Cannot find (?:package|module) '(?P<dep>" + _PLUGIN_PACKAGE + r")(?:/[^']*)?'"
-        r"(?: imported from (?P<importer>\S+))?"
+        r"Cannot find (?:package|module) '(?P<dep>[^'\s]{1,300})'(?: imported from (?P<importer>\S+))?"
     ),
     re.compile(r"ESLint couldn't find the (?:plugin|config) \"(?P<dep>[^\"]+)\""),
     re.compile(r"Error importing plugin \"(?P<plugin>[^\"]+)\": No module named '(?P<dep>[^']+)'"),
@@ -167,7 +174,7 @@ _MYPY_AT = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
     category=FailureType.PLUGIN_STARTUP,
     tool="plugin-loader",
     pattern=(
-        r"Cannot find (?:package|module) '" + _PLUGIN_PACKAGE + r"(?:/[^']*)?'"
+        r"Cannot find (?:package|module) '[^'\s]{0,300}?(?:plugin|-config-|-preset-)"
         r"|ESLint couldn't find the (?:plugin|config) \""
         r"|Error importing plugin \"[^\"]+\": No module named '"
     ),
@@ -208,6 +215,8 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
             continue
         groups = found.groupdict()
         dep = groups["dep"]
+        if found.re is _DEPENDENCY[0] and not is_plugin_package(dep):
+            return None  # a plain missing module: the compile rules' business
         hint: dict[str, Any] = {
             "dependency": dep.split("/")[0]
             if not dep.startswith("@")
