@@ -320,7 +320,7 @@ def test_host_lines_name_the_server_that_failed(line, server, tmp_path):
     )
 
 
-def _adversarial_lines(n: int = 20000) -> list[str]:
+def _adversarial_lines(n: int = 8000) -> list[str]:
     h = n // 2
     return [
         "a" * n,
@@ -350,4 +350,4 @@ def test_rule_patterns_stay_linear_on_long_adversarial_lines(family):
         for line in lines:
             start = time.perf_counter()
             r.pattern.search(line)
-            assert time.perf_counter() - start < 0.5, (r.id, line[:40])
+            assert time.perf_counter() - start < 0.25, (r.id, line[:40])
