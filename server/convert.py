@@ -119,6 +119,8 @@ def diagnostic(
             )
         )
     for loc in rec.related:
+        if loc.file.startswith("/"):
+            continue  # outside the run's folder (stdlib, site-packages): noise in the editor
         related.append(
             T.DiagnosticRelatedInformation(
                 location=T.Location(
