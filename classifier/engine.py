@@ -268,8 +268,8 @@ class Classifier:
             if result is None:
                 continue
             if isinstance(result, Hit):
-                if floor is not None:
-                    self._claimed[line_no] = rule.priority
+                if floor is not None:  # the hit may explain an earlier line
+                    self._claimed[result.log_line or line_no] = rule.priority
                 self._add(rule, result, line_no)
             elif floor is None:
                 self._blocks.append((rule, result, 0))
