@@ -104,7 +104,8 @@ class _Swallow:
         return True
 
     def finish(self) -> Iterable[Hit]:
-        return [Hit(signal="block", log_line=n) for n in self.lines if n in (1, 3)]
+        words = {1: "alpha", 3: "gamma"}  # distinct messages: never merged as one failure
+        return [Hit(signal=f"block {words[n]}", log_line=n) for n in self.lines if n in words]
 
 
 def _rule(id_: str, priority: int, trigger: str, func: object) -> Rule:
@@ -336,6 +337,8 @@ def _adversarial_lines(n: int = 8000) -> list[str]:
         "│   on " + "a " * h,
         "prompt is too long: " + "1" * n,
         "connect ECONNREFUSED " + "1." * h,
+        "- " + "/plugins/a" * (n // 10),
+        "- /plugins/" + "a/" * h,
     ]
 
 
@@ -351,3 +354,26 @@ def test_rule_patterns_stay_linear_on_long_adversarial_lines(family):
             start = time.perf_counter()
             r.pattern.search(line)
             assert time.perf_counter() - start < 0.25, (r.id, line[:40])
+
+
+def test_a_missing_module_outside_a_plugins_folder_is_not_a_plugin_failure(tmp_path):
+    text = (
+        "Error: Cannot find module 'left-pad'\n"
+        "Require stack:\n"
+        "- /app/src/index.js\n"
+        "- /app/plugins/loader.js\n"
+    )
+    records = classify_text(text, Options(cwd=str(tmp_path)))
+    assert all(r.failure_type != FailureType.PLUGIN_STARTUP for r in records)
+
+
+def test_a_higher_priority_hit_for_an_earlier_line_supersedes_the_blocks_hit_there():
+    low = _rule("test.block", 1, "BEGIN", lambda m, ctx: _Swallow(ctx.line_no))
+    high = _rule(
+        "test.later",
+        9,
+        "EXPLAINS",
+        lambda m, ctx: Hit(signal="explained", log_line=ctx.line_no - 1),
+    )
+    records = classify_text("BEGIN\nx\nthe cause\nEXPLAINS line 3\n", Options(rules=[high, low]))
+    assert sorted((r.rule, r.log_line) for r in records) == [("test.block", 1), ("test.later", 3)]

@@ -247,6 +247,73 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
     return None
 
 
+_REQUIRE_ENTRY = re.compile(
+    r"^- (?=\S{1,4096}\s*$)(?P<path>\S*(?P<dir>(?:/plugins?/|\\plugins?\\)(?P<plugin>[^/\\\s]+))[/\\]\S+?)\s*$"
+)
+_CANNOT_FIND = re.compile(r"Cannot find module '(?P<dep>[^']+)'")
+
+
+@rule(
+    id="plugin.node_require",
+    category=FailureType.PLUGIN_STARTUP,
+    tool="node",
+    pattern=r"^- (?=\S{1,4096}\s*$)\S*?(?:/plugins?/|\\plugins?\\)[^/\\\s]+[/\\]\S+?\s*$",
+    triggers=("/plugins/", "/plugin/", "\\plugins\\", "\\plugin\\"),
+    url="https://nodejs.org/api/errors.html#module_not_found",
+    priority=PRIORITY,
+)
+def node_require(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """A Node plugin whose own dependency is missing.
+
+    What it detects: Node's `Error: Cannot find module 'x'` whose `Require
+    stack:` starts in a `plugins/<name>/` folder: the plugin, not the host,
+    needs `x`.  The record explains the `Cannot find module` line (the
+    generic Node record for that line is superseded) and goes to the
+    plugin's manifest (`plugins/<name>/plugin.json` or `package.json`, at
+    the line naming the dependency) when there is one, else to the plugin
+    file.
+
+    Example output (`node load-plugins.js`, Node.js 20.20.2):
+        Error: Cannot find module 'left-pad'
+        Require stack:
+        - /work/app/plugins/hello/index.js
+
+    Recipe: plugin_startup: install hint["dependency"] for the plugin (a
+    validated npm name) and load it again once; escalate otherwise.
+
+    References: https://nodejs.org/api/errors.html#module_not_found
+    """
+    before = ctx.before(2)
+    if len(before) < 2 or before[-1].strip() != "Require stack:":
+        return None  # only the first entry: the file that wanted the module
+    found = _CANNOT_FIND.search(before[-2])
+    if found is None:
+        return None
+    entry = _REQUIRE_ENTRY.match(ctx.line)
+    if entry is None:
+        return None
+    dep = found.group("dep")
+    path = entry.group("path")
+    plugin = entry.group("plugin")
+    plugin_dir = path[: entry.end("dir") - entry.start("path")]
+    hint: dict[str, Any] = {"plugin": plugin, "dependency": dep, "ecosystem": "npm"}
+    file = path
+    for name in ("plugin.json", "package.json"):
+        manifest = f"{plugin_dir}/{name}"
+        if ctx.exists(manifest):
+            file = manifest
+            hint["manifest"] = manifest
+            break
+    return Hit(
+        signal=before[-2].strip(),
+        message=f"plugin {plugin}: missing dependency {dep}",
+        file=file,
+        log_line=ctx.line_no - 2,
+        hint=hint,
+        related=[(path, None, None, "requires " + dep)],
+    )
+
+
 # -- hooks, plugins not found, extensions --------------------------------------------------
 
 _PLUGGY = re.compile(

@@ -1,0 +1,3 @@
+const leftPad = require("left-pad");
+
+module.exports = { onStart: () => console.log(leftPad("hello", 10)) };
