@@ -377,3 +377,16 @@ def test_a_higher_priority_hit_for_an_earlier_line_supersedes_the_blocks_hit_the
     )
     records = classify_text("BEGIN\nx\nthe cause\nEXPLAINS line 3\n", Options(rules=[high, low]))
     assert sorted((r.rule, r.log_line) for r in records) == [("test.block", 1), ("test.later", 3)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tool xcodebuild is not available on this runner\n",
+        "Process exited with code 1\n",
+        "the child process exited with code 2\n",
+    ],
+)
+def test_generic_wording_outside_mcp_or_compose_output_is_not_claimed(text, tmp_path):
+    records = classify_text(text, Options(cwd=str(tmp_path)))
+    assert all(r.rule not in ("mcp.tool_not_available", "infra.container_exited") for r in records)

@@ -147,7 +147,9 @@ def docker_build(m: re.Match[str], ctx: LineContext) -> Hit:
     id="infra.container_exited",
     category=FailureType.INFRA,
     tool="docker",
-    pattern=r"^\s*(?:Container )?(?P<service>[\w.-]+) exited with code (?P<code>\d+)\s*$",
+    pattern=(
+        r"^\s*(?:Container (?P<container>[\w.-]+)|(?P<service>[\w.-]+[-_]\d+)) exited with code (?P<code>\d+)\s*$"
+    ),
     triggers=("exited with code",),
     url="https://docs.docker.com/reference/cli/docker/compose/up/",
     priority=PRIORITY,
@@ -156,8 +158,10 @@ def container_exited(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """A container (a compose service) that stopped with a non-zero code.
 
     What it detects: `docker compose up`'s `app-1 exited with code 1`
-    (exit code 0 is a normal stop and is not reported; 137 is a kill,
-    usually the OOM killer, noted in the hint).
+    (compose names a service's container NAME-N, or NAME_N in v1; "Container
+    NAME exited with code N" too; a bare "process exited with code 1" is
+    not a container).  Exit code 0 is a normal stop and is not reported;
+    137 is a kill, usually the OOM killer, noted in the hint.
 
     Example output (`docker compose up`; documented format):
         app-1 exited with code 1
@@ -174,7 +178,7 @@ def container_exited(m: re.Match[str], ctx: LineContext) -> Hit | None:
         signal=ctx.line.strip(),
         hint=_hint(
             "container-exited",
-            service=m.group("service"),
+            service=m.group("service") or m.group("container"),
             exit_code=code,
             oom_killed=True if code == 137 else None,
         ),
@@ -879,6 +883,21 @@ _NET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _URL = re.compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
 
 
+_STATUS_PREFIXES = (
+    "HTTP",
+    "HTTP/1.0",
+    "HTTP/1.1",
+    "HTTP/2",
+    "HTTP/2.0",
+    "HTTP/3",
+    "HTTP/3.0",
+    "tatus",
+    "tatus:",
+    "tatus code",
+    "tatus code:",
+)
+
+
 @rule(
     id="infra.network",
     category=FailureType.INFRA,
@@ -890,7 +909,7 @@ _URL = re.compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
         r"|Network is unreachable|No route to host|ENETUNREACH|EHOSTUNREACH|SSL certificate problem"
         r"|certificate verify failed|CERT_HAS_EXPIRED|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN"
         r"|DEPTH_ZERO_SELF_SIGNED_CERT|x509: certificate"
-        r"|\b(?:HTTP(?:/[\d.]+)?|[Ss]tatus(?: code)?:?|returned error:?|responded with) (?:5\d\d|429)\b"
+        r"|\b(?:HTTP(?:/(?:1\.[01]|[23](?:\.0)?))?|[Ss]tatus(?: code)?:?|returned error:?|responded with) (?:5\d\d|429)\b"
         r"|\b(?:5\d\d|429) (?:Service Unavailable|Bad Gateway|Gateway Time-?out|Internal Server Error|Too Many Requests)\b"
     ),
     triggers=(
@@ -921,8 +940,10 @@ _URL = re.compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
         "SELF_SIGNED_CERT_IN_CHAIN",
         "DEPTH_ZERO_SELF_SIGNED_CERT",
         "x509: certificate",
-        "HTTP",
-        "tatus",
+        # An HTTP status is only a failure as 5xx or 429 right after HTTP/x or
+        # "status": the triggers spell those prefixes out, so request logs
+        # (`"GET / HTTP/1.1" 200`) never reach the pattern.
+        *(f"{p} {c}" for p in _STATUS_PREFIXES for c in ("5", "429")),
         "returned error",
         "responded with",
         "Service Unavailable",

@@ -415,8 +415,9 @@ def tool_not_available(m: re.Match[str], ctx: LineContext) -> Hit | None:
     start, or does not offer it).
 
     What it detects: Claude Code's `No such tool available:
-    mcp__SERVER__TOOL` (the server's name is in the tool name), `tool X is
-    not available`, an MCP server's `Unknown tool: X`.
+    mcp__SERVER__TOOL` (the server's name is in the tool name), and `tool X
+    is not available` / an MCP server's `Unknown tool: X` when the line or
+    the output before it is about MCP (otherwise it may be any tool).
 
     Example output (Claude Code; documented format):
         Error: No such tool available: mcp__tickets__create_ticket
@@ -435,6 +436,9 @@ def tool_not_available(m: re.Match[str], ctx: LineContext) -> Hit | None:
         other = _UNAVAILABLE.search(line)
         if other is None:
             return None
-        hint["tool"] = other.group("name") or other.group("unknown")
+        name = other.group("name") or other.group("unknown")
+        if "mcp" not in name.lower() and "MCP" not in line and not _in_mcp_client(ctx):
+            return None  # "tool x is not available" outside MCP output: any tool
+        hint["tool"] = name
         hint["mentions"] = _mentions(ctx)
     return Hit(signal=line.strip(), message=line.strip(), hint=hint)
