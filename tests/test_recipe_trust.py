@@ -97,6 +97,8 @@ def test_a_bandit_finding_is_escalated_at_once_with_the_secret_redacted(proj):
     out = attempt(rec, ws)
     assert out.result == "escalated"
     assert "needs human review" in out.reason
+    assert "Scanner: bandit (rule B105)" in out.details  # the planner's review details
+    assert out.box and "# nosec <test id>" in out.box.replace("\n║    ", " ")
     assert (proj / "app.py").read_bytes() == before
     logs = (proj.parent / "state").rglob("*")
     logged = "".join(p.read_text() for p in logs if p.suffix in (".jsonl", ".log"))
