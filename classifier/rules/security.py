@@ -617,8 +617,15 @@ def npm_audit_entry(m: re.Match[str], ctx: LineContext) -> _NpmAuditBlock | None
     id="security.npm_audit_summary",
     category=_TG,
     tool="npm",
-    pattern=r"^(?:found )?(?P<count>\d+) (?:(?P<severity>low|moderate|high|critical) severity )?vulnerabilit(?:y|ies)\b",
-    triggers=(" vulnerabilit",),
+    pattern=r"^(?:found )?(?P<count>\d*[1-9]\d*) (?:(?P<severity>low|moderate|high|critical) severity )?vulnerabilit(?:y|ies)\b",
+    # Not " vulnerabilit": every clean `npm install` prints "found 0
+    # vulnerabilities".  A count ending in 1-9, a count of two or more digits
+    # ending in 0, or a severity: never the clean line.
+    triggers=(
+        *(f"{d} vulnerabilit" for d in "123456789"),
+        *(f"{d}0 vulnerabilit" for d in "0123456789"),
+        " severity vulnerabilit",
+    ),
     url="https://docs.npmjs.com/cli/commands/npm-audit",
     priority=BLOCK_PRIORITY,
 )
