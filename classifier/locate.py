@@ -103,7 +103,7 @@ class Locator:
         parts = parts[-_MAX_PARTS:]
         for i in range(len(parts)):
             tail = Path(*parts[i:])
-            if (self.cwd / tail).is_file():
+            if _is_file(self.cwd / tail):
                 return tail.as_posix()
         return None
 
@@ -111,7 +111,7 @@ class Locator:
         """Whether the printed path names an existing file."""
         resolved = self.resolve(printed)
         path = Path(resolved)
-        return (path if path.is_absolute() else self.cwd / path).is_file()
+        return _is_file(path if path.is_absolute() else self.cwd / path)
 
     def in_project(self, printed: str) -> bool:
         """Inside the working tree and not in an installed or vendored folder."""
@@ -121,4 +121,13 @@ class Locator:
         parts = Path(resolved).parts
         if any(part in _VENDORED for part in parts) or _in_go_module_cache(parts):
             return False
-        return (self.cwd / resolved).is_file()
+        return _is_file(self.cwd / resolved)
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file, but False for any OS error (a printed name too long for
+    the file system, a NUL): output never makes a rule fail."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False

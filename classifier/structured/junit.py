@@ -25,11 +25,13 @@ References: https://github.com/testmoapp/junitxml
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import PurePosixPath
 from typing import IO
-from xml.etree.ElementTree import Element
+from xml.etree.ElementTree import Element, ParseError
 
+from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 
 from ..engine import Classifier
@@ -37,6 +39,8 @@ from ..rules.base import Hit
 from ..taxonomy import FailureType
 from . import Parser
 from .stream import Rejoined
+
+log = logging.getLogger(__name__)
 
 RULE_ID = "junit.testcase"
 _HEAD = re.compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<testsuites?[\s>]", re.S)
@@ -54,6 +58,15 @@ def sniff(head: bytes) -> Parser | None:
 
 
 def parse(head: bytes, stream: IO[bytes], classifier: Classifier) -> None:
+    """Every failed test case read before the end of the report; a truncated,
+    malformed or entity-bearing report keeps what was read up to there."""
+    try:
+        _parse(head, stream, classifier)
+    except (ParseError, DefusedXmlException, LookupError, ValueError) as exc:
+        log.warning("JUnit XML unreadable past this point: %s", exc)
+
+
+def _parse(head: bytes, stream: IO[bytes], classifier: Classifier) -> None:
     producer = "junit"
     for event, elem in iterparse(Rejoined(head, stream), events=("start", "end")):
         tag = _local(elem.tag)
