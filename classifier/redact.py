@@ -65,7 +65,9 @@ _ASSIGN = re.compile(
 )
 
 # scheme://user:password@host
-_URL_PASSWORD = re.compile(r"(?P<pre>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)")
+_URL_PASSWORD = re.compile(
+    r"(?P<pre>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)"
+)
 
 _ALREADY = "…("
 
