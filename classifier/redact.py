@@ -49,6 +49,18 @@ _SHAPES = re.compile(
     r")(?![A-Za-z0-9])"
 )
 
+# Literal text that every _SHAPES match contains.
+_SHAPE_PREFIXES = (
+    *(["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"]),
+    "gh",
+    "glpat-",
+    "xox",
+    "sk-",
+    "_live_",
+    "AIza",
+    "eyJ",
+)
+
 # A private key: the header stays, the body (to the END line or the end of
 # the text) is the secret.
 _PRIVATE_KEY = re.compile(
@@ -63,6 +75,9 @@ _ASSIGN = re.compile(
     r"|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key|credentials?)"
     r"[\"']?)(?P<sep>\s*[:=]\s*)(?P<q>[\"']?)(?P<value>[^\s\"',;}{)(]{4,})"
 )
+
+# Every _ASSIGN name contains one of these (casefolded, as (?i) matches).
+_ASSIGN_WORDS = ("pass", "pwd", "secret", "key", "token", "credential")
 
 # scheme://user:password@host
 _URL_PASSWORD = re.compile(
@@ -112,6 +127,8 @@ def _mask_fragments(text: str, secret: str) -> str:
     """Mask what a truncating printer left of a named secret: its head
     (``'wJalrXUtnF...'``) or its tail (``'e...CYEXAMPLEKEY'``, as pytest
     abbreviates long reprs), when at least MIN_FRAGMENT characters long."""
+    if secret[:MIN_FRAGMENT] not in text and secret[-MIN_FRAGMENT:] not in text:
+        return text  # no head or tail fragment can be there (the common case)
     n = len(secret)
     for k in range(n - 1, MIN_FRAGMENT - 1, -1):
         tail = secret[-k:]
@@ -133,9 +150,14 @@ def redact(text: str, vault: Iterable[str] = ()) -> str:
         text = _mask_fragments(text, secret)
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(_mask_key, text)
-    text = _SHAPES.sub(lambda m: mask(m.group(0)), text)
-    text = _URL_PASSWORD.sub(lambda m: m.group("pre") + mask(m.group("value")), text)
-    text = _ASSIGN.sub(_mask_assign, text)
+    # Each pattern runs only when the literal text it needs is there: the
+    # patterns try every position, the `in` checks are a memchr each.
+    if any(p in text for p in _SHAPE_PREFIXES):
+        text = _SHAPES.sub(lambda m: mask(m.group(0)), text)
+    if "://" in text and "@" in text:
+        text = _URL_PASSWORD.sub(lambda m: m.group("pre") + mask(m.group("value")), text)
+    if ("=" in text or ":" in text) and any(w in text.casefold() for w in _ASSIGN_WORDS):
+        text = _ASSIGN.sub(_mask_assign, text)
     return text
 
 
