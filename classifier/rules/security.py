@@ -772,7 +772,7 @@ def pip_audit_found(m: re.Match[str], ctx: LineContext) -> _PipAuditBlock:
     id="security.confidence_gate",
     category=_TG,
     tool="confidence-gate",
-    pattern=r"(?P<file>\S*CONFIDENCE\.md)\s+gate:?\s+FAIL(?:ED)?\b[:\s-]*(?P<message>.*)$",
+    pattern=r"(?P<file>(?<!\S)\S{0,240}?CONFIDENCE\.md)\s+gate:?\s+FAIL(?:ED)?\b[:\s-]*(?P<message>.*)$",
     triggers=("CONFIDENCE.md gate",),
     priority=BLOCK_PRIORITY,
 )
