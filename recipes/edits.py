@@ -202,6 +202,13 @@ def recover_interrupted(ws: Workspace) -> int:
     if not jdir.is_dir():
         return 0
     rolled = 0
+    # A journal whose writer died before it was renamed into place: the apply
+    # had not started, only the journal's own temporary file is left.
+    for tmp in jdir.glob(f".*{TMP_MARK}*"):
+        pid = tmp.name.rsplit(TMP_MARK, 1)[1].split("-", 1)[0]
+        if pid.isdigit() and not _pid_alive(int(pid)):
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
     for journal in sorted(jdir.glob("*.json")):
         try:
             data = json.loads(journal.read_text())
