@@ -338,7 +338,7 @@ _PATHISH = re.compile(r"([\w.-]+(?:/[\w.-]+)+\.(?:js|mjs|cjs|ts|py|sh|json))\b")
     url="https://pluggy.readthedocs.io/en/stable/#hookspec-validation",
     priority=PRIORITY,
 )
-def hook(m: re.Match[str], ctx: LineContext) -> Hit:
+def hook(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """A plugin hook that fails to load.
 
     What it detects: pluggy's `PluginValidationError: unknown hook
@@ -366,7 +366,8 @@ def hook(m: re.Match[str], ctx: LineContext) -> Hit:
             hint={"hook": name, "plugin": found.group("module"), "kind": "unknown_hook"},
         )
     generic = _HOOK_GENERIC.search(line)
-    assert generic is not None  # the rule's pattern matched
+    if generic is None:  # pluggy's message cut short (no `in plugin <module ...>`)
+        return None
     name = generic.group("hook") or generic.group("hook2")
     detail = (generic.group("message") or generic.group("message2") or "").strip()
     path = _PATHISH.search(detail)

@@ -22,6 +22,7 @@ References: https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import IO, Any
 from urllib.parse import unquote, urlparse
@@ -55,6 +56,10 @@ SECURITY_TOOLS = frozenset(
     }
 )
 MAX_SARIF = 512 * 1024 * 1024
+# What a SARIF field of an unexpected shape raises (a string where an object
+# belongs, a bad URI): the result or run is skipped, never the whole input.
+_MALFORMED = (AttributeError, TypeError, ValueError, KeyError)
+log = logging.getLogger(__name__)
 
 
 def sniff(head: bytes) -> Parser | None:
@@ -70,9 +75,13 @@ def parse(head: bytes, stream: IO[bytes], classifier: Classifier) -> None:
     except json.JSONDecodeError:
         classifier.feed(data)  # not SARIF after all: classify as text
         return
-    for run in doc.get("runs") or []:
+    runs = doc.get("runs") if isinstance(doc, dict) else None
+    for run in runs if isinstance(runs, list) else []:
         if isinstance(run, dict):
-            _run(run, classifier)
+            try:
+                _run(run, classifier)
+            except _MALFORMED as exc:  # a field of the wrong shape: skip the rest of the run
+                log.warning("SARIF run unreadable past this point: %s", exc)
 
 
 def _run(run: dict[str, Any], c: Classifier) -> None:
@@ -88,18 +97,32 @@ def _run(run: dict[str, Any], c: Classifier) -> None:
     for result in run.get("results") or []:
         if not isinstance(result, dict):
             continue
-        rule_id = str(result.get("ruleId") or (result.get("rule") or {}).get("id") or "")
-        rule = rules.get(rule_id, {})
-        level = result.get("level") or (rule.get("defaultConfiguration") or {}).get("level")
-        security = security_tool or _security_rule(rule)
-        if not security and level != "error":
-            continue
-        c.add_hit(
-            _hit(result, rule_id, tool, bases, security),
-            rule_id=RULE_ID,
-            category_=FailureType.TRUST_GATE if security else FailureType.COMPILE,
-            tool=tool,
-        )
+        try:
+            _result(result, rules, tool, bases, security_tool, c)
+        except _MALFORMED as exc:  # one malformed result: skip it, keep the others
+            log.warning("SARIF result skipped: %s", exc)
+
+
+def _result(
+    result: dict[str, Any],
+    rules: dict[str, Any],
+    tool: str,
+    bases: dict[str, str],
+    security_tool: bool,
+    c: Classifier,
+) -> None:
+    rule_id = str(result.get("ruleId") or (result.get("rule") or {}).get("id") or "")
+    rule = rules.get(rule_id, {})
+    level = result.get("level") or (rule.get("defaultConfiguration") or {}).get("level")
+    security = security_tool or _security_rule(rule)
+    if not security and level != "error":
+        return
+    c.add_hit(
+        _hit(result, rule_id, tool, bases, security),
+        rule_id=RULE_ID,
+        category_=FailureType.TRUST_GATE if security else FailureType.COMPILE,
+        tool=tool,
+    )
 
 
 def _security_rule(rule: dict[str, Any]) -> bool:

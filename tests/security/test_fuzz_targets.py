@@ -153,3 +153,42 @@ def test_a_path_too_long_for_the_file_system_does_not_make_a_rule_fail() -> None
         "ModuleNotFoundError: No module named 'nope'\n"
     ).encode()
     targets.classify_text(data)
+
+
+def test_sarif_with_a_malformed_uri_or_fields_of_the_wrong_shape_keeps_the_good_results() -> None:
+    import io
+
+    from faultlens.classifier.engine import Options
+    from faultlens.classifier.structured import classify_stream
+
+    good = {
+        "ruleId": "E1",
+        "level": "error",
+        "message": {"text": "good one"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": "a.py"}}}],
+    }
+    bad_uri = {
+        **good,
+        "message": {"text": "bad uri"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": "file://[x/a.py"}}}],
+    }
+    bad_fixes = {**good, "message": {"text": "bad fixes"}, "fixes": {"not": "a list"}}
+    doc = {
+        "version": "2.1.0",
+        "runs": [
+            {"tool": "not an object", "results": [good]},
+            {"tool": {"driver": {"name": "t"}}, "results": [bad_uri, bad_fixes, "x", good]},
+        ],
+    }
+    import json
+
+    records = classify_stream(io.BytesIO(json.dumps(doc).encode()), Options(cwd="/nonexistent"))
+    assert [r.message for r in records] == ["good one"]
+    targets.sarif(b'{"version": "2.1.0", "runs": 5}')
+
+
+def test_a_pluggy_message_cut_short_is_not_a_rule_error() -> None:
+    targets.classify_text(
+        b"INTERNALERROR> pluggy._manager.PluginValidationError: unknown hook "
+        b"'pytest_collection_finish_report' in plugin <module 'conf^^^^^^\n"
+    )
