@@ -279,10 +279,11 @@ def generate(
     stats: Stats | None = None,
     pool: list[bytes] | None = None,
     reports: list[Failure] | None = None,
+    max_lines: int = 0,
 ) -> Iterator[bytes]:
-    """Yield chunks of about 1 MiB until `size` bytes were produced (the last
-    line may overshoot).  One failure report per `every` lines on average
-    (`every` <= 0: noise only)."""
+    """Yield chunks until `size` bytes (or `max_lines` lines, when given) were
+    produced, cut at a line end.  One failure report per `every` lines on
+    average (`every` <= 0: noise only)."""
     st = stats if stats is not None else Stats()
     r = random.Random(seed)
     pool = pool if pool is not None else noise_pool(seed)
@@ -290,7 +291,7 @@ def generate(
     if not reports:
         every = 0
     turn = r.randrange(len(reports)) if reports else 0
-    while st.bytes < size:
+    while st.bytes < size and (not max_lines or st.lines < max_lines):
         gap = r.randint(every // 2, every + every // 2) if every > 0 else 4096
         chunk = r.choices(pool, k=gap)
         if every > 0:
@@ -304,6 +305,11 @@ def generate(
             cut = data.rfind(b"\n", 0, size - st.bytes)
             data = data[: cut + 1] if cut >= 0 else data[: data.find(b"\n") + 1]
             if every > 0:  # the report at the chunk's end was cut
+                st.failures -= 1
+                st.expected_records -= rep.records
+        if max_lines and st.lines + len(chunk) > max_lines:  # keep whole lines
+            data = b"".join(chunk[: max_lines - st.lines])
+            if every > 0 and len(chunk) > max_lines - st.lines:
                 st.failures -= 1
                 st.expected_records -= rep.records
         st.bytes += len(data)
