@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -51,7 +52,16 @@ _SHAPES = re.compile(
 
 # Literal text that every _SHAPES match contains.
 _SHAPE_PREFIXES = (
-    *(["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"]),
+    "AKIA",
+    "ASIA",
+    "AGPA",
+    "AIDA",
+    "AROA",
+    "AIPA",
+    "ANPA",
+    "ANVA",
+    "ABIA",
+    "ACCA",
     "gh",
     "glpat-",
     "xox",
@@ -148,6 +158,13 @@ def redact(text: str, vault: Iterable[str] = ()) -> str:
         if secret in text:
             text = text.replace(secret, mask(secret))
         text = _mask_fragments(text, secret)
+    return _redact_patterns(text)
+
+
+@lru_cache(maxsize=4096)
+def _redact_patterns(text: str) -> str:
+    """The vault-independent part of `redact` (pure, so cached: long outputs
+    repeat the same failure lines)."""
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(_mask_key, text)
     # Each pattern runs only when the literal text it needs is there: the

@@ -38,6 +38,7 @@ _CONTEXT = (
     "[MCP]",
 )
 _SCRIPT = re.compile(r"[\w.~/\\-]*?([\w.-]+\.(?:py|js|mjs|cjs|ts))\b")
+_SCRIPT_EXTS = (".py", ".js", ".mjs", ".cjs", ".ts")
 _HOSTPORT = re.compile(r"\b((?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]):\d{2,5})\b")
 _LIBRARY = ("site-packages", "node_modules", "<frozen", "node:internal", "/lib/python", "Node.js v")
 
@@ -51,7 +52,9 @@ def _mentions(ctx: LineContext) -> list[str]:
     frames left out): what the output says about which server failed."""
     found: list[str] = []
     for line in (*ctx.before(_LOOK_BACK), ctx.line):
-        if not any(lib in line for lib in _LIBRARY):
+        # _SCRIPT is slow on long lines it cannot match: try it only where an
+        # extension it needs is present.
+        if any(e in line for e in _SCRIPT_EXTS) and not any(lib in line for lib in _LIBRARY):
             found.extend(m.group(1) for m in _SCRIPT.finditer(line))
         found.extend(m.group(1) for m in _HOSTPORT.finditer(line))
     return list(dict.fromkeys(found))
