@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import tempfile
@@ -41,9 +42,20 @@ def startup(root: Path, runs: int, cpu: int | None) -> list[float]:
     return times
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process (all its threads) used so far."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 @dataclass(slots=True)
 class Latency:
     faultlens: list[float] = field(default_factory=list)
+    faultlens_cpu: list[float] = field(default_factory=list)  # server CPU seconds per ingest
     diagnostics: int = 0  # diagnostics in the last round's publishes
     efm: list[float] = field(default_factory=list)
     efm_note: str = ""
@@ -81,9 +93,12 @@ def latency(
             c.initialize(root)
             pubs: list[Any] = []
             for _ in range(runs + 1):  # the first round warms up (rules compiled)
+                before = cpu_seconds(c.proc.pid)
                 seconds, res.diagnostics, pubs = _ingest(c, output, "bench")
                 res.faultlens.append(seconds)
+                res.faultlens_cpu.append(cpu_seconds(c.proc.pid) - before)
             res.faultlens = res.faultlens[1:]
+            res.faultlens_cpu = res.faultlens_cpu[1:]
             target = next((p for p in pubs if p["diagnostics"]), None)
             if target is not None:
                 _responsive(c, busy_output, target, res)

@@ -221,9 +221,10 @@ def main(argv: list[str] | None = None) -> int:
                 else f"efm-langserver: {lat.efm_note or peers.NA}"
             )
             fl = editor.median_ms(lat.faultlens)
+            fl_cpu = editor.median_ms(lat.faultlens_cpu) or 0.0
             say(
                 f"| faultlens/ingest -> last publishDiagnostics ({lat.diagnostics} diagnostics) | "
-                f"{fl:.0f} | {len(lat.faultlens)} | {beside} |"
+                f"{fl:.0f} | {len(lat.faultlens)} | server CPU {fl_cpu:.0f} ms per ingest; {beside} |"
                 if fl is not None
                 else "| faultlens/ingest -> last publishDiagnostics | n/a | 0 | |"
             )

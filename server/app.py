@@ -11,6 +11,7 @@ is being classified.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import re
@@ -372,13 +373,7 @@ class FaultLensServer(LanguageServer):
         override = self.state_dir / "recipes" / f"{record.failure_type}.md"
         if override.is_file():
             return convert.path_to_uri(override)
-        try:
-            from importlib.resources import files
-
-            path = Path(str(files("faultlens.recipes") / f"{record.failure_type}.md"))
-        except (ImportError, TypeError):
-            return None
-        return convert.path_to_uri(path) if path.is_file() else None
+        return _packaged_recipe_href(f"{record.failure_type}")
 
     def publish(self, paths: set[Path] | Sequence[Path]) -> None:
         """Push (or, in pull mode, ask the client to pull) the diagnostics of these files."""
@@ -542,6 +537,19 @@ def is_log_document(uri: str, root: Path, state_dir: Path | None = None) -> bool
             if watch.relative(path, state_dir / own) is not None:
                 return False
     return watch.relative(path, root) is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _packaged_recipe_href(failure_type: str) -> str | None:
+    """The installed recipe document's URI (looked up once per type: it is on
+    every diagnostic, and importlib.resources is slow)."""
+    try:
+        from importlib.resources import files
+
+        path = Path(str(files("faultlens.recipes") / f"{failure_type}.md"))
+    except (ImportError, TypeError):
+        return None
+    return convert.path_to_uri(path) if path.is_file() else None
 
 
 def create_server() -> FaultLensServer:
