@@ -17,11 +17,12 @@ import shutil
 import sys
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 import pytest_lsp
 from lsprotocol import types as T
 from pygls import uris
@@ -150,6 +151,9 @@ def client_factory() -> LanguageClient:
 
 
 CONFIG = ClientServerConfig(server_command=SERVER, client_factory=client_factory)
+TS2304 = SAMPLES / "typescript" / "tsc-plain-ts2304"
+"""The workspace most modules serve: real `tsc -p .` output, one TS2304 error
+in src/auth/middleware.ts."""
 
 
 def capabilities(
@@ -206,6 +210,48 @@ def capabilities(
 def copy_tree(src: Path, dest: Path) -> Path:
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".faultlens", "__pycache__"))
     return dest
+
+
+def workspace(
+    lsp_client: LanguageClient,
+    tmp_path_factory: pytest.TempPathFactory,
+    sample: Path = TS2304,
+    name: str = "app",
+) -> Path:
+    """A copy of `sample` in a fresh temp folder, kept as `lsp_client.root`."""
+    root = copy_tree(sample, tmp_path_factory.mktemp("ws") / name)
+    lsp_client.root = root  # type: ignore[attr-defined]
+    return root
+
+
+def ingest_sample(client: LanguageClient, sample: Path = TS2304, **fields: Any) -> None:
+    """Send a sample's real output with `faultlens/ingest` (plus fields such as `task`)."""
+    client.protocol.notify(
+        "faultlens/ingest", {"output": (sample / "output.txt").read_text(), **fields}
+    )
+
+
+def served(
+    *,
+    settings: dict[str, Any] | None = None,
+    init: dict[str, Any] | None = None,
+    caps: T.ClientCapabilities | None = None,
+) -> Any:
+    """A module's `client` fixture: one server on a copy of TS2304, started with
+    these `start()` arguments and stopped after the module's last test.
+    Use as `client = served(...)`; the tests then need
+    `pytestmark = pytest.mark.asyncio(loop_scope="module")`."""
+
+    @pytest_lsp.fixture(scope="module", config=CONFIG)
+    async def client(
+        lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory
+    ) -> AsyncIterator[None]:
+        root = workspace(lsp_client, tmp_path_factory)
+        await start(lsp_client, root, settings=settings, init=init, caps=caps)
+        yield
+        await stop(lsp_client)
+
+    return client
 
 
 async def start(

@@ -20,12 +20,12 @@ from .conftest import (
     EXAMPLES,
     code_actions,
     command,
-    copy_tree,
     logs,
     start,
     stop,
     until,
     uri,
+    workspace,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -35,8 +35,7 @@ TEST_FILE = "tests/test_pricing.py"
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(EXAMPLES / "broken-app", tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
+    root = workspace(lsp_client, tmp_path_factory, EXAMPLES / "broken-app")
     lsp_client.answer = "retry"  # type: ignore[attr-defined]
     await start(lsp_client, root)
     yield

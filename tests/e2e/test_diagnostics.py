@@ -7,23 +7,14 @@ copied to a temp workspace.
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, copy_tree, path_of, start, stop, until, uri
+from .conftest import TS2304 as SAMPLE
+from .conftest import path_of, served, until, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
-
-
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
-    await start(lsp_client, root)
-    yield
-    await stop(lsp_client)
+client = served()
 
 
 def ingest(

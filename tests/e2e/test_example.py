@@ -15,7 +15,7 @@ import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, EXAMPLES, code_actions, command, copy_tree, start, stop, until, uri
+from .conftest import CONFIG, EXAMPLES, code_actions, command, start, stop, until, uri, workspace
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 EXAMPLE = EXAMPLES / "broken-app"
@@ -24,8 +24,7 @@ BUILD = [sys.executable, "-m", "unittest"]
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(EXAMPLE, tmp_path_factory.mktemp("ws") / "broken-app")
-    lsp_client.root = root  # type: ignore[attr-defined]
+    root = workspace(lsp_client, tmp_path_factory, EXAMPLE, "broken-app")
     lsp_client.answer = None  # type: ignore[attr-defined]
     await start(lsp_client, root)
     yield

@@ -12,21 +12,28 @@ import pytest_lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, copy_tree, eventually, request, start, stop, until, uri
+from .conftest import (
+    CONFIG,
+    SAMPLES,
+    eventually,
+    ingest_sample,
+    request,
+    start,
+    stop,
+    until,
+    uri,
+    workspace,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
 DIVERGED = SAMPLES / "git" / "status-diverged" / "output.txt"
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
+    root = workspace(lsp_client, tmp_path_factory)
     await start(lsp_client, root)
-    lsp_client.protocol.notify(
-        "faultlens/ingest", {"output": (SAMPLE / "output.txt").read_text(), "task": "build"}
-    )
+    ingest_sample(lsp_client, task="build")
     lsp_client.protocol.notify(
         "faultlens/ingest",
         {"output": DIVERGED.read_text(), "task": "sync", "command": "git status"},

@@ -13,20 +13,16 @@ import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, TIMEOUT, copy_tree, start, stop, until, uri
+from .conftest import CONFIG, TIMEOUT, ingest_sample, start, stop, until, uri, workspace
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
+    root = workspace(lsp_client, tmp_path_factory)
     await start(lsp_client, root)
-    lsp_client.protocol.notify(
-        "faultlens/ingest", {"output": (SAMPLE / "output.txt").read_text(), "task": "TASK-7"}
-    )
+    ingest_sample(lsp_client, task="TASK-7")
     target = uri(root / "src" / "auth" / "middleware.ts")
     await until(lambda: lsp_client.diagnostics.get(target), what="diagnostics")
     yield

@@ -9,24 +9,16 @@ source location, shown on its log line).
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, copy_tree, logs, request, start, stop, until, uri
+from .conftest import SAMPLES, logs, request, served, until, uri
+from .conftest import TS2304 as SAMPLE
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
 PUSH = SAMPLES / "git" / "push-rejected-fetch-first" / "output.txt"
 
-
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
-    await start(lsp_client, root)
-    yield
-    await stop(lsp_client)
+client = served()
 
 
 async def test_watch_globs_are_registered_with_the_client(client: LanguageClient):

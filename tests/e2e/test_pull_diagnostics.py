@@ -14,16 +14,14 @@ import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, TIMEOUT, capabilities, copy_tree, stop, until, uri
+from .conftest import CONFIG, TIMEOUT, capabilities, ingest_sample, stop, until, uri, workspace
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
+    root = workspace(lsp_client, tmp_path_factory)
     lsp_client.init_result = None  # type: ignore[attr-defined]
     lsp_client.set_configuration({}, section="faultlens")
     result = await asyncio.wait_for(
@@ -51,7 +49,7 @@ async def test_the_server_advertises_pull_diagnostics(client: LanguageClient):
 async def test_documents_pull_their_failures_and_nothing_is_pushed(client: LanguageClient):
     root = client.root  # type: ignore[attr-defined]
     refreshes = client.diagnostic_refresh_count
-    client.protocol.notify("faultlens/ingest", {"output": (SAMPLE / "output.txt").read_text()})
+    ingest_sample(client)
     await until(lambda: client.diagnostic_refresh_count > refreshes, what="diagnostic refresh")
     report = await asyncio.wait_for(
         client.text_document_diagnostic_async(

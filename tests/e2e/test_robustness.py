@@ -18,29 +18,26 @@ from pytest_lsp import LanguageClient
 
 from .conftest import (
     CONFIG,
-    SAMPLES,
     TIMEOUT,
-    copy_tree,
+    ingest_sample,
     raw_request,
     request,
     start,
     stop,
     until,
     uri,
+    workspace,
 )
+from .conftest import TS2304 as SAMPLE
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
+    root = workspace(lsp_client, tmp_path_factory)
     await start(lsp_client, root)
-    lsp_client.protocol.notify(
-        "faultlens/ingest", {"output": (SAMPLE / "output.txt").read_text(), "task": "small"}
-    )
+    ingest_sample(lsp_client, task="small")
     await until(lambda: lsp_client.diagnostics.get(uri(root / "src/auth/middleware.ts")))
     yield
     await stop(lsp_client)

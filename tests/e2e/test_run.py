@@ -16,18 +16,16 @@ from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, command, copy_tree, start, stop, until, uri
+from .conftest import CONFIG, SAMPLES, command, start, stop, until, uri, workspace
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
 PUSH = SAMPLES / "git" / "push-rejected-fetch-first" / "output.txt"
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
+    root = workspace(lsp_client, tmp_path_factory)
     (root / "push.txt").write_bytes(PUSH.read_bytes())
-    lsp_client.root = root  # type: ignore[attr-defined]
     await start(lsp_client, root, settings={"runCommands": {"build": "cat output.txt"}})
     yield
     await stop(lsp_client)

@@ -7,28 +7,16 @@ Fixture: tests/samples/typescript/tsc-plain-ts2304.
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, command, copy_tree, start, stop, until
+from .conftest import command, served, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
-
-
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
-    await start(
-        lsp_client,
-        root,
-        init={"runCommands": {"show": ["cat", "output.txt"]}, "watchGlobs": ["logs/*.log"]},
-        settings={"autoRecover": "sometimes", "maxTaskRetries": 1},
-    )
-    yield
-    await stop(lsp_client)
+client = served(
+    init={"runCommands": {"show": ["cat", "output.txt"]}, "watchGlobs": ["logs/*.log"]},
+    settings={"autoRecover": "sometimes", "maxTaskRetries": 1},
+)
 
 
 async def test_a_bad_value_is_reported_and_falls_back_to_the_default(client: LanguageClient):

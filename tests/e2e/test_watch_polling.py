@@ -7,24 +7,13 @@ Fixture: tests/samples/typescript/tsc-plain-ts2304.
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, SAMPLES, capabilities, copy_tree, logs, start, stop, until, uri
+from .conftest import TS2304 as SAMPLE
+from .conftest import capabilities, logs, served, until, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
-
-
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = copy_tree(SAMPLE, tmp_path_factory.mktemp("ws") / "app")
-    lsp_client.root = root  # type: ignore[attr-defined]
-    await start(
-        lsp_client, root, caps=capabilities(watch=False), settings={"watchPollInterval": 0.2}
-    )
-    yield
-    await stop(lsp_client)
+client = served(caps=capabilities(watch=False), settings={"watchPollInterval": 0.2})
 
 
 async def test_the_server_polls_when_the_client_cannot_watch(client: LanguageClient):
