@@ -101,9 +101,16 @@ class _Context:
         out: list[str] = []
         end = self._start - 1  # the '\n' ending the previous line
         buf = self._buf
+        engine = self._engine
+        # lines of the chunk being scanned decoded before, by end offset
+        seen = engine._decoded if buf is engine._scanning else {}
         while len(out) < n and end >= 0:
-            begin = buf.rfind(b"\n", 0, end) + 1
-            out.append(decode_line(buf[begin:end]))
+            hit = seen.get(end)
+            if hit is None:
+                begin = buf.rfind(b"\n", 0, end) + 1
+                hit = seen[end] = (begin, decode_line(buf[begin:end]))
+            begin, text = hit
+            out.append(text)
             end = begin - 1
         if len(out) < n:
             tail = self._engine._tail
@@ -147,6 +154,11 @@ class Classifier:
         self._skipping_long_line = False
         self._lines = 0  # complete lines consumed so far
         self._tail: list[str] = []
+        # Lines of the chunk being scanned that `before()` decoded, by the
+        # offset of their line end: rules looking back over the same lines
+        # decode them once.  Cleared after each chunk.
+        self._decoded: dict[int, tuple[int, str]] = {}
+        self._scanning = b""
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
         self._ids: dict[str, int] = {}
@@ -216,6 +228,7 @@ class Classifier:
         if not n:
             return
         masks = self._masks
+        self._scanning = buf
         # candidate lines: [start, end, rules mask], in order
         starts: list[int] = []
         ends: list[int] = []
@@ -260,6 +273,8 @@ class Classifier:
             lines += buf.count(b"\n", pos)
         if count_lines:
             self._lines = lines
+        self._decoded.clear()
+        self._scanning = b""
         self._remember_tail(buf)
 
     def _rules_for(self, mask: int) -> tuple[Rule, ...]:
