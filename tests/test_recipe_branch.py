@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,8 @@ from faultlens.classifier.record import FailureRecord
 from faultlens.recipes import Plan, Refusal, Workspace, apply_edits, attempt, plan
 from faultlens.recipes.fixes.gitrefs import valid_ref, valid_remote
 from faultlens.recipes.planners.branch_divergence import hunk_choices
+
+from .helpers import faultlens_run_recover
 
 pytestmark = pytest.mark.real_tool
 
@@ -368,13 +369,7 @@ def test_faultlens_run_recover_brings_a_stale_branch_up_to_date(repos):
     upstream_commit(other, "app.txt", "one\ntwo\nthree\nfour\n", "upstream: four")
     commit(work, "notes.txt", "notes\nmine\n", "local note")
     git(work, "fetch", "-q")
-    res = subprocess.run(
-        [sys.executable, "-m", "faultlens.cli", "run", "--recover", "--", "git", "status"],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    res = faultlens_run_recover(["git", "status"], work)
     assert "recovered  branch_divergence" in res.stderr, res.stderr
     assert git(work, "rev-parse", "HEAD~1") == git(work, "rev-parse", "origin/main")
     assert "Your branch is ahead of 'origin/main' by 1 commit" in git(work, "status")

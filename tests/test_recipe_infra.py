@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,8 +17,9 @@ from faultlens.classifier.record import FailureRecord
 from faultlens.recipes import Plan, RecipeSettings, Refusal, Workspace, attempt, plan
 from faultlens.recipes.fixes.infra_needs import is_transient
 
+from .helpers import faultlens_run_recover, run_classified
+
 ROOT = Path(__file__).resolve().parent.parent
-FAULTLENS_RUN = [sys.executable, "-m", "faultlens.cli", "run", "--recover", "--"]
 
 FLAKY = """\
 import socket, sys
@@ -42,12 +42,7 @@ def closed_port() -> int:
 
 
 def run_and_classify(proj: Path, cmd: list[str]) -> list[FailureRecord]:
-    res = subprocess.run(cmd, cwd=proj, capture_output=True, text=True)
-    recs = classify_text(
-        res.stdout + res.stderr, Options(cwd=str(proj), command=cmd, exit_code=res.returncode)
-    )
-    for r in recs:
-        r.hint.setdefault("command", cmd)
+    _, recs = run_classified(proj, cmd)
     return [r for r in recs if r.failure_type == "infra"]
 
 
@@ -179,13 +174,7 @@ def test_faultlens_run_recover_retries_a_flaky_connection(proj):
     override = proj / ".faultlens" / "recipes"
     override.mkdir(parents=True)
     (override / "infra.md").write_text("+++\n[retry]\nbackoff = [0.05, 0.1, 0.2]\n+++\n")
-    res = subprocess.run(
-        [*FAULTLENS_RUN, sys.executable, "flaky.py", str(closed_port()), "2"],
-        cwd=proj,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    res = faultlens_run_recover([sys.executable, "flaky.py", str(closed_port()), "2"], proj)
     assert "recovered  infra" in res.stderr, res.stderr
     assert res.returncode == 0
     assert (proj / "count.txt").read_text() == "3"

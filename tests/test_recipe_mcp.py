@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,8 +18,11 @@ import pytest
 
 from faultlens.classifier import Options, classify_text
 from faultlens.classifier.record import FailureRecord
-from faultlens.recipes import Plan, Refusal, Workspace, attempt, plan
+from faultlens.recipes import Plan, Refusal, attempt, plan
 from faultlens.recipes.fixes.mcp_probe import BadEntry, load_spec
+
+from .helpers import faultlens_run_recover
+from .helpers import workspace_beside as ws_of
 
 pytest.importorskip("mcp")
 
@@ -61,10 +63,6 @@ def mcp_record(proj: Path) -> FailureRecord:
     recs = classify_text(output, Options(cwd=str(proj)))
     [rec] = [r for r in recs if r.failure_type == "mcp_startup"]
     return rec
-
-
-def ws_of(proj: Path) -> Workspace:
-    return Workspace(roots=[proj], state_dir=proj.parent / "state")
 
 
 @pytest.mark.real_tool
@@ -160,24 +158,7 @@ def test_an_unknown_server_is_skipped_not_escalated(tmp_path):
 @pytest.mark.slow
 def test_faultlens_run_recover_skips_a_crashing_server_and_reports_its_entry(tmp_path):
     proj = project(tmp_path)
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "faultlens.cli",
-            "run",
-            "--recover",
-            "--",
-            sys.executable,
-            "client.py",
-            "notes",
-            "20",
-        ],
-        cwd=proj,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    res = faultlens_run_recover([sys.executable, "client.py", "notes", "20"], proj, timeout=300)
     assert "skipped    mcp_startup  .mcp.json:3" in res.stderr, res.stderr
     assert "fix its entry at .mcp.json:3:5" in res.stderr
     assert json.loads((proj / ".mcp.json").read_text())["mcpServers"]["notes"] == {

@@ -7,30 +7,26 @@ human needs."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from faultlens.classifier import Options, classify_text
 from faultlens.classifier.record import FailureRecord
-from faultlens.recipes import Plan, Refusal, Workspace, attempt, plan
+from faultlens.recipes import Plan, Refusal, attempt, plan
 from faultlens.recipes.edits import apply_to_text
 from faultlens.recipes.fixes.json_repair import candidates, unambiguous_repair
+
+from .helpers import faultlens_run_recover, run_classified
+from .helpers import workspace_beside as ws_of
 
 ROOT = Path(__file__).resolve().parent.parent
 ESLINT = ROOT / "tools" / "node" / "node_modules" / ".bin" / "eslint"
 
 
 def run_and_classify(proj: Path, cmd: list[str]) -> list[FailureRecord]:
-    res = subprocess.run(cmd, cwd=proj, capture_output=True, text=True, timeout=120)
+    res, recs = run_classified(proj, cmd, timeout=120)
     assert res.returncode != 0, res.stdout + res.stderr
-    recs = classify_text(
-        res.stdout + res.stderr, Options(cwd=str(proj), command=cmd, exit_code=res.returncode)
-    )
-    for r in recs:
-        r.hint.setdefault("command", cmd)
     return [r for r in recs if r.failure_type == "plugin_startup"]
 
 
@@ -38,10 +34,6 @@ def json_tool(rel: str) -> list[str]:
     """python -m json.tool as a CI step runs it: `bash -x` echoes the command (and so
     the file name, which json.tool's own message leaves out)."""
     return ["bash", "-xc", f"{sys.executable} -m json.tool {rel} > /dev/null"]
-
-
-def ws_of(proj: Path) -> Workspace:
-    return Workspace(roots=[proj], state_dir=proj.parent / "state")
 
 
 @pytest.fixture
@@ -268,21 +260,7 @@ def test_other_plugin_failures_are_escalated_with_what_a_human_needs(proj):
 @pytest.mark.real_tool
 def test_faultlens_run_recover_repairs_a_manifest(proj):
     (proj / "plugin.json").write_text('{\n  "name": "x",\n  "events": ["a",]\n}\n')
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "faultlens.cli",
-            "run",
-            "--recover",
-            "--",
-            *json_tool("plugin.json"),
-        ],
-        cwd=proj,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    res = faultlens_run_recover(json_tool("plugin.json"), proj)
     assert "recovered  plugin_startup" in res.stderr, res.stderr
     assert res.returncode == 0
     assert json.loads((proj / "plugin.json").read_text()) == {"name": "x", "events": ["a"]}

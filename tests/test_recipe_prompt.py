@@ -18,6 +18,8 @@ from faultlens.classifier.record import FailureRecord
 from faultlens.recipes import Plan, RecipeSettings, Refusal, Workspace, attempt, plan
 from faultlens.recipes.planners.prompt_delivery import token_budget
 
+from .helpers import faultlens_run_recover
+
 AGENT = """\
 import json, os, sys
 LIMIT = 200000
@@ -158,23 +160,7 @@ def test_the_variable_names_are_settings_of_the_recipe(proj):
 
 @pytest.mark.real_tool
 def test_faultlens_run_recover_delivers_the_prompt_with_a_smaller_budget(proj):
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "faultlens.cli",
-            "run",
-            "--recover",
-            "--",
-            sys.executable,
-            "agent.py",
-            "215041",
-        ],
-        cwd=proj,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    res = faultlens_run_recover([sys.executable, "agent.py", "215041"], proj)
     assert "recovered  prompt_delivery" in res.stderr, res.stderr
     assert res.returncode == 0
     assert seen(proj)[-1] == {"budget": "160000", "reduce": "1"}

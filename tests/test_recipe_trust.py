@@ -19,7 +19,6 @@ from faultlens.recipes import (
     Refusal,
     TextEdit,
     UnsafeEdit,
-    Workspace,
     apply_edits,
     attempt,
     availability,
@@ -29,6 +28,9 @@ from faultlens.recipes.context import PlanContext
 from faultlens.recipes.docs import recipe_doc
 from faultlens.recipes.fixes.allowlist import comment_prefix
 from faultlens.recipes.planners import trust_gate
+
+from .helpers import faultlens_run_recover
+from .helpers import workspace_beside as ws_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "hunter2-correct-horse"
@@ -53,10 +55,6 @@ def scan(proj: Path, argv: list[str], **env: str) -> tuple[int, list[FailureReco
     out = res.stdout + res.stderr
     recs = classify_text(out, Options(cwd=str(proj), command=argv, exit_code=res.returncode))
     return res.returncode, [r for r in recs if r.failure_type == "trust_gate"]
-
-
-def ws_of(proj: Path) -> Workspace:
-    return Workspace(roots=[proj], state_dir=proj.parent / "state")
 
 
 def needs(name: str) -> str:
@@ -253,15 +251,7 @@ def test_faultlens_run_recover_escalates_a_finding_and_leaves_the_file_alone(pro
     bandit = needs("bandit")
     (proj / "app.py").write_text(f'password = "{SECRET}"\n')
     before = (proj / "app.py").read_bytes()
-    import sys
-
-    res = subprocess.run(
-        [sys.executable, "-m", "faultlens.cli", "run", "--recover", "--", bandit, "-q", "app.py"],
-        cwd=proj,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    res = faultlens_run_recover([bandit, "-q", "app.py"], proj)
     summary = res.stderr.split("faultlens: [1/", 1)[-1]
     assert "escalated  trust_gate" in res.stderr, res.stderr
     assert SECRET not in summary

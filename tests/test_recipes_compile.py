@@ -19,6 +19,8 @@ from faultlens.recipes.edits import apply_to_text
 from faultlens.recipes.fixes import go_imports, py_imports, suggest, ts_imports
 from faultlens.recipes.fixes.packages import install_plan, package_for
 
+from .helpers import run_recover_in_process
+
 ROOT = Path(__file__).resolve().parent.parent
 # The seed's TS2304 example, as kept in the sample corpus (src/ + tsconfig.json).
 SEED_TS = ROOT / "tests/samples/typescript/tsc-plain-ts2304"
@@ -390,24 +392,7 @@ def _tool(name: str) -> str | None:
 
 
 def _run(cmd: list[str], cwd: Path, task: str = "TASK-E2E"):
-    from faultlens.cli.run import run_command
-
-    class Sink:
-        def __init__(self):
-            self.data = bytearray()
-
-        def write(self, b):
-            self.data += b.encode() if isinstance(b, str) else b
-
-        def flush(self):
-            pass
-
-    out, err = Sink(), Sink()
-    ws = Workspace.at(cwd)
-    report = run_command(
-        cmd, cwd=cwd, ws=ws, task=task, recover=True, out=out, err_bytes=err, err=err
-    )
-    return report, ws
+    return run_recover_in_process(cmd, cwd, task)
 
 
 @pytest.mark.real_tool

@@ -12,6 +12,8 @@ import pytest
 from faultlens.recipes import Workspace
 from faultlens.recipes.fixes.test_rerun import SingleTest, expected_actual, find_test, rerun_argv
 
+from .helpers import run_recover_in_process
+
 
 @pytest.mark.parametrize(
     ("tool", "hint", "text", "command", "expected"),
@@ -135,25 +137,8 @@ def test_fine():
 
 
 def _run(tmp_path: Path, task: str):
-    from faultlens.cli.run import run_command
-
-    class Sink:
-        def __init__(self):
-            self.data = bytearray()
-
-        def write(self, b):
-            self.data += b.encode() if isinstance(b, str) else b
-
-        def flush(self):
-            pass
-
-    out, err = Sink(), Sink()
-    ws = Workspace.at(tmp_path)
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"]
-    report = run_command(
-        cmd, cwd=tmp_path, ws=ws, task=task, recover=True, out=out, err_bytes=err, err=err
-    )
-    return report, ws
+    return run_recover_in_process(cmd, tmp_path, task)
 
 
 def _events(ws: Workspace) -> list[dict]:
