@@ -288,6 +288,16 @@ _VITEST_LOC = re.compile(
 _VITEST_SEPARATOR = re.compile(r"^⎯{3,}")
 
 
+def _vitest_frame(line: str) -> Frame | None:
+    """A vitest `❯ [func] file:line:col` location line as a frame."""
+    loc = _VITEST_LOC.match(line)
+    if loc is None:
+        return None
+    return Frame(
+        loc.group("func") or "", loc.group("file"), int(loc.group("line")), int(loc.group("column"))
+    )
+
+
 class _VitestBlock:
     max_lines = 2000
 
@@ -318,18 +328,9 @@ class _VitestBlock:
             return False
         if not s:
             return True
-        loc = _VITEST_LOC.match(line)
-        if loc:
-            self.frames.append(
-                Frame(
-                    loc.group("func") or "",
-                    loc.group("file"),
-                    int(loc.group("line")),
-                    int(loc.group("column")),
-                )
-            )
-            return True
-        frame = parse_frame(line)
+        frame = _vitest_frame(line)
+        if frame is None:
+            frame = parse_frame(line)
         if frame is not None:
             self.frames.append(frame)
             return True
@@ -448,16 +449,9 @@ class _VitestUnhandledBlock:
             return True
         if not s:
             return True
-        loc = _VITEST_LOC.match(line)
-        if loc:
-            self.frames.append(
-                Frame(
-                    loc.group("func") or "",
-                    loc.group("file"),
-                    int(loc.group("line")),
-                    int(loc.group("column")),
-                )
-            )
+        frame = _vitest_frame(line)
+        if frame is not None:
+            self.frames.append(frame)
             return True
         origin = _VITEST_ORIGIN.match(s)
         if origin:
