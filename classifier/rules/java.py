@@ -63,9 +63,11 @@ def _expected_actual(message: str) -> dict[str, str]:
     }
 
 
-def _source_of(ctx: LineContext, package: str | None, filename: str) -> str:
-    """The source file of a class in a Maven/Gradle layout, when it exists
-    under the working directory; the file name as printed otherwise."""
+def _source_of(ctx: LineContext, fqcn: str, filename: str) -> str:
+    """The source file of class `fqcn` (in a frame: `filename`) in a
+    Maven/Gradle layout, when it exists under the working directory; the file
+    name as printed otherwise."""
+    package = fqcn.rsplit(".", 1)[0] if "." in fqcn else None
     folder = package.replace(".", "/") + "/" if package else ""
     for root in ("src/test/java/", "src/main/java/", "src/", ""):
         candidate = f"{root}{folder}{filename}"
@@ -237,8 +239,7 @@ class _SurefireFailure:
         if frame:
             self._in_trace = True
             if self.file is None and frame.group("where") == f"{self.fqcn}.{self.method}":
-                package = self.fqcn.rsplit(".", 1)[0] if "." in self.fqcn else None
-                self.file = _source_of(self.ctx, package, frame.group("file"))
+                self.file = _source_of(self.ctx, self.fqcn, frame.group("file"))
                 self.line = int(frame.group("line"))
             return True
         if self._in_trace and line.startswith(("\t", " ")):
@@ -409,8 +410,7 @@ class _GradleTest:
         text = line.strip()
         at = re.search(r" at (?P<file>[\w$]+\.java):(?P<line>\d+)$", text)
         if at and self.file is None:
-            package = self.fqcn.rsplit(".", 1)[0] if "." in self.fqcn else None
-            self.file = _source_of(self.ctx, package, at.group("file"))
+            self.file = _source_of(self.ctx, self.fqcn, at.group("file"))
             self.line = int(at.group("line"))
         self.lines.append(text)
         return True
