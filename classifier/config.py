@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .errorformat import ErrorformatError, Pattern, compile_errorformat
-from .rules.base import Hit, LineContext, Rule, hit_from_match
+from .rules.base import Hit, LineContext, Rule, hit_from_match, positive_int
 from .rules.registry import all_rules
 from .taxonomy import FailureType
 
@@ -387,8 +387,7 @@ class _EfmEntry:
             return []
 
         def num(key: str) -> int | None:
-            v = self.fields.get(key, "")
-            return int(v) if v.isdigit() and int(v) > 0 else None
+            return positive_int(self.fields.get(key))
 
         message = "\n".join(x for x in self.messages if x).strip() or self.signal
         return [

@@ -128,14 +128,18 @@ class Rule:
         return self.doc.splitlines()[0] if self.doc else self.id
 
 
+def positive_int(value: str | None) -> int | None:
+    """A printed line or column number: a positive int, else None."""
+    return int(value) if value and value.isdigit() and int(value) > 0 else None
+
+
 def hit_from_match(m: re.Match[str], ctx: LineContext, **overrides: Any) -> Hit:
     """A Hit from a match's named groups: file, line, column, end_line,
     end_column, code, message (any of them may be absent)."""
     g = m.groupdict()
 
     def num(name: str) -> int | None:
-        v = g.get(name)
-        return int(v) if v and v.isdigit() and int(v) > 0 else None
+        return positive_int(g.get(name))
 
     values: dict[str, Any] = {
         "signal": ctx.line.strip(),

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Hit, LineContext
+from .base import FALLBACK, Hit, LineContext, positive_int
 from .registry import rule
 
 _TG = FailureType.TRUST_GATE
@@ -194,10 +194,6 @@ class _FieldsBlock:
         return ()
 
 
-def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and int(value) > 0 else None
-
-
 _GITLEAKS_KEYS = (
     "Secret",
     "RuleID",
@@ -233,7 +229,7 @@ class _GitleaksBlock(_FieldsBlock):
             signal=f"Finding: {f.get('Finding', '')}".strip(),
             message=f"gitleaks {rule_id}: secret in {file or 'the scanned input'}",
             file=file,
-            line=_int(f.get("Line")),
+            line=positive_int(f.get("Line")),
             code=rule_id,
             log_line=self.start,
             hint=hint,
@@ -360,7 +356,7 @@ class _TrufflehogBlock(_FieldsBlock):
             signal=f"Found {self.verified} result: {detector} secret in {file or 'input'}",
             message=f"trufflehog {detector} ({self.verified}) secret in {file or 'the scanned input'}",
             file=file,
-            line=_int(f.get("Line")),
+            line=positive_int(f.get("Line")),
             code=detector,
             log_line=self.start,
             confidence=1.0 if self.verified == "verified" else 0.8,
@@ -850,7 +846,7 @@ def secret_detected(m: re.Match[str], ctx: LineContext) -> Hit | None:
     file = line = None
     if loc := re.search(r"\bin\s+(?P<file>[\w./-]+\.\w+)(?::(?P<line>\d+))?", m.group("rest")):
         file = loc.group("file")
-        line = _int(loc.group("line"))
+        line = positive_int(loc.group("line"))
     return Hit(
         signal=ctx.line.strip(),
         message=ctx.line.strip(),

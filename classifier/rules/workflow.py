@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LineContext, positive_int
 from .registry import rule
 
 _PROP = re.compile(r"(?P<key>\w+)=(?P<value>[^,]*)")
@@ -66,8 +66,7 @@ def error_command(m: re.Match[str], ctx: LineContext) -> Hit | None:
     code = re.search(r"\(([A-Z]+\d+|[\w-]+/[\w-]+)\)", title)
 
     def num(key: str) -> int | None:
-        v = props.get(key, "")
-        return int(v) if v.isdigit() and int(v) > 0 else None
+        return positive_int(props.get(key))
 
     category = _category(title)
     known = bool(title) and (
