@@ -21,6 +21,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -317,10 +318,17 @@ def generate(
         yield data
 
 
-def write_log(out: BinaryIO, size: int, every: int = 1000, seed: int = 1) -> Stats:
+def write_log(out: BinaryIO, size: int, every: int = 1000, seed: int = 1, rate: int = 0) -> Stats:
+    """Write the log; with `rate` (bytes a second), paced like a long build."""
     st = Stats()
+    t0 = time.monotonic()
     for data in generate(size, every, seed, st):
         out.write(data)
+        if rate:
+            out.flush()
+            ahead = st.bytes / rate - (time.monotonic() - t0)
+            if ahead > 0:
+                time.sleep(ahead)
     return st
 
 
@@ -330,13 +338,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--every", type=int, default=1000, help="one failure per N lines (0: none)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("-o", "--output", help="file to write (default: stdout)")
+    p.add_argument(
+        "--rate",
+        default="",
+        help="print at most this many bytes a second (e.g. 20MB; a build's pace)",
+    )
     a = p.parse_args(argv)
     size = parse_size(a.size)
+    rate = parse_size(a.rate) if a.rate else 0
     if a.output:
         with open(a.output, "wb") as f:
-            st = write_log(f, size, a.every, a.seed)
+            st = write_log(f, size, a.every, a.seed, rate)
     else:
-        st = write_log(sys.stdout.buffer, size, a.every, a.seed)
+        st = write_log(sys.stdout.buffer, size, a.every, a.seed, rate)
         sys.stdout.flush()
     print(
         f"{st.bytes} bytes, {st.lines} lines, {st.failures} failure reports "

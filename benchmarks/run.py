@@ -91,10 +91,13 @@ def throughput_table(results: Sequence[Result], size: int, lines: int) -> list[s
     return rows + (["", *notes] if notes else [])
 
 
-def run_overhead(size: int, seed: int, repeats: int) -> tuple[float, float, float]:
+def run_overhead(size: int, seed: int, repeats: int, rate: int = 0) -> tuple[float, float, float]:
     """(plain seconds, under `faultlens run` seconds, overhead %) for a command
-    printing `size` bytes (the generator itself), output to /dev/null; best of repeats."""
+    printing `size` bytes (the generator itself, at most `rate` bytes a second),
+    output to /dev/null; best of repeats."""
     cmd = [sys.executable, "-m", "benchmarks.generate", "--size", str(size), "--seed", str(seed)]
+    if rate:
+        cmd += ["--rate", str(rate)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     plain: list[float] = []
     wrapped: list[float] = []
@@ -144,6 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--editor-failures", type=int, default=50, help="failure reports in it")
     p.add_argument("--busy-size", default="20MB", help="output classified during hovers")
     p.add_argument("--run-size", default="100MB", help="what the `faultlens run` command prints")
+    p.add_argument(
+        "--run-rate",
+        action="append",
+        default=[],
+        help="also time the command paced at this rate (e.g. 10MB: a long build); repeatable",
+    )
     a = p.parse_args(argv)
     size = parse_size(a.size)
     cpu = None if a.cpu < 0 else a.cpu
@@ -239,12 +248,16 @@ def main(argv: list[str] | None = None) -> int:
             say()
         if "run" in sections:
             run_size = parse_size(a.run_size)
-            plain, wrapped, pct = run_overhead(run_size, a.seed, a.repeat)
             say(f"## faultlens run (a command printing {_mb(run_size)} MB; not pinned)")
             say()
-            say("| command alone s | under faultlens run s | added wall time |")
-            say("|---:|---:|---:|")
-            say(f"| {plain:.2f} | {wrapped:.2f} | {pct:+.1f}% |")
+            say(
+                "| the command prints | command alone s | under faultlens run s | added wall time |"
+            )
+            say("|---|---:|---:|---:|")
+            for rate in (0, *(parse_size(r) for r in a.run_rate)):
+                plain, wrapped, pct = run_overhead(run_size, a.seed, a.repeat, rate)
+                pace = f"at most {_mb(rate)} MB/s" if rate else "as fast as it can"
+                say(f"| {pace} | {plain:.2f} | {wrapped:.2f} | {pct:+.1f}% |")
             say()
     return 0
 
