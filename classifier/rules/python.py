@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match
@@ -227,6 +227,26 @@ def is_pseudo(file: str) -> bool:
     return file.startswith("<") and file.endswith(">")
 
 
+_T = TypeVar("_T")
+
+
+def innermost_in_project(
+    items: Sequence[_T],
+    file_of: Callable[[_T], str],
+    ctx: LineContext,
+    library: tuple[str, ...] = _LIBRARY_MARKERS,
+) -> _T | None:
+    """Of locations listed innermost last: the innermost inside the project;
+    else the innermost outside any `library` folder; else the innermost."""
+    for item in reversed(items):
+        if ctx.in_project(file_of(item)):
+            return item
+    for item in reversed(items):
+        if not any(mark in file_of(item) for mark in library):
+            return item
+    return items[-1] if items else None
+
+
 @dataclass(slots=True)
 class Frame:
     file: str
@@ -316,13 +336,8 @@ class Traceback:
         if self.exc and self.exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS and syntax_at:
             return syntax_at
         frames = [f for f in self.frames if not is_pseudo(f.file)]
-        for f in reversed(frames):
-            if self.ctx.in_project(f.file):
-                return f
-        for f in reversed(frames):
-            if not any(mark in f.file for mark in _LIBRARY_MARKERS):
-                return f
-        return frames[-1] if frames else syntax_at
+        found = innermost_in_project(frames, lambda f: f.file, self.ctx)
+        return found if found is not None else syntax_at
 
     def related(self, chosen: Frame | None) -> list[tuple[str, int | None, int | None, str]]:
         return [

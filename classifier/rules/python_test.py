@@ -31,6 +31,7 @@ from .python import (
     TRACEBACK_HEAD,
     Traceback,
     exception_hint,
+    innermost_in_project,
     is_pseudo,
 )
 from .registry import rule
@@ -104,13 +105,7 @@ class _Frames:
             self.items[-1] = (file, line, note)
 
     def pick(self) -> tuple[str, int, str] | None:
-        for item in reversed(self.items):
-            if self.ctx.in_project(item[0]):
-                return item
-        for item in reversed(self.items):
-            if not any(mark in item[0] for mark in _LIBRARY_MARKERS):
-                return item
-        return self.items[-1] if self.items else None
+        return innermost_in_project(self.items, lambda item: item[0], self.ctx, _LIBRARY_MARKERS)
 
     def first_project_file(self) -> str | None:
         for file, _, _ in self.items:
