@@ -128,6 +128,15 @@ class Rule:
         return self.doc.splitlines()[0] if self.doc else self.id
 
 
+def match_above(ctx: LineContext, pattern: re.Pattern[str], n: int) -> re.Match[str] | None:
+    """The match of `pattern` on the nearest of the `n` lines above this one
+    that it matches, else None."""
+    for line in reversed(ctx.before(n)):
+        if m := pattern.match(line):
+            return m
+    return None
+
+
 def positive_int(value: str | None) -> int | None:
     """A printed line or column number: a positive int, else None."""
     return int(value) if value and value.isdigit() and int(value) > 0 else None

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext
+from .base import FALLBACK, Block, Hit, LineContext, match_above
 from .registry import rule
 
 _GCC_DOCS = "https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html"
@@ -301,12 +301,9 @@ def c_ld(m: re.Match[str], ctx: LineContext) -> Hit:
             hint={"library": m.group("lib")[2:]},
         )
     hint: dict[str, Any] = {"symbol": m.group("symbol")}
-    for earlier in reversed(ctx.before(3)):
-        context = _LD_CONTEXT.match(earlier)
-        if context:
-            hint["function"] = context.group("function")
-            hint["object"] = context.group("object")
-            break
+    if context := match_above(ctx, _LD_CONTEXT, 3):
+        hint["function"] = context.group("function")
+        hint["object"] = context.group("object")
     kind = m.group("kind")
     return Hit(
         signal=line,

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LineContext, match_above
 from .registry import rule
 
 _BD = FailureType.BRANCH_DIVERGENCE
@@ -36,10 +36,8 @@ _COULD_NOT_APPLY = re.compile(
 
 
 def _branch_before(ctx: LineContext, n: int = 8) -> str | None:
-    for line in reversed(ctx.before(n)):
-        if m := _ON_BRANCH.match(line):
-            return m.group("branch")
-    return None
+    m = match_above(ctx, _ON_BRANCH, n)
+    return m.group("branch") if m else None
 
 
 def _fetched(ctx: LineContext, n: int = 8) -> dict[str, str]:
@@ -398,10 +396,8 @@ def git_push_rejected(m: re.Match[str], ctx: LineContext) -> Hit | None:
         "remote_ref": m.group("dst"),
         "reason": reason,
     }
-    for line in reversed(ctx.before(8)):
-        if t := _TO.match(line):
-            hint["remote"] = t.group("remote")
-            break
+    if t := match_above(ctx, _TO, 8):
+        hint["remote"] = t.group("remote")
     return Hit(
         signal=ctx.line.strip(),
         message=f"push of {m.group('src')} to {m.group('dst')} rejected ({reason})",

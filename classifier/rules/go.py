@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
+from .base import FALLBACK, Block, Hit, LineContext, hit_from_match, match_above
 from .registry import rule
 
 _HEADER = re.compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
@@ -55,11 +55,8 @@ def go_compile(m: re.Match[str], ctx: LineContext) -> Hit:
     """
     message = m.group("message").strip()
     hint: dict[str, Any] = {}
-    for earlier in reversed(ctx.before(40)):
-        header = _HEADER.match(earlier)
-        if header:
-            hint["package"] = header.group("package")
-            break
+    if header := match_above(ctx, _HEADER, 40):
+        hint["package"] = header.group("package")
     undefined = _UNDEFINED.match(message)
     if undefined:
         hint["name"] = undefined.group("name")

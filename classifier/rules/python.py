@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext, hit_from_match
+from .base import Hit, LineContext, hit_from_match, match_above
 from .registry import rule
 
 _TRACEBACK_DOCS = "https://docs.python.org/3/tutorial/errors.html"
@@ -439,11 +439,8 @@ def python_traceback(m: re.Match[str], ctx: LineContext) -> _TracebackBlock:
 
 
 def _file_line_before(ctx: LineContext, n: int = 4) -> tuple[str | None, int | None]:
-    for prev in reversed(ctx.before(n)):
-        f = FRAME.match(prev)
-        if f:
-            return f.group("file"), int(f.group("line"))
-    return None, None
+    f = match_above(ctx, FRAME, n)
+    return (f.group("file"), int(f.group("line"))) if f else (None, None)
 
 
 @rule(

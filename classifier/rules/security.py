@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Hit, LineContext, positive_int
+from .base import FALLBACK, Hit, LineContext, match_above, positive_int
 from .registry import rule
 
 _TG = FailureType.TRUST_GATE
@@ -462,11 +462,8 @@ def semgrep_finding(m: re.Match[str], ctx: LineContext) -> _SemgrepBlock:
 
     References: https://semgrep.dev/docs/cli-reference
     """
-    file = None
-    for line in reversed(ctx.before(60)):
-        if fm := _SEMGREP_FILE.match(line):
-            file = fm.group("file")
-            break
+    fm = match_above(ctx, _SEMGREP_FILE, 60)
+    file = fm.group("file") if fm else None
     hit = Hit(
         signal=f"{m.group('severity')} {m.group('code')}",
         message=m.group("code"),
