@@ -131,3 +131,22 @@ def _is_file(path: Path) -> bool:
         return path.is_file()
     except (OSError, ValueError):
         return False
+
+
+def read_in_tree(cwd: Path, name: str, limit: int) -> str | None:
+    """The text of the file a record names, when it is a regular file inside
+    the working tree `cwd` (no `..`, no symlink out) of at most `limit` bytes."""
+    path = Path(name) if os.path.isabs(name) else cwd / name
+    try:
+        real = path.resolve(strict=True)
+        root = cwd.resolve(strict=True)
+    except OSError:
+        return None
+    if not real.is_relative_to(root) or not real.is_file():
+        return None
+    try:
+        if real.stat().st_size > limit:
+            return None
+        return real.read_text("utf-8", errors="replace")
+    except OSError:
+        return None

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .locate import read_in_tree
 from .taxonomy import FailureType
 
 if TYPE_CHECKING:
@@ -24,23 +25,6 @@ MANIFESTS: dict[str, tuple[str, ...]] = {
     "npm": ("package.json", "package-lock.json"),
     "pypi": ("requirements.txt", "requirements-dev.txt", "requirements/base.txt", "pyproject.toml"),
 }
-
-
-def read_in_tree(cwd: Path, name: str, limit: int = MAX_MANIFEST) -> str | None:
-    """A regular file's text when it lies inside `cwd` (no symlink out)."""
-    try:
-        root = cwd.resolve(strict=True)
-        real = (cwd / name).resolve(strict=True)
-    except OSError:
-        return None
-    if not real.is_relative_to(root) or not real.is_file():
-        return None
-    try:
-        if real.stat().st_size > limit:
-            return None
-        return real.read_text("utf-8", errors="replace")
-    except OSError:
-        return None
 
 
 def _pattern(ecosystem: str, manifest: str, package: str) -> re.Pattern[str]:
@@ -58,7 +42,7 @@ def _pattern(ecosystem: str, manifest: str, package: str) -> re.Pattern[str]:
 def find_dependency(cwd: Path, ecosystem: str, package: str) -> tuple[str, int] | None:
     """(manifest, 1-based line) declaring `package`, or None."""
     for manifest in MANIFESTS.get(ecosystem, ()):
-        text = read_in_tree(cwd, manifest)
+        text = read_in_tree(cwd, manifest, MAX_MANIFEST)
         if text is None:
             continue
         pattern = _pattern(ecosystem, manifest, package)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import conflicts, fallback, manifests, mcpconfig, precedence
+from .locate import read_in_tree
 from .redact import redact_record
 from .rules import plugin as plugin_rules
 from .rules.base import FALLBACK, Hit
@@ -73,30 +74,11 @@ def drop_redundant_fallbacks(classifier: Classifier) -> None:
             del records[k]
 
 
-def read_conflicted(cwd: Path, name: str) -> str | None:
-    """The text of a file named by a record, when it is a regular file inside
-    the working tree (no `..`, no symlink out) and not too large."""
-    path = Path(name) if os.path.isabs(name) else cwd / name
-    try:
-        real = path.resolve(strict=True)
-        root = cwd.resolve(strict=True)
-    except OSError:
-        return None
-    if not real.is_relative_to(root) or not real.is_file():
-        return None
-    try:
-        if real.stat().st_size > MAX_CONFLICT_FILE:
-            return None
-        return real.read_text("utf-8", errors="replace")
-    except OSError:
-        return None
-
-
 def place_conflict(r: FailureRecord, cwd: Path) -> None:
     """Put a conflict record on the file's first marker, hunks in the hint."""
     if r.source_file is None:
         return
-    text = read_conflicted(cwd, r.source_file)
+    text = read_in_tree(cwd, r.source_file, MAX_CONFLICT_FILE)
     if text is None:
         return
     hunks = conflicts.scan(text)

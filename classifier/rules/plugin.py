@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from ..locate import read_in_tree
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .registry import rule
@@ -498,19 +499,6 @@ def find_text_line(text: str, needle: str, *, quoted: bool = True) -> tuple[int,
     return offset_to_line_col(text, best)
 
 
-def _read_inside(cwd: Path, name: str) -> str | None:
-    path = Path(name) if os.path.isabs(name) else cwd / name
-    try:
-        real = path.resolve(strict=True)
-        if not real.is_relative_to(cwd.resolve(strict=True)) or not real.is_file():
-            return None
-        if real.stat().st_size > MAX_MANIFEST_BYTES:
-            return None
-        return real.read_text("utf-8", errors="replace")
-    except OSError:
-        return None
-
-
 def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str]) -> None:
     """Give plugin_startup records their line in the manifest or config.
 
@@ -531,7 +519,7 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
             and PurePosixPath(manifest).name == PurePosixPath(rec.source_file).name
         ):
             hint["manifest"] = rec.source_file  # as resolved against the cwd
-        text = _read_inside(base, rec.source_file)
+        text = read_in_tree(base, rec.source_file, MAX_MANIFEST_BYTES)
         if text is None:
             continue
         where: tuple[int, int] | None = None
