@@ -359,18 +359,18 @@ class FaultLensServer(LanguageServer):
             deepest = max(e.placement.line for e in entries if e.placement)
             lines = ["\n"] * (deepest + 1)
         out = []
+        overrides = self.state_dir / "recipes"  # resolved once, not per diagnostic
         for e in entries:
             try:
-                out.append(
-                    convert.diagnostic(e, lines, codec, recipe_href=self.recipe_href(e.record))
-                )
+                href = self.recipe_href(e.record, overrides)
+                out.append(convert.diagnostic(e, lines, codec, recipe_href=href))
             except Exception as exc:
                 self.crashed(f"diagnostic for {e.record.id}", exc)
         return out, version
 
-    def recipe_href(self, record: FailureRecord) -> str | None:
+    def recipe_href(self, record: FailureRecord, overrides: Path | None = None) -> str | None:
         """A file URI of the recipe's .md (the project override wins)."""
-        override = self.state_dir / "recipes" / f"{record.failure_type}.md"
+        override = (overrides or self.state_dir / "recipes") / f"{record.failure_type}.md"
         if override.is_file():
             return convert.path_to_uri(override)
         return _packaged_recipe_href(f"{record.failure_type}")
