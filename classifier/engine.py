@@ -280,8 +280,13 @@ class Classifier:
     def _rules_for(self, mask: int) -> tuple[Rule, ...]:
         rules = self._by_mask.get(mask)
         if rules is None:
-            rules = tuple(r for i, r in enumerate(self._rules) if mask >> i & 1)
-            self._by_mask[mask] = rules
+            picked = []
+            bits = mask
+            while bits:  # the set bits, lowest (highest priority) first
+                low = bits & -bits
+                picked.append(self._rules[low.bit_length() - 1])
+                bits ^= low
+            rules = self._by_mask[mask] = tuple(picked)
         return rules
 
     def _remember_tail(self, buf: bytes) -> None:
