@@ -160,18 +160,35 @@ def _py_declared(folder: Path) -> tuple[set[str], str | None]:
     return names, source
 
 
+# (lock file, manager, command when declared, command + package when not), first found wins
+_LOCKED: dict[str, tuple[tuple[str, str, list[str], list[str]], ...]] = {
+    "python": (
+        ("uv.lock", "uv", ["uv", "sync"], ["uv", "add"]),
+        ("poetry.lock", "poetry", ["poetry", "install"], ["poetry", "add"]),
+        ("Pipfile", "pipenv", ["pipenv", "install"], ["pipenv", "install"]),
+    ),
+    "node": (
+        ("pnpm-lock.yaml", "pnpm", ["pnpm", "install"], ["pnpm", "add"]),
+        ("yarn.lock", "yarn", ["yarn", "install"], ["yarn", "add"]),
+    ),
+}
+
+
+def _locked_plan(ecosystem: str, folder: Path, package: str, declared: bool) -> InstallPlan | None:
+    """The plan of the manager whose lock file is in `folder`, if any."""
+    for lock, manager, sync, add in _LOCKED[ecosystem]:
+        if (folder / lock).is_file():
+            argv = list(sync) if declared else [*add, package]
+            return InstallPlan(ecosystem, manager, package, declared, argv, lock, folder)
+    return None
+
+
 def _python_plan(folder: Path, package: str, python: str) -> InstallPlan | None:
     declared_names, source = _py_declared(folder)
     declared = normalise_py(package) in declared_names
-    if (folder / "uv.lock").is_file():
-        argv = ["uv", "sync"] if declared else ["uv", "add", package]
-        return InstallPlan("python", "uv", package, declared, argv, "uv.lock", folder)
-    if (folder / "poetry.lock").is_file():
-        argv = ["poetry", "install"] if declared else ["poetry", "add", package]
-        return InstallPlan("python", "poetry", package, declared, argv, "poetry.lock", folder)
-    if (folder / "Pipfile").is_file():
-        argv = ["pipenv", "install"] if declared else ["pipenv", "install", package]
-        return InstallPlan("python", "pipenv", package, declared, argv, "Pipfile", folder)
+    locked = _locked_plan("python", folder, package, declared)
+    if locked is not None:
+        return locked
     if source is not None:
         return InstallPlan(
             "python",
@@ -197,12 +214,9 @@ def _node_plan(folder: Path, package: str) -> InstallPlan | None:
         isinstance(data.get(k), dict) and package in data[k]
         for k in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
     )
-    if (folder / "pnpm-lock.yaml").is_file():
-        argv = ["pnpm", "install"] if declared else ["pnpm", "add", package]
-        return InstallPlan("node", "pnpm", package, declared, argv, "pnpm-lock.yaml", folder)
-    if (folder / "yarn.lock").is_file():
-        argv = ["yarn", "install"] if declared else ["yarn", "add", package]
-        return InstallPlan("node", "yarn", package, declared, argv, "yarn.lock", folder)
+    locked = _locked_plan("node", folder, package, declared)
+    if locked is not None:
+        return locked
     argv = ["npm", "install"] if declared else ["npm", "install", package]
     return InstallPlan("node", "npm", package, declared, argv, "package.json", folder)
 

@@ -9,6 +9,8 @@ Python) or from the standard library (Go); the tool's "did you mean"; a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..context import PlanContext
 from ..fixes import go_imports, py_imports, suggest, ts_imports
 from ..fixes.packages import ecosystem_of, install_plan, package_for
@@ -44,6 +46,21 @@ def _to_rel(ctx: PlanContext) -> object:
     return conv
 
 
+def _one_module(
+    ctx: PlanContext, found: list[Path], notes: list[str], several: str, none: str
+) -> Path | None:
+    """The one workspace module found; else None, noting `several` (and
+    where they are) or `none`."""
+    if len(found) > 1:
+        where = ", ".join(to_workspace_relative(ctx.ws, p) for p in found[:5])
+        notes.append(f"{several}: {where}")
+        return None
+    if not found:
+        notes.append(none)
+        return None
+    return found[0]
+
+
 def _workspace_import(
     ctx: PlanContext, src: str, text: str, name: str, notes: list[str]
 ) -> Plan | None:
@@ -51,42 +68,44 @@ def _workspace_import(
     if src.endswith(TS_EXTS):
         if not valid("identifier", name):
             return None
-        found = ts_imports.find_exporters(ctx.root, name, exclude=abs_src)
-        if len(found) > 1:
-            where = ", ".join(to_workspace_relative(ctx.ws, p) for p in found[:5])
-            notes.append(f"'{name}' is exported by several modules: {where}")
-            return None
-        if not found:
-            notes.append(f"no workspace module exports '{name}'")
+        exporter = _one_module(
+            ctx,
+            ts_imports.find_exporters(ctx.root, name, exclude=abs_src),
+            notes,
+            f"'{name}' is exported by several modules",
+            f"no workspace module exports '{name}'",
+        )
+        if exporter is None:
             return None
         style = ts_imports.detect_style(text)
-        spec = ts_imports.specifier(abs_src, found[0], style)
+        spec = ts_imports.specifier(abs_src, exporter, style)
         edit = ts_imports.import_edit(src, text, name, spec, style)
         return _plan(
             ctx,
             f"Import {name} from '{spec}'",
-            f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, found[0])})",
+            f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, exporter)})",
             [edit],
         )
     if src.endswith(".py"):
         if not valid("identifier", name) or "$" in name:
             return None
-        defs = py_imports.find_definitions(ctx.root, name, exclude=abs_src)
-        if len(defs) > 1:
-            where = ", ".join(to_workspace_relative(ctx.ws, p) for p in defs[:5])
-            notes.append(f"'{name}' is defined in several modules: {where}")
+        definer = _one_module(
+            ctx,
+            py_imports.find_definitions(ctx.root, name, exclude=abs_src),
+            notes,
+            f"'{name}' is defined in several modules",
+            f"no workspace module defines '{name}'",
+        )
+        if definer is None:
             return None
-        if not defs:
-            notes.append(f"no workspace module defines '{name}'")
-            return None
-        line = py_imports.import_line_for(abs_src, defs[0], ctx.root, name, text)
+        line = py_imports.import_line_for(abs_src, definer, ctx.root, name, text)
         module = line.split()[1]
         if not valid("py_module", module.lstrip(".")) and module.strip(".") != "":
             return None
         return _plan(
             ctx,
             f"Import {name} from {module}",
-            f"add `{line}` (defined in {to_workspace_relative(ctx.ws, defs[0])})",
+            f"add `{line}` (defined in {to_workspace_relative(ctx.ws, definer)})",
             [py_imports.import_edit(src, text, line)],
         )
     if src.endswith(".go"):
