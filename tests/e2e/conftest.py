@@ -153,7 +153,8 @@ def client_factory() -> LanguageClient:
 CONFIG = ClientServerConfig(server_command=SERVER, client_factory=client_factory)
 TS2304 = SAMPLES / "typescript" / "tsc-plain-ts2304"
 """The workspace most modules serve: real `tsc -p .` output, one TS2304 error
-in src/auth/middleware.ts."""
+in TS2304_FILE."""
+TS2304_FILE = "src/auth/middleware.ts"
 
 
 def capabilities(
@@ -236,11 +237,13 @@ def served(
     settings: dict[str, Any] | None = None,
     init: dict[str, Any] | None = None,
     caps: T.ClientCapabilities | None = None,
+    ingest: dict[str, Any] | None = None,
 ) -> Any:
     """A module's `client` fixture: one server on a copy of TS2304, started with
-    these `start()` arguments and stopped after the module's last test.
-    Use as `client = served(...)`; the tests then need
-    `pytestmark = pytest.mark.asyncio(loop_scope="module")`."""
+    these `start()` arguments and stopped after the module's last test; with
+    `ingest`, the sample's output is sent (with those fields) and its
+    diagnostics awaited first.  Use as `client = served(...)`; the tests then
+    need `pytestmark = pytest.mark.asyncio(loop_scope="module")`."""
 
     @pytest_lsp.fixture(scope="module", config=CONFIG)
     async def client(
@@ -248,6 +251,10 @@ def served(
     ) -> AsyncIterator[None]:
         root = workspace(lsp_client, tmp_path_factory)
         await start(lsp_client, root, settings=settings, init=init, caps=caps)
+        if ingest is not None:
+            ingest_sample(lsp_client, **ingest)
+            target = uri(root / TS2304_FILE)
+            await until(lambda: lsp_client.diagnostics.get(target), what="diagnostics")
         yield
         await stop(lsp_client)
 
@@ -286,6 +293,20 @@ async def stop(client: LanguageClient) -> None:
     except (TimeoutError, RuntimeError):
         if client._server is not None and client._server.returncode is None:
             client._server.kill()
+
+
+async def hover(client: LanguageClient, line: int, character: int) -> T.Hover | None:
+    """textDocument/hover in TS2304_FILE of the client's workspace."""
+    root = client.root  # type: ignore[attr-defined]
+    return await asyncio.wait_for(
+        client.text_document_hover_async(
+            T.HoverParams(
+                text_document=T.TextDocumentIdentifier(uri=uri(root / TS2304_FILE)),
+                position=T.Position(line=line, character=character),
+            )
+        ),
+        TIMEOUT,
+    )
 
 
 async def until(

@@ -6,40 +6,14 @@ Fixture: tests/samples/typescript/tsc-plain-ts2304.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, TIMEOUT, ingest_sample, start, stop, until, uri, workspace
+from .conftest import hover, served
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = workspace(lsp_client, tmp_path_factory)
-    await start(lsp_client, root)
-    ingest_sample(lsp_client, task="TASK-7")
-    target = uri(root / "src" / "auth" / "middleware.ts")
-    await until(lambda: lsp_client.diagnostics.get(target), what="diagnostics")
-    yield
-    await stop(lsp_client)
-
-
-async def hover(client: LanguageClient, line: int, character: int) -> T.Hover | None:
-    root = client.root  # type: ignore[attr-defined]
-    return await asyncio.wait_for(
-        client.text_document_hover_async(
-            T.HoverParams(
-                text_document=T.TextDocumentIdentifier(uri=uri(root / "src/auth/middleware.ts")),
-                position=T.Position(line=line, character=character),
-            )
-        ),
-        TIMEOUT,
-    )
+client = served(ingest={"task": "TASK-7"})
 
 
 async def test_hover_on_a_failure_explains_it(client: LanguageClient):

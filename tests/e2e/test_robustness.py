@@ -11,49 +11,19 @@ import asyncio
 import time
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from .conftest import (
-    CONFIG,
-    TIMEOUT,
-    ingest_sample,
-    raw_request,
-    request,
-    start,
-    stop,
-    until,
-    uri,
-    workspace,
-)
 from .conftest import TS2304 as SAMPLE
+from .conftest import hover, raw_request, request, served, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+client = served(ingest={"task": "small"})
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
-    root = workspace(lsp_client, tmp_path_factory)
-    await start(lsp_client, root)
-    ingest_sample(lsp_client, task="small")
-    await until(lambda: lsp_client.diagnostics.get(uri(root / "src/auth/middleware.ts")))
-    yield
-    await stop(lsp_client)
-
-
-async def hover(client: LanguageClient) -> T.Hover | None:
-    root = client.root  # type: ignore[attr-defined]
-    return await asyncio.wait_for(
-        client.text_document_hover_async(
-            T.HoverParams(
-                text_document=T.TextDocumentIdentifier(uri=uri(root / "src/auth/middleware.ts")),
-                position=T.Position(line=41, character=16),
-            )
-        ),
-        TIMEOUT,
-    )
+async def hover_on_the_failure(client: LanguageClient) -> T.Hover | None:
+    return await hover(client, 41, 16)
 
 
 async def test_a_malformed_request_gets_an_error_and_the_server_goes_on(client: LanguageClient):
@@ -65,7 +35,7 @@ async def test_a_malformed_request_gets_an_error_and_the_server_goes_on(client: 
         await raw_request(client, T.WORKSPACE_EXECUTE_COMMAND, {"command": ["not", "a", "string"]})
     with pytest.raises(JsonRpcException):
         await request(client, "faultlens/noSuchRequest", {})
-    assert await hover(client) is not None
+    assert await hover_on_the_failure(client) is not None
 
 
 async def test_a_malformed_notification_is_logged_and_ignored(client: LanguageClient):
@@ -74,7 +44,7 @@ async def test_a_malformed_notification_is_logged_and_ignored(client: LanguageCl
         lambda: any("faultlens/ingest failed" in m.message for m in client.log_messages),
         what="logMessage",
     )
-    assert await hover(client) is not None
+    assert await hover_on_the_failure(client) is not None
 
 
 async def test_hover_stays_fast_while_a_large_output_is_classified(client: LanguageClient):
@@ -87,7 +57,7 @@ async def test_hover_stays_fast_while_a_large_output_is_classified(client: Langu
     slowest = 0.0
     for _ in range(5):
         began = time.monotonic()
-        assert await hover(client) is not None
+        assert await hover_on_the_failure(client) is not None
         slowest = max(slowest, time.monotonic() - began)
         await asyncio.sleep(0.05)
     done = await until(
