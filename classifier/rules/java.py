@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext
+from .base import FALLBACK, Block, Hit, LineContext, match_above
 from .registry import rule
 
 _JAVAC_DOCS = "https://docs.oracle.com/en/java/javase/17/docs/specs/man/javac.html"
@@ -470,6 +470,9 @@ def java_gradle_test(m: re.Match[str], ctx: LineContext) -> Block:
     return _GradleTest(m, ctx)
 
 
+_BUILD_FILE_AT = re.compile(r"^Build file '(?P<file>[^']+)' line: (?P<line>\d+)$")
+
+
 class _GradleFailure:
     """`* What went wrong:` and the lines up to the blank line after it."""
 
@@ -481,11 +484,8 @@ class _GradleFailure:
         self.log_line = ctx.line_no
         self.file: str | None = None
         self.line: int | None = None
-        for earlier in reversed(ctx.before(6)):
-            where = re.match(r"^Build file '(?P<file>[^']+)' line: (?P<line>\d+)$", earlier)
-            if where:
-                self.file, self.line = where.group("file"), int(where.group("line"))
-                break
+        if where := match_above(ctx, _BUILD_FILE_AT, 6):
+            self.file, self.line = where.group("file"), int(where.group("line"))
 
     def feed(self, line: str, line_no: int) -> bool:
         if not line.strip():
