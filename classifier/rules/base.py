@@ -128,11 +128,15 @@ class Rule:
         return self.doc.splitlines()[0] if self.doc else self.id
 
 
-def match_above(ctx: LineContext, pattern: re.Pattern[str], n: int) -> re.Match[str] | None:
-    """The match of `pattern` on the nearest of the `n` lines above this one
-    that it matches, else None."""
+def match_above(
+    ctx: LineContext, pattern: re.Pattern[str], n: int, *, search: bool = False
+) -> re.Match[str] | None:
+    """The match of `pattern` (anchored at the line's start; anywhere in it
+    with `search`) on the nearest of the `n` lines above this one that it
+    matches, else None."""
+    find = pattern.search if search else pattern.match
     for line in reversed(ctx.before(n)):
-        if m := pattern.match(line):
+        if m := find(line):
             return m
     return None
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, match_above
 from .registry import rule
 
 PRIORITY = 30  # specific tools (docker, kubectl, terraform, curl, npm, pip)
@@ -452,12 +452,8 @@ def github_actions(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://docs.github.com/en/actions/monitoring-and-troubleshooting-workflows/using-workflow-run-logs
     """
-    step = None
-    for prev in reversed(ctx.before(200)):
-        g = _GROUP_RUN.search(prev)
-        if g:
-            step = g.group("step")
-            break
+    g = match_above(ctx, _GROUP_RUN, 200, search=True)
+    step = g.group("step") if g else None
     signal = ctx.line[ctx.line.index("##[error]") :].strip()
     return Hit(
         signal=signal,

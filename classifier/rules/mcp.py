@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LineContext, match_above
 from .registry import rule
 
 PRIORITY = 60
@@ -317,12 +317,8 @@ def cursor(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://docs.cursor.com/context/model-context-protocol
     """
-    command = None
-    for line in reversed(ctx.before(_LOOK_BACK)):
-        c = _CURSOR_COMMAND.search(line)
-        if c:
-            command = c.group("cmd")
-            break
+    c = match_above(ctx, _CURSOR_COMMAND, _LOOK_BACK, search=True)
+    command = c.group("cmd") if c else None
     message = (m.group("closed") or m.group("reload") or m.group("client") or "").strip()
     hint: dict[str, object] = {"stage": _stage(message), "log_prefix": m.group("prefix")}
     if command:
