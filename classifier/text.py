@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import re
 
-# CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles),
-# and the two-byte escapes.
+# CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles;
+# an unterminated one ends at the line end, never swallowing later lines),
+# every other escape (ESC, intermediates, a final byte: `ESC c`, `ESC ( B`,
+# `ESC 7`), and an ESC left alone.
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
-    r"|\x1b[@-Z\\-_]"
+    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
+    r"|\x1b[ -/]*[0-~]?"
     r"|\x9b[0-?]*[ -/]*[@-~]"
 )
 
 
 _ANSI_BYTES = re.compile(
     rb"\x1b\[[0-?]*[ -/]*[@-~]"
-    rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
-    rb"|\x1b[@-Z\\-_]"
+    rb"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
+    rb"|\x1b[ -/]*[0-~]?"
 )
 
 

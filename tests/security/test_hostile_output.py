@@ -94,9 +94,12 @@ def _shell_uses(path: Path) -> list[str]:
             ):
                 found.append(f"{path}:{node.lineno}: shell={ast.unparse(kw.value)}")
         f = node.func
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-            if (f.value.id, f.attr) in _SHELL_CALLS:
-                found.append(f"{path}:{node.lineno}: {f.value.id}.{f.attr}")
+        if (
+            isinstance(f, ast.Attribute)
+            and isinstance(f.value, ast.Name)
+            and (f.value.id, f.attr) in _SHELL_CALLS
+        ):
+            found.append(f"{path}:{node.lineno}: {f.value.id}.{f.attr}")
         if isinstance(f, ast.Attribute) and f.attr in ("create_subprocess_shell", "getoutput"):
             found.append(f"{path}:{node.lineno}: {ast.unparse(f)}")
     return found
