@@ -64,6 +64,7 @@ def run_classified(
     return res, recs
 
 
-def workspace_beside(proj: Path) -> Workspace:
-    """A workspace on PROJ whose ledger lives beside it (PROJ/../state)."""
-    return Workspace(roots=[proj], state_dir=proj.parent / "state")
+def workspace_beside(proj: Path, **kw: Any) -> Workspace:
+    """A workspace on PROJ whose ledger lives beside it (PROJ/../state);
+    `kw` goes to Workspace (settings=...)."""
+    return Workspace(roots=[proj], state_dir=proj.parent / "state", **kw)

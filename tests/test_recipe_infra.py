@@ -17,7 +17,7 @@ from faultlens.classifier.record import FailureRecord
 from faultlens.recipes import Plan, RecipeSettings, Refusal, Workspace, attempt, plan
 from faultlens.recipes.fixes.infra_needs import is_transient
 
-from .helpers import faultlens_run_recover, run_classified
+from .helpers import faultlens_run_recover, run_classified, workspace_beside
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,11 +47,7 @@ def run_and_classify(proj: Path, cmd: list[str]) -> list[FailureRecord]:
 
 
 def workspace(proj: Path, slept: list[float]) -> Workspace:
-    return Workspace(
-        roots=[proj],
-        state_dir=proj.parent / "state",
-        settings=RecipeSettings(sleep=slept.append),
-    )
+    return workspace_beside(proj, settings=RecipeSettings(sleep=slept.append))
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from faultlens.classifier.record import FailureRecord
 from faultlens.recipes import Plan, RecipeSettings, Refusal, Workspace, attempt, plan
 from faultlens.recipes.planners.prompt_delivery import token_budget
 
-from .helpers import faultlens_run_recover
+from .helpers import faultlens_run_recover, workspace_beside
 
 AGENT = """\
 import json, os, sys
@@ -80,7 +80,7 @@ def test_a_prompt_too_long_is_retried_once_with_a_smaller_budget_and_recovers(pr
     [rec] = run_agent(proj, cmd)
     assert rec.failure_type == "prompt_delivery"
     assert (rec.hint["tokens"], rec.hint["limit"]) == (215041, 200000)
-    ws = Workspace(roots=[proj], state_dir=proj.parent / "state")
+    ws = workspace_beside(proj)
     p = plan(rec, ws)
     assert isinstance(p, Plan)
     assert p.verify is not None
@@ -103,7 +103,7 @@ def test_a_retry_that_still_fails_is_escalated_with_the_numbers(proj):
     (proj / "agent.py").write_text(AGENT.replace("tokens = min(tokens, int(budget))", "pass"))
     cmd = [sys.executable, "agent.py", "215041"]
     [rec] = run_agent(proj, cmd)
-    out = attempt(rec, Workspace(roots=[proj], state_dir=proj.parent / "state"))
+    out = attempt(rec, workspace_beside(proj))
     assert out.result == "escalated"
     assert "Prompt: 215041 tokens, limit 200000" in out.details
     assert "Retry budget: 160000 tokens (FAULTLENS_TOKEN_BUDGET)" in out.details
