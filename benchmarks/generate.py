@@ -293,14 +293,16 @@ def generate(
         every = 0
     turn = r.randrange(len(reports)) if reports else 0
     while st.bytes < size and (not max_lines or st.lines < max_lines):
-        gap = r.randint(every // 2, every + every // 2) if every > 0 else 4096
-        chunk = r.choices(pool, k=gap)
-        if every > 0:
+        if every > 0:  # a report, and noise before it: `every` lines in all, on average
             rep = reports[turn % len(reports)]
             turn += 1
+            gap = max(0, r.randint(every // 2, every + every // 2) - len(rep.lines))
+            chunk = r.choices(pool, k=gap)
             chunk.extend(line + b"\n" for line in rep.lines)
             st.failures += 1
             st.expected_records += rep.records
+        else:
+            chunk = r.choices(pool, k=4096)
         data = b"".join(chunk)
         if st.bytes + len(data) > size:  # cut at a line end near the size
             cut = data.rfind(b"\n", 0, size - st.bytes)
