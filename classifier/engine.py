@@ -427,7 +427,7 @@ class Classifier:
             source_column=_pos(hit.column),
             end_line=_pos(hit.end_line),
             end_column=_pos(hit.end_column),
-            log_line=hit.log_line,
+            log_line=_pos(hit.log_line),
             log_file=self.options.log_file,
             rule=hit.rule_id,
             task=hit.task or self.options.task,

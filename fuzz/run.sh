@@ -30,7 +30,7 @@ status=0
 for i in "${!targets[@]}"; do
   t="${targets[$i]}"
   if wait "${pids[$i]}"; then result=ok; else result="FAILED (see $out/logs/$t.log)"; status=1; fi
-  execs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$out/logs/$t.log" | grep -Eo '[0-9]+$' || echo '?')
+  execs=$(grep -aEo 'stat::number_of_executed_units: *[0-9]+' "$out/logs/$t.log" | grep -Eo '[0-9]+$' || echo '?')
   corpus=$(find "$out/corpus/$t" -type f | wc -l)
   echo "$t: $result; executions $execs; corpus $corpus files"
 done

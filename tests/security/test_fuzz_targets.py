@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import targets  # fuzz/targets.py (conftest puts fuzz/ on sys.path)
@@ -192,3 +193,13 @@ def test_a_pluggy_message_cut_short_is_not_a_rule_error() -> None:
         b"INTERNALERROR> pluggy._manager.PluginValidationError: unknown hook "
         b"'pytest_collection_finish_report' in plugin <module 'conf^^^^^^\n"
     )
+
+
+REGRESSIONS = sorted((Path(__file__).parent / "fuzz_regressions").iterdir())
+
+
+@pytest.mark.parametrize("path", REGRESSIONS, ids=[p.name for p in REGRESSIONS])
+def test_every_input_the_fuzzer_found_to_crash_now_passes(path: Path) -> None:
+    """Each file is an input atheris reported as a crash (named after its target)."""
+    target = path.name.split("-crash-")[0]
+    targets.TARGETS[target](path.read_bytes())
