@@ -1,0 +1,206 @@
+"""Protocol robustness of `faultlens serve`, over raw JSON-RPC on stdio (hand-
+made frames, see lsp_raw.py): malformed JSON, wrong parameter types,
+unknown methods, huge messages, requests cancelled mid-flight and
+notifications about documents the server never saw.  Every request gets a
+response (an error where it is malformed), and after each abuse the server
+still answers a hover on a real failure.
+
+Fixture: tests/samples/typescript/tsc-plain-ts2304 (real `tsc` output,
+ingested with `faultlens/ingest`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import SAMPLES
+from .lsp_raw import RawClient
+
+SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
+INVALID_PARAMS = -32602
+METHOD_NOT_FOUND = -32601
+REQUEST_CANCELLED = -32800
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RawClient, str, Any]]:
+    ws = tmp_path_factory.mktemp("proto") / "ws"
+    shutil.copytree(SAMPLE, ws)
+    c = RawClient(ws)
+    assert "result" in c.initialize()
+    c.notify("faultlens/ingest", {"output": (ws / "output.txt").read_text()})
+    uri = (ws / "src" / "auth" / "middleware.ts").as_uri()
+    diags = c.diagnostics_for(uri)
+    yield c, uri, diags[0]["range"]["start"]
+    assert c.close() == 0
+
+
+def _still_serving(server: tuple[RawClient, str, Any]) -> None:
+    c, uri, pos = server
+    res = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": pos})
+    assert "TS2304" in res["result"]["contents"]["value"]
+    assert c.proc.poll() is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"jsonrpc": "2.0", "id": 990, "method": "textDocument/hover", "params": {',
+        b"\xff\xfe not json",
+        b"42",
+        b"[]",
+        b"null",
+        b'"a string"',
+        b'{"jsonrpc": "2.0"}',
+        b'{"jsonrpc": "1.0", "id": 991, "method": "shutdown"}',
+        b'{"id": 992, "method": "shutdown"}',
+        b'{"jsonrpc": "2.0", "id": 993, "result": {"unexpected": "response"}}',
+    ],
+)
+def test_unreadable_messages_are_survived(server, body: bytes):
+    server[0].send_bytes(body)
+    _still_serving(server)
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("textDocument/hover", {"textDocument": {"uri": 5}, "position": "x"}),
+        ("textDocument/hover", {"textDocument": None, "position": {"line": -1, "character": []}}),
+        ("textDocument/hover", [1, 2, 3]),
+        ("textDocument/codeAction", {"textDocument": {"uri": "file:///x"}, "range": "everything"}),
+        ("workspace/executeCommand", {"command": ["not", "a", "string"]}),
+        ("workspace/executeCommand", {"command": "faultlens.applyRecipe", "arguments": [42]}),
+        ("workspace/executeCommand", {"command": "faultlens.acceptConflict", "arguments": [{}]}),
+        ("workspace/executeCommand", {"command": "faultlens.retryTask", "arguments": "x"}),
+        ("faultlens/failures", {"task": {"nested": True}}),
+    ],
+)
+def test_wrong_parameter_types_get_an_error_response(server, method: str, params: Any):
+    res = server[0].request(method, params)
+    assert "error" in res, res
+    assert isinstance(res["error"]["code"], int) and res["error"]["message"]
+    _still_serving(server)
+
+
+def test_a_request_with_an_object_as_id_is_answered_with_that_id(server):
+    c = server[0]
+    c.send({"jsonrpc": "2.0", "id": {"x": 1}, "method": "textDocument/hover", "params": {}})
+    assert "error" in c.wait({"x": 1})
+    _still_serving(server)
+
+
+def test_an_unknown_method_is_method_not_found_and_an_unknown_notification_is_ignored(server):
+    c = server[0]
+    assert c.request("faultlens/noSuchThing", {})["error"]["code"] == METHOD_NOT_FOUND
+    assert c.request("$/noSuchThing", None)["error"]["code"] == METHOD_NOT_FOUND
+    c.notify("faultlens/noSuchNotification", {"x": 1})
+    c.notify("$/noSuchNotification", None)
+    _still_serving(server)
+
+
+def test_notifications_for_documents_never_opened_are_harmless(server, tmp_path):
+    c = server[0]
+    ghost = (tmp_path / "never-opened.ts").as_uri()
+    c.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": ghost, "version": 7}, "contentChanges": [{"text": "x"}]},
+    )
+    c.notify("textDocument/didClose", {"textDocument": {"uri": ghost}})
+    c.notify("textDocument/didSave", {"textDocument": {"uri": ghost}})
+    c.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": "not a uri at all", "version": 1},
+            "contentChanges": [{"range": {"start": {"line": 99, "character": 0}}, "text": "x"}],
+        },
+    )
+    res = c.request(
+        "textDocument/hover",
+        {"textDocument": {"uri": ghost}, "position": {"line": 0, "character": 0}},
+    )
+    assert res.get("result") is None and "error" not in res
+    res = c.request(
+        "textDocument/codeAction",
+        {
+            "textDocument": {"uri": ghost},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": []},
+        },
+    )
+    assert "error" not in res
+    _still_serving(server)
+
+
+def test_huge_messages_are_answered_and_do_not_stop_the_server(server, tmp_path):
+    c = server[0]
+    big = "x" * (20 * 1024 * 1024)
+    # a 20 MB parameter of the wrong type: an error, not a crash
+    res = c.request("textDocument/hover", {"textDocument": {"uri": big}, "position": big}, 120)
+    assert "error" in res
+    # a 20 MB document opened and closed
+    doc = (tmp_path / "huge.ts").as_uri()
+    c.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": doc, "languageId": "typescript", "version": 1, "text": big}},
+    )
+    c.notify("textDocument/didClose", {"textDocument": {"uri": doc}})
+    # a 20 MB ingest of build noise
+    noise = ("npm info building module " + "y" * 70 + "\n") * 200_000
+    c.notify("faultlens/ingest", {"output": noise, "task": "huge"})
+    _still_serving(server)
+
+
+def test_a_request_cancelled_mid_flight_is_answered_and_the_server_goes_on(server):
+    c, _, _ = server
+    script = "import time; print('started', flush=True); time.sleep(30)"
+    msg_id = "slow-run"
+    c.send(
+        {
+            "jsonrpc": "2.0",
+            "id": msg_id,
+            "method": "workspace/executeCommand",
+            "params": {
+                "command": "faultlens.run",
+                "arguments": [{"command": [sys.executable, "-c", script], "task": "cancel-me"}],
+            },
+        }
+    )
+    time.sleep(2.0)  # the command is running
+    t0 = time.monotonic()
+    c.notify("$/cancelRequest", {"id": msg_id})
+    res = c.wait(msg_id, timeout=20)
+    assert time.monotonic() - t0 < 15, "the cancelled run was not stopped"
+    assert "error" in res or "result" in res
+    if "error" in res:
+        assert res["error"]["code"] == REQUEST_CANCELLED
+    # cancelling ids that are unknown or already answered is harmless
+    c.notify("$/cancelRequest", {"id": msg_id})
+    c.notify("$/cancelRequest", {"id": 123456789})
+    c.notify("$/cancelRequest", {"id": {"weird": []}})
+    _still_serving(server)
+
+
+def test_many_requests_cancelled_at_once_each_get_one_response(server):
+    c, uri, pos = server
+    ids = [f"burst-{i}" for i in range(50)]
+    for i in ids:
+        c.send(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "textDocument/hover",
+                "params": {"textDocument": {"uri": uri}, "position": pos},
+            }
+        )
+        c.notify("$/cancelRequest", {"id": i})
+    for i in ids:
+        res = c.wait(i, timeout=30)
+        assert ("result" in res) != ("error" in res)
+    _still_serving(server)
