@@ -63,6 +63,7 @@ _SHAPE_PREFIXES = (
     "ABIA",
     "ACCA",
     "gh",
+    "github_pat_",
     "glpat-",
     "xox",
     "sk-",
@@ -218,3 +219,54 @@ def redact_record(record: FailureRecord, vault: Iterable[str]) -> None:
     record.hint = redact_value(record.hint, secrets)
     for loc in record.related:
         loc.message = sub(loc.message)
+
+
+_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+MAX_PENDING = 1 << 20  # a longer unfinished line is redacted and written as it is
+
+
+class LogRedactor:
+    """Output on its way into a log file, redacted line by line.  Every line
+    is kept (a private key's body lines are masked one by one), so line
+    numbers in the log stay those of the output; bytes that are not part of
+    a secret are written unchanged.  Feed chunks, then `close()`."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+        self._in_key = False
+
+    def feed(self, data: bytes) -> bytes:
+        buf = self._pending + data
+        cut = buf.rfind(b"\n") + 1
+        if len(buf) - cut > MAX_PENDING:
+            cut = len(buf)
+        self._pending = buf[cut:]
+        return self._lines(buf[:cut])
+
+    def close(self) -> bytes:
+        rest, self._pending = self._pending, b""
+        return self._lines(rest)
+
+    def _lines(self, raw: bytes) -> bytes:
+        if not raw:
+            return raw
+        out = []
+        for line in raw.decode("utf-8", "surrogateescape").splitlines(keepends=True):
+            body = line.rstrip("\r\n")
+            end = line[len(body) :]
+            if self._in_key:
+                if _KEY_END.search(body):
+                    self._in_key = False
+                elif body.strip():
+                    body = mask(body.strip())
+            else:
+                begin = _KEY_BEGIN.search(body)
+                if begin and not _KEY_END.search(body, begin.end()):
+                    self._in_key = True
+                    body = body[: begin.end()] + redact(body[begin.end() :])
+                    body = redact(body[: begin.start()]) + body[begin.start() :]
+                else:
+                    body = redact(body)
+            out.append(body + end)
+        return "".join(out).encode("utf-8", "surrogateescape")

@@ -173,10 +173,13 @@ async def run_task(
             fut = ls.work_done_progress.tokens.get(token)
             return stop.is_set() or (fut is not None and fut.cancelled())
 
+        from faultlens.classifier.redact import LogRedactor
+
+        scrub = LogRedactor()  # the log on disk never holds a secret
         with open(log_path, "wb") as out:
 
             async def on_output(chunk: bytes) -> None:
-                out.write(chunk)
+                out.write(scrub.feed(chunk))
                 await asyncio.to_thread(classifier.feed, chunk)
 
             result = await runner.run_command(
@@ -187,6 +190,7 @@ async def run_task(
                 cancelled=cancelled,
                 timeout=ls.settings.run_timeout,
             )
+            out.write(scrub.close())
         if result.error:
             if progress:
                 ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=result.error))
@@ -250,7 +254,10 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
     )
 
     def work() -> Classified:
-        log_path.write_bytes(data)
+        from faultlens.classifier.redact import LogRedactor
+
+        scrub = LogRedactor()  # the log on disk never holds a secret
+        log_path.write_bytes(scrub.feed(data) + scrub.close())
         return ls.classify_stream(io.BytesIO(data), opts)
 
     classified = await asyncio.to_thread(work)
