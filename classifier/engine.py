@@ -39,7 +39,11 @@ log = logging.getLogger(__name__)
 
 CHUNK = 1 << 20  # bytes read at a time
 MAX_LINE = 64 * 1024  # a longer line is cut there for matching (the rest is skipped)
-TAIL_LINES = 64  # look-behind kept across chunk boundaries
+# Look-behind kept across chunk boundaries: as many lines as any rule asks
+# ctx.before() for (300), within the last TAIL_BYTES, so what a rule sees
+# does not depend on where the input was split.
+TAIL_LINES = 300
+TAIL_BYTES = 64 * 1024
 MAX_SIGNAL = 500
 UNCLAIMED_LINES = 16  # prefiltered lines no rule claimed, kept for the fallback record
 
@@ -290,7 +294,7 @@ class Classifier:
         return rules
 
     def _remember_tail(self, buf: bytes) -> None:
-        body = buf[-8192:].split(b"\n")
+        body = buf[-TAIL_BYTES:].split(b"\n")
         if body and body[-1] == b"":
             body.pop()
         self._tail = (self._tail + [decode_line(x) for x in body[-TAIL_LINES:]])[-TAIL_LINES:]
