@@ -233,20 +233,11 @@ class FaultLensServer(LanguageServer):
     @staticmethod
     def classify_stream(stream: IO[bytes], options: Options) -> Classified:
         """Classify a whole stream (structured or text).  Blocking."""
-        from faultlens.classifier.engine import CHUNK, Classifier
-        from faultlens.classifier.structured import SNIFF_BYTES, SNIFFERS
+        from faultlens.classifier.engine import Classifier
+        from faultlens.classifier.structured import feed_stream
 
         c = Classifier(options)
-        head = stream.read(SNIFF_BYTES)
-        for sniff in SNIFFERS:
-            parser = sniff(head)
-            if parser is not None:
-                parser(head, stream, c)
-                break
-        else:
-            c.feed(head)
-            while data := stream.read(CHUNK):
-                c.feed(data)
+        feed_stream(stream, c)
         return Classified(c.close(), list(c.rule_errors))
 
     @staticmethod

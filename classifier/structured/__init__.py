@@ -34,18 +34,24 @@ def _register_builtin() -> None:
 _register_builtin()
 
 
-def classify_stream(stream: IO[bytes], options: Options) -> list[FailureRecord]:
-    """Classify a binary stream, structured or text."""
-    c = Classifier(options)
+def feed_stream(stream: IO[bytes], c: Classifier) -> None:
+    """Feed a whole binary stream into `c`: to the structured parser that
+    claims its head, else to the text engine."""
     head = stream.read(SNIFF_BYTES)
     for sniff in SNIFFERS:
         parser = sniff(head)
         if parser is not None:
             parser(head, stream, c)
-            return c.close()
+            return
     c.feed(head)
     while data := stream.read(CHUNK):
         c.feed(data)
+
+
+def classify_stream(stream: IO[bytes], options: Options) -> list[FailureRecord]:
+    """Classify a binary stream, structured or text."""
+    c = Classifier(options)
+    feed_stream(stream, c)
     return c.close()
 
 
