@@ -196,20 +196,7 @@ def test_a_test_erroring_on_a_missing_import_gets_the_compile_fix_then_its_rerun
         "class CartTests(unittest.TestCase):\n    def test_empty(self):\n"
         "        self.assertEqual(empty().c, 0)\n"
     )
-    from faultlens.cli.run import run_command
-
-    class Sink:
-        def write(self, b):
-            pass
-
-        def flush(self):
-            pass
-
-    ws = Workspace.at(tmp_path)
-    cmd = [sys.executable, "-m", "unittest"]
-    report = run_command(
-        cmd, cwd=tmp_path, ws=ws, task="T", recover=True, out=Sink(), err_bytes=Sink(), err=Sink()
-    )
+    report, _ = run_recover_in_process([sys.executable, "-m", "unittest"], tmp_path, "T")
     (outcome,) = report.outcomes
     assert outcome.record.failure_type.value == "test"
     assert outcome.result == "recovered", outcome.reason
@@ -232,26 +219,7 @@ def test_a_failing_go_test_is_rerun_alone_and_escalated_with_got_and_want(tmp_pa
         '\tif got := Add(2, 2); got != 4 {\n\t\tt.Errorf("Add(2, 2) = %d, want %d", got, 4)\n\t}\n}\n'
         "\nfunc TestOther(t *testing.T) {}\n"
     )
-    from faultlens.cli.run import run_command
-
-    class Sink:
-        def write(self, b):
-            pass
-
-        def flush(self):
-            pass
-
-    ws = Workspace.at(tmp_path)
-    report = run_command(
-        [go, "test", "./..."],
-        cwd=tmp_path,
-        ws=ws,
-        task="T",
-        recover=True,
-        out=Sink(),
-        err_bytes=Sink(),
-        err=Sink(),
-    )
+    report, _ = run_recover_in_process([go, "test", "./..."], tmp_path, "T")
     tests = [o for o in report.outcomes if o.record.failure_type.value == "test"]
     assert tests, [r.signal for r in report.records]
     outcome = tests[0]
