@@ -226,6 +226,21 @@ _KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 MAX_PENDING = 1 << 20  # a longer unfinished line is redacted and written as it is
 
 
+# Characters that (?i) matches to an ASCII letter of a secret word.
+_FOLDS = tuple(c.encode() for c in "\u017f\u212a\u0131\u0130")
+
+
+@lru_cache(maxsize=1)
+def _needs_redact() -> tuple[Any, Any]:
+    """Automata of the literal text without which no pattern above matches:
+    case-sensitive literals, and the secret words (searched lowercased)."""
+    from ahocorasick_rs import BytesAhoCorasick
+
+    literals = [b"PRIVATE KEY", b"://", *(p.encode() for p in _SHAPE_PREFIXES)]
+    words = [b"pass", b"pwd", b"secret", b"key", b"token", b"credential"]
+    return BytesAhoCorasick(literals), BytesAhoCorasick(words)
+
+
 class LogRedactor:
     """Output on its way into a log file, redacted line by line.  Every line
     is kept (a private key's body lines are masked one by one), so line
@@ -249,8 +264,43 @@ class LogRedactor:
         return self._lines(rest)
 
     def _lines(self, raw: bytes) -> bytes:
+        """Only the lines holding literal text some secret pattern needs (and
+        the lines of a private key block) go through `_redact_lines`; the rest
+        are copied as they are.  Found with two Aho-Corasick scans of the
+        chunk (the words on its ASCII-lowercased copy, as _ASSIGN's (?i)
+        matches them); a chunk with a character that (?i) folds onto an
+        ASCII letter (ſ, K, ı, İ) takes the line-by-line path."""
         if not raw:
             return raw
+        if any(f in raw for f in _FOLDS):
+            return self._redact_lines(raw)
+        literals, words = _needs_redact()
+        marks = sorted(
+            [s for _, s, _ in literals.find_matches_as_indexes(raw)]
+            + [s for _, s, _ in words.find_matches_as_indexes(raw.lower())]
+        )
+        out: list[bytes] = []
+        pos, n, i = 0, len(raw), 0
+        while pos < n:
+            if self._in_key:  # every line of a key block
+                end = raw.find(b"\n", pos) + 1 or n
+                out.append(self._redact_lines(raw[pos:end]))
+                pos = end
+                continue
+            while i < len(marks) and marks[i] < pos:
+                i += 1
+            if i == len(marks):
+                out.append(raw[pos:])
+                break
+            mark = marks[i]
+            start = raw.rfind(b"\n", pos, mark) + 1 or pos
+            end = raw.find(b"\n", mark) + 1 or n
+            out.append(raw[pos:start])
+            out.append(self._redact_lines(raw[start:end]))
+            pos = end
+        return b"".join(out)
+
+    def _redact_lines(self, raw: bytes) -> bytes:
         out = []
         for line in raw.decode("utf-8", "surrogateescape").splitlines(keepends=True):
             body = line.rstrip("\r\n")
