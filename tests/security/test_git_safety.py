@@ -164,3 +164,28 @@ def test_the_sync_that_does_run_only_moves_the_branch(tmp_path):
     assert after.stash == before.stash
     assert after.status == b""
     assert git(repo, "rev-list", "--count", "origin/main..HEAD").stdout.strip() == b"1"
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("branch.main.remote", "--upload-pack=touch {canary}"),
+        ("branch.main.remote", "-oProxyCommand=touch {canary}"),
+        ("branch.main.remote", "origin;touch {canary}"),
+        ("branch.main.merge", "refs/heads/$(touch {canary})"),
+        ("branch.main.merge", "--exec=touch {canary}"),
+        ("branch.main.merge", "refs/heads/`touch {canary}`"),
+    ],
+)
+def test_hostile_upstream_settings_in_the_repository_config_are_refused(tmp_path, key, value):
+    """A cloned or tampered repository's config names the upstream: its values
+    are validated like output, never passed to git as options."""
+    _, repo = diverged(tmp_path)
+    records = _records(repo, "status")
+    canary = tmp_path / "PWNED"
+    git(repo, "config", key, value.format(canary=canary))
+    before = snapshot(repo)
+    results = _attempt_all(repo, tmp_path, records)
+    assert set(results) <= {"escalated", "skipped"}
+    assert snapshot(repo) == before
+    assert not canary.exists()
