@@ -106,29 +106,37 @@ def run_command(
     err: IO[str],
 ) -> RunReport:
     """Run, classify, log, recover; everything but the summary."""
-    from faultlens.classifier.engine import Classifier, Options
-    from faultlens.recipes import EventLog, Ledger, attempt
+    from faultlens.recipes.events import EventLog
+    from faultlens.recipes.ledger import Ledger
     from faultlens.recipes.runner import build_env, stream_process
-    from faultlens.recipes.verify import base_id
+
+    from .background import BackgroundClassifier
 
     ledger = Ledger.open(ws)
     events = EventLog(ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
     run_id = ledger.start_run(task, cmd, cwd_rel)
-    classifier = Classifier(Options(cwd=str(cwd), task=task, command=list(cmd)))
+    # The classifier is built and fed on a worker thread: its imports and rule
+    # compiling overlap the command's start, and copying the output through
+    # never waits for classification.
+    classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
     res = stream_process(
         cmd,
         cwd=cwd,
         env=build_env(ws, {}),
         on_stdout=_writer(out),
         on_stderr=_writer(err_bytes),
-        on_data=classifier.feed,
+        on_data=classifying.feed,
         new_session=False,  # a terminal's Ctrl-C reaches the command, as from a shell
     )
+    classifier = classifying.finish()
     if res.error:
         ledger.finish_run(run_id, 127, [])
         _say(err, f"cannot run {cmd[0]}: {res.error}")
         return RunReport(127)
+    from faultlens.recipes import attempt
+    from faultlens.recipes.verify import base_id
+
     code = res.exit_code if res.exit_code is not None else 1
     classifier.options.exit_code = code
     records = classifier.close()

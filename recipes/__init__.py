@@ -5,42 +5,101 @@ The names below are the contract the language server and the CLI build on
 (see docs/recipes.md); everything else in this package is internal.
 """
 
-from .box import BoxContent, render_box
-from .conflicts import conflict_hunks, has_markers, resolve_hunk
-from .context import PlanContext
-from .docs import recipe_doc
-from .edits import apply_edits, recover_interrupted
-from .engine import (
-    attempt,
-    availability,
-    complete_attempt,
-    escalate,
-    plan,
-    retry_task,
-    skip_task,
-    stop_task,
-)
-from .events import EVENTS, EventLog
-from .ledger import Ledger
-from .model import (
-    DEFAULT_TASK,
-    ApplyError,
-    Availability,
-    CommandStep,
-    Hunk,
-    Option,
-    Outcome,
-    Plan,
-    RecipeDoc,
-    RecipeSettings,
-    Refusal,
-    TaskState,
-    TextEdit,
-    UnsafeEdit,
-    VerifyResult,
-    Workspace,
-)
-from .trust import mark_reviewed
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .box import BoxContent, render_box
+    from .conflicts import conflict_hunks, has_markers, resolve_hunk
+    from .context import PlanContext
+    from .docs import recipe_doc
+    from .edits import apply_edits, recover_interrupted
+    from .engine import (
+        attempt,
+        availability,
+        complete_attempt,
+        escalate,
+        plan,
+        retry_task,
+        skip_task,
+        stop_task,
+    )
+    from .events import EVENTS, EventLog
+    from .ledger import Ledger
+    from .model import (
+        DEFAULT_TASK,
+        ApplyError,
+        Availability,
+        CommandStep,
+        Hunk,
+        Option,
+        Outcome,
+        Plan,
+        RecipeDoc,
+        RecipeSettings,
+        Refusal,
+        TaskState,
+        TextEdit,
+        UnsafeEdit,
+        VerifyResult,
+        Workspace,
+    )
+    from .trust import mark_reviewed
+
+# Each public name and the module that defines it.  Loaded on first use
+# (PEP 562), so `faultlens run` can start the command before the engine, the
+# ledger and the classifier are imported.
+_EXPORTS: dict[str, str] = {
+    "BoxContent": "box",
+    "render_box": "box",
+    "conflict_hunks": "conflicts",
+    "has_markers": "conflicts",
+    "resolve_hunk": "conflicts",
+    "PlanContext": "context",
+    "recipe_doc": "docs",
+    "apply_edits": "edits",
+    "recover_interrupted": "edits",
+    "attempt": "engine",
+    "availability": "engine",
+    "complete_attempt": "engine",
+    "escalate": "engine",
+    "plan": "engine",
+    "retry_task": "engine",
+    "skip_task": "engine",
+    "stop_task": "engine",
+    "EVENTS": "events",
+    "EventLog": "events",
+    "Ledger": "ledger",
+    "DEFAULT_TASK": "model",
+    "ApplyError": "model",
+    "Availability": "model",
+    "CommandStep": "model",
+    "Hunk": "model",
+    "Option": "model",
+    "Outcome": "model",
+    "Plan": "model",
+    "RecipeDoc": "model",
+    "RecipeSettings": "model",
+    "Refusal": "model",
+    "TaskState": "model",
+    "TextEdit": "model",
+    "UnsafeEdit": "model",
+    "VerifyResult": "model",
+    "Workspace": "model",
+    "mark_reviewed": "trust",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_TASK",
