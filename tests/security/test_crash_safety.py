@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from faultlens.recipes import Workspace, recover_interrupted
@@ -52,6 +53,19 @@ def _kill_after_output(proc: subprocess.Popen[str], lines: int, extra: float) ->
     return [ln.strip() for ln in [*seen, *rest.splitlines()] if ln.strip()]
 
 
+def _kill_when(proc: subprocess.Popen[str], ready: Callable[[], bool], extra: float) -> None:
+    """SIGKILL `extra` seconds after `ready()` first holds (polled every 0.5 ms)."""
+    assert proc.stdout is not None
+    assert proc.stdout.readline(), "child died early"
+    deadline = time.monotonic() + 30
+    while not ready():
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.0005)
+    time.sleep(extra)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+
+
 def test_kill_9_during_a_multi_file_apply_leaves_each_file_wholly_old_or_new(tmp_path):
     for f in FILES:
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
@@ -59,9 +73,13 @@ def test_kill_9_during_a_multi_file_apply_leaves_each_file_wholly_old_or_new(tmp
     allowed = {f: {version(f, w, SIZE).encode() for w in "AB"} for f in FILES}
     rng = random.Random(8)
     mid_apply = 0
-    for _ in range(KILLS):
+    journal = tmp_path / ".faultlens" / "journal"
+    for i in range(KILLS):
         proc = _spawn("apply_loop", str(tmp_path), str(SIZE), *FILES)
-        _kill_after_output(proc, rng.randint(1, 3), rng.uniform(0, 0.3))
+        if i % 2:  # at a random moment
+            _kill_after_output(proc, rng.randint(1, 3), rng.uniform(0, 0.3))
+        else:  # as soon as an apply is under way (its journal exists)
+            _kill_when(proc, lambda: any(journal.glob("*.json")), rng.uniform(0, 0.004))
         # Right after the kill: every file is one whole version.
         now = {f: (tmp_path / f).read_bytes() for f in FILES}
         for f in FILES:
@@ -76,7 +94,7 @@ def test_kill_9_during_a_multi_file_apply_leaves_each_file_wholly_old_or_new(tmp
         assert not list((tmp_path / ".faultlens" / "journal").glob("*.json"))
     # Kills do land mid-apply (a journal was left for recovery); if none did
     # the test would prove little.
-    assert mid_apply >= 1, "no kill landed inside an apply"
+    assert mid_apply >= KILLS // 4, "too few kills landed inside an apply"
 
 
 def test_kill_9_during_ledger_writes_keeps_a_sound_database_with_every_committed_attempt(
