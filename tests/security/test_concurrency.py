@@ -16,10 +16,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 PROCESSES = 4
 EVENTS_TOTAL = 10_000
 
 
+@pytest.mark.slow
 def test_four_processes_record_10000_attempts_and_events_at_once_and_lose_none(tmp_path):
     per = EVENTS_TOTAL // PROCESSES
     procs = [

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from faultlens.recipes import Workspace, recover_interrupted
 from faultlens.recipes.edits import TMP_MARK
 
@@ -66,6 +68,7 @@ def _kill_when(proc: subprocess.Popen[str], ready: Callable[[], bool], extra: fl
     proc.communicate(timeout=30)
 
 
+@pytest.mark.slow
 def test_kill_9_during_a_multi_file_apply_leaves_each_file_wholly_old_or_new(tmp_path):
     for f in FILES:
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
@@ -97,6 +100,7 @@ def test_kill_9_during_a_multi_file_apply_leaves_each_file_wholly_old_or_new(tmp
     assert mid_apply >= KILLS // 4, "too few kills landed inside an apply"
 
 
+@pytest.mark.slow
 def test_kill_9_during_ledger_writes_keeps_a_sound_database_with_every_committed_attempt(
     tmp_path,
 ):
