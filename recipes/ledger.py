@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -116,6 +117,10 @@ class RunRow:
     finished: float | None
 
 
+# Per-thread read connections (see Ledger._read).
+_READERS = threading.local()
+
+
 class Ledger:
     """The attempt ledger of one workspace (one SQLite file)."""
 
@@ -172,8 +177,24 @@ class Ledger:
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        with self._connect() as db:
-            yield db
+        """A read connection kept per thread (and process) and per ledger file.
+
+        Reads are single autocommit statements, so under WAL each one sees
+        every transaction committed before it; keeping the connection saves
+        the open + pragmas that dominated a hover's ledger lookups."""
+        cache: dict[Path, tuple[int, int, sqlite3.Connection]] = _READERS.__dict__.setdefault(
+            "by_path", {}
+        )
+        inode = self.path.stat().st_ino  # a ledger removed and made again is a new file
+        held = cache.get(self.path)
+        if held is None or held[0] != os.getpid() or held[1] != inode:
+            if held is not None and held[0] == os.getpid():
+                held[2].close()
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            held = (os.getpid(), inode, db)
+            cache[self.path] = held
+        yield held[2]
 
     # -- attempts ------------------------------------------------------------------
     def claim(

@@ -143,3 +143,21 @@ def test_two_processes_recording_at_once_lose_nothing(tmp_path):
     assert shared_rows == shared  # each shared failure claimed exactly once
     retries = dict(db.execute("SELECT task, retries FROM tasks WHERE task LIKE 'T-%'").fetchall())
     assert sum(retries.values()) == 2 * n  # every increment kept
+
+
+def test_reads_see_a_ledger_removed_and_made_again_at_the_same_path(tmp_path):
+    """Read connections are kept per thread; a new file at the same path must
+    not be read through the old one."""
+    import shutil
+
+    from faultlens.recipes import Ledger, Workspace
+    from faultlens.recipes import ledger as ledger_module
+
+    ws = Workspace.at(tmp_path)
+    first = Ledger.open(ws)
+    first.finish_run(first.start_run("T-1", ["true"], "."), 0, [])
+    assert first.last_run("T-1") is not None  # read through the kept connection
+    shutil.rmtree(ws.state)
+    ledger_module._READY.discard(ws.state / "ledger.sqlite3")
+    again = Ledger.open(ws)
+    assert again.last_run("T-1") is None
