@@ -126,6 +126,8 @@ def register(server: FaultLensServer) -> None:
         found = [(e, d) for e, d in found if _contains(d.range, pos)] or found
         if not found:
             return None
+        # The same failure reported by several tasks is explained once.
+        found = list({e.record.id: (e, d) for e, d in reversed(found)}.values())[::-1]
         ws = ls.recipe_workspace()
         texts = await asyncio.to_thread(lambda: [hover_text(ls, e.record, ws) for e, _ in found])
         return T.Hover(

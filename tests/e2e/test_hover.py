@@ -31,3 +31,17 @@ async def test_hover_on_a_failure_explains_it(client: LanguageClient):
 
 async def test_hover_elsewhere_is_empty(client: LanguageClient):
     assert await hover(client, 0, 0) is None
+
+
+async def test_the_same_failure_from_another_task_is_explained_once(client: LanguageClient):
+    from .conftest import ingest_sample, until
+
+    ingest_sample(client, task="TASK-8")
+    await until(
+        lambda: [m for m in client.log_messages if m.message.startswith("faultlens: TASK-8:")],
+        timeout=30,
+        what="TASK-8 classified",
+    )
+    h = await hover(client, 41, 18)
+    assert h is not None and isinstance(h.contents, T.MarkupContent)
+    assert h.contents.value.count("error TS2304: Cannot find name 'UserProfile'") == 1
