@@ -406,6 +406,60 @@ def git_push_rejected(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
+_REMOTE_SAYS = re.compile(r"^remote: (?:error: )?(?P<text>\S.*?)\s*$")
+
+
+@rule(
+    id="git.push_declined",
+    category=FailureType.TRUST_GATE,
+    tool="git",
+    pattern=r"^\s*! \[remote rejected\]\s+(?P<src>\S+) -> (?P<dst>\S+) \((?P<reason>[^)]*)\)\s*$",
+    triggers=("! [remote rejected]",),
+    url=_DOCS_PUSH,
+)
+def git_push_declined(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A push the remote refused by policy: a protected branch, a server-side hook.
+
+    What it detects: `! [remote rejected] main -> main (pre-receive hook
+    declined)` and the other `[remote rejected]` reasons (`protected branch
+    hook declined`, `shallow update not allowed`, ...).  The branch is not
+    behind anything, so rebasing cannot help: the remote wants a human (a
+    pull request, a review, an exception).  The hook's own words (`remote:`
+    lines just above, e.g. GitHub's `GH006: Protected branch update failed`)
+    become the message.
+
+    Example output (`git push origin main` to a remote whose pre-receive hook
+    protects main, git 2.39.5):
+        remote: error: GH006: Protected branch update failed for refs/heads/main.
+        remote: error: Changes must be made through a pull request.
+         ! [remote rejected] main -> main (pre-receive hook declined)
+
+    Recipe: trust_gate (never automatic: escalated for a human decision).
+
+    References: https://docs.github.com/en/repositories/configuring-branches-and-merges-in-your-repository/managing-protected-branches/about-protected-branches
+    """
+    said = [r.group("text") for line in ctx.before(8) if (r := _REMOTE_SAYS.match(line))]
+    reason = m.group("reason")
+    hint: dict[str, object] = {
+        "branch": m.group("src"),
+        "remote_ref": m.group("dst"),
+        "reason": reason,
+    }
+    if t := match_above(ctx, _TO, 8):
+        hint["remote"] = t.group("remote")
+    if said:
+        hint["remote_says"] = said
+    message = (
+        said[0] if said else f"push of {m.group('src')} to {m.group('dst')} declined ({reason})"
+    )
+    return Hit(
+        signal=ctx.line.strip(),
+        message=message,
+        code="push-declined",
+        hint=hint,
+    )
+
+
 @dataclass
 class _FileListBlock:
     """Collects the tab-indented file list that follows a git error line."""
