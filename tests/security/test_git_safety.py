@@ -142,7 +142,8 @@ def test_a_protected_branch_refusing_the_push_is_not_worked_around(tmp_path):
     before = snapshot(repo)
     origin_before = git(origin, "for-each-ref").stdout
     ws = _ws(repo, tmp_path)
-    assert any(r.failure_type.value == "branch_divergence" for r in recs), recs
+    # a policy refusal: escalated for a human (git.push_declined), never rebased around
+    assert [r.failure_type.value for r in recs] == ["trust_gate"], recs
     for r in recs:
         assert attempt(r, ws, command=["git", "push"], cwd=".").result != "recovered"
     assert snapshot(repo) == before
