@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -489,11 +489,3 @@ def classify_file(
     from .structured import classify_path
 
     return classify_path(path, options or Options())
-
-
-def classify_lines(lines: Iterable[str], options: Options | None = None) -> list[FailureRecord]:
-    """Classify an iterable of text lines (newline-less)."""
-    c = Classifier(options)
-    for line in lines:
-        c.feed_text(line + "\n")
-    return c.close()

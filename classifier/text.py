@@ -68,11 +68,6 @@ def decode(data: bytes) -> str:
     return text
 
 
-def strip_ansi(text: str) -> str:
-    """Remove terminal escape sequences from text."""
-    return _ANSI.sub("", text) if ("\x1b" in text or "\x9b" in text) else text
-
-
 def visible(line: str) -> str:
     """What a terminal finally shows of a line redrawn with bare CRs."""
     if "\r" not in line:
