@@ -15,6 +15,7 @@ import functools
 import logging
 import os
 import re
+import threading
 import traceback
 import uuid
 from collections.abc import Callable, Sequence
@@ -22,9 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from cattrs import Converter
 from lsprotocol import types as T
 from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import default_converter
 from pygls.workspace import PositionCodec
 
 from . import convert, placement, watch
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 VERSION = "0.1.0"
+DISK_CACHE_FILES = 512  # files whose text is kept between publishes
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -59,11 +63,23 @@ class PendingPlan:
     before: dict[Path, str | None]
 
 
+_default_converter: Callable[[], Converter] = default_converter  # pygls leaves it untyped
+
+
+def _converter() -> Converter:
+    """pygls' converter, passing JSON-ready dicts (diagnostic `data`) through as they are."""
+    converter = _default_converter()
+    converter.register_unstructure_hook(convert.JsonObject, lambda data: data)
+    return converter
+
+
 class FaultLensServer(LanguageServer):
     """The language server; one instance per process."""
 
     def __init__(self) -> None:
-        super().__init__("faultlens", VERSION, protocol_cls=FaultLensProtocol)
+        super().__init__(
+            "faultlens", VERSION, protocol_cls=FaultLensProtocol, converter_factory=_converter
+        )
         self.settings = Settings()
         self.init_options: dict[str, Any] = {}
         self.store = FailureStore()
@@ -81,6 +97,10 @@ class FaultLensServer(LanguageServer):
         self.background: set[asyncio.Task[Any]] = set()
         self._ws: Workspace | None = None
         self._ws_key: tuple[Any, ...] | None = None
+        # path -> ((mtime_ns, size), lines): the text of files that are not open
+        self._disk_cache: dict[Path, tuple[tuple[int, int], list[str]]] = {}
+        self._log_seq: dict[Path, int] = {}  # run log -> the latest write requested
+        self._log_lock = threading.Lock()
 
     # -- workspace ------------------------------------------------------------
     @property
@@ -208,11 +228,29 @@ class FaultLensServer(LanguageServer):
         doc = self.workspace.text_documents.get(uri)
         if doc is not None:
             return doc.lines, doc.position_codec, doc.version
+        return self._disk_lines(path), self.workspace.position_codec, None
+
+    def _disk_lines(self, path: Path) -> list[str]:
+        """A file's lines as on disk, re-read only when its size or mtime changed
+        (each publish needs the text of every file that shows a failure)."""
+        try:
+            st = path.stat()
+        except OSError:
+            self._disk_cache.pop(path, None)
+            return []
+        stamp = (st.st_mtime_ns, st.st_size)
+        cached = self._disk_cache.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
-            text = ""
-        return text.splitlines(keepends=True), self.workspace.position_codec, None
+            return []
+        lines = text.splitlines(keepends=True)
+        if len(self._disk_cache) >= DISK_CACHE_FILES:
+            self._disk_cache.pop(next(iter(self._disk_cache)))
+        self._disk_cache[path] = (stamp, lines)
+        return lines
 
     # -- classification ---------------------------------------------------------------
     def options(
@@ -258,9 +296,19 @@ class FaultLensServer(LanguageServer):
         return out
 
     async def take(
-        self, store_task: str, result: Classified, cwd: Path, info: TaskInfo
+        self,
+        store_task: str,
+        result: Classified,
+        cwd: Path,
+        info: TaskInfo,
+        *,
+        write_log: Callable[[], None] | None = None,
     ) -> list[Entry]:
-        """Replace a task's failures with a new classification and publish."""
+        """Replace a task's failures with a new classification and publish.
+
+        `write_log` saves the run's output to `info.log_path`: before publishing
+        when a diagnostic is shown on that log (its ranges are computed from its
+        text), otherwise after, so the diagnostics do not wait for it."""
         for rule_id, error in result.rule_errors:
             self.window_log_message(
                 T.LogMessageParams(
@@ -270,8 +318,15 @@ class FaultLensServer(LanguageServer):
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
+        if write_log is not None and any(
+            e.placement and e.placement.path == info.log_path for e in entries
+        ):
+            await asyncio.to_thread(write_log)
+            write_log = None
         touched = self.store.replace(store_task, entries, info)
         self.publish(touched)
+        if write_log is not None:
+            self.spawn(asyncio.to_thread(write_log), "saving the run log")
         self.spawn(asyncio.to_thread(self.record_run, info, result.records), "ledger and event log")
         files = {e.placement.path for e in entries if e.placement}
         self.info(f"faultlens: {store_task}: {len(entries)} failure(s) in {len(files)} file(s)")
@@ -339,32 +394,49 @@ class FaultLensServer(LanguageServer):
         folder.mkdir(parents=True, exist_ok=True)
         return folder / f"{slug}.log"
 
+    def log_writer(self, path: Path, data: bytes) -> Callable[[], None]:
+        """A function saving `data` (redacted: the log on disk never holds a
+        secret) as the run log `path`.  Of two writes of the same log, only the
+        latest requested lands, whichever runs first.  Blocking."""
+        seq = self._log_seq[path] = self._log_seq.get(path, 0) + 1
+
+        def write() -> None:
+            from faultlens.classifier.redact import LogRedactor
+
+            scrub = LogRedactor()
+            text = scrub.feed(data) + scrub.close()
+            with self._log_lock:
+                if self._log_seq.get(path) == seq:
+                    path.write_bytes(text)
+
+        return write
+
     # -- diagnostics -----------------------------------------------------------------
-    def diagnostics_for(self, path: Path) -> tuple[list[T.Diagnostic], int | None]:
+    def diagnostics_for(
+        self, path: Path, entries: Sequence[Entry] | None = None, hrefs: Hrefs | None = None
+    ) -> tuple[list[T.Diagnostic], int | None]:
         """The diagnostics of one file and the version they are for."""
-        entries = self.store.for_path(path)
+        if entries is None:
+            entries = self.store.for_path(path)
         if not entries:
             return [], None
         lines, codec, version = self.text_of(path)
         if not lines:
             deepest = max(e.placement.line for e in entries if e.placement)
             lines = ["\n"] * (deepest + 1)
+        hrefs = self.recipe_hrefs() if hrefs is None else hrefs
         out = []
-        overrides = self.state_dir / "recipes"  # resolved once, not per diagnostic
         for e in entries:
             try:
-                href = self.recipe_href(e.record, overrides)
+                href = hrefs[e.record.failure_type]
                 out.append(convert.diagnostic(e, lines, codec, recipe_href=href))
             except Exception as exc:
                 self.crashed(f"diagnostic for {e.record.id}", exc)
         return out, version
 
-    def recipe_href(self, record: FailureRecord, overrides: Path | None = None) -> str | None:
-        """A file URI of the recipe's .md (the project override wins)."""
-        override = (overrides or self.state_dir / "recipes") / f"{record.failure_type}.md"
-        if override.is_file():
-            return convert.path_to_uri(override)
-        return _packaged_recipe_href(f"{record.failure_type}")
+    def recipe_hrefs(self) -> Hrefs:
+        """Each failure type's recipe link, computed on first use (for one publish)."""
+        return Hrefs(self.state_dir / "recipes")
 
     def publish(self, paths: set[Path] | Sequence[Path]) -> None:
         """Push (or, in pull mode, ask the client to pull) the diagnostics of these files."""
@@ -372,8 +444,10 @@ class FaultLensServer(LanguageServer):
             if self.supports("workspace.diagnostics.refresh_support"):
                 self.spawn(self.workspace_diagnostic_refresh_async(None), "diagnostic refresh")
             return
+        by_path = self.store.by_path(paths)
+        hrefs = self.recipe_hrefs()
         for path in paths:
-            diags, version = self.diagnostics_for(path)
+            diags, version = self.diagnostics_for(path, by_path.get(path, []), hrefs)
             self.text_document_publish_diagnostics(
                 T.PublishDiagnosticsParams(
                     uri=convert.path_to_uri(path), diagnostics=diags, version=version
@@ -389,10 +463,11 @@ class FaultLensServer(LanguageServer):
         if not entries:
             return []
         lines, codec, _ = self.text_of(path)
+        hrefs = self.recipe_hrefs()
         out = []
         for e in entries:
             d = convert.diagnostic(
-                e, lines or ["\n"], codec, recipe_href=self.recipe_href(e.record)
+                e, lines or ["\n"], codec, recipe_href=hrefs[e.record.failure_type]
             )
             if d.range.start.line <= rng.end.line and d.range.end.line >= rng.start.line:
                 out.append((e, d))
@@ -528,6 +603,25 @@ def is_log_document(uri: str, root: Path, state_dir: Path | None = None) -> bool
             if watch.relative(path, state_dir / own) is not None:
                 return False
     return watch.relative(path, root) is not None
+
+
+class Hrefs(dict[str, "str | None"]):
+    """failure type -> its recipe link: the project's override in
+    `<state dir>/recipes/` when there is one, else the packaged document."""
+
+    def __init__(self, overrides: Path) -> None:
+        super().__init__()
+        self.overrides = overrides
+
+    def __missing__(self, failure_type: str) -> str | None:
+        override = self.overrides / f"{failure_type}.md"
+        href = (
+            convert.path_to_uri(override)
+            if override.is_file()
+            else _packaged_recipe_href(failure_type)
+        )
+        self[failure_type] = href
+        return href
 
 
 @functools.lru_cache(maxsize=64)

@@ -18,7 +18,7 @@ from lsprotocol import types as T
 
 from . import actions, convert, runner
 from . import protocol as P
-from .app import Classified, FaultLensServer, PendingPlan
+from .app import FaultLensServer, PendingPlan
 from .store import TaskInfo
 
 if TYPE_CHECKING:
@@ -253,16 +253,9 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
         cwd=cwd, task=a.task, command=argv, exit_code=a.exit_code, log_file=str(log_path)
     )
 
-    def work() -> Classified:
-        from faultlens.classifier.redact import LogRedactor
-
-        scrub = LogRedactor()  # the log on disk never holds a secret
-        log_path.write_bytes(scrub.feed(data) + scrub.close())
-        return ls.classify_stream(io.BytesIO(data), opts)
-
-    classified = await asyncio.to_thread(work)
+    classified = await asyncio.to_thread(ls.classify_stream, io.BytesIO(data), opts)
     info = TaskInfo(argv=argv, task=a.task, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
-    await ls.take(key, classified, cwd, info)
+    await ls.take(key, classified, cwd, info, write_log=ls.log_writer(log_path, data))
 
 
 # -- recipes -----------------------------------------------------------------------------

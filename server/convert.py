@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,8 +30,19 @@ _WORD = re.compile(r"[\w$]+")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
+class JsonObject(dict[str, Any]):
+    """A dict that is already JSON-ready (a record's `to_json()`).
+
+    The server's converter hands it to the JSON encoder as it is: cattrs would
+    otherwise walk every nested value of every diagnostic's `data` on each
+    publish, which was the largest single cost of publishing a run's
+    diagnostics."""
+
+
+@functools.lru_cache(maxsize=4096)
 def path_to_uri(path: Path) -> str:
-    """A file URI for an absolute path."""
+    """A file URI for an absolute path (cached: every diagnostic and related
+    location converts one, and pygls' conversion is slow)."""
     return uris.from_fs_path(str(path)) or path.as_uri()
 
 
@@ -80,8 +92,14 @@ def code_point_range(p: Placement, lines: Sequence[str]) -> T.Range:
 
 
 def client_range(p: Placement, lines: Sequence[str], codec: PositionCodec) -> T.Range:
-    """The range in the client's position encoding."""
-    return codec.range_to_client_units(lines, code_point_range(p, lines))
+    """The range in the client's position encoding.
+
+    On ASCII lines every encoding counts the same as code points, so the
+    codec (which walks the line character by character) is skipped there."""
+    rng = code_point_range(p, lines)
+    if not lines or all(lines[n].isascii() for n in {rng.start.line, rng.end.line}):
+        return rng
+    return codec.range_to_client_units(lines, rng)
 
 
 def line_range(line: int) -> T.Range:
@@ -137,7 +155,7 @@ def diagnostic(
         code=rec.failure_type,
         code_description=T.CodeDescription(href=recipe_href) if recipe_href else None,
         source=SOURCE,
-        data=rec.to_json(),
+        data=JsonObject(rec.to_json()),
         related_information=related or None,
     )
 

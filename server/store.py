@@ -89,6 +89,15 @@ class FailureStore:
         """Entries shown in the file `path`."""
         return [e for e in self.entries() if e.placement and e.placement.path == path]
 
+    def by_path(self, paths: Iterable[Path]) -> dict[Path, list[Entry]]:
+        """The entries shown in each of `paths` (one pass over every entry)."""
+        wanted = set(paths)
+        out: dict[Path, list[Entry]] = {}
+        for e in self.entries():
+            if e.placement and e.placement.path in wanted:
+                out.setdefault(e.placement.path, []).append(e)
+        return out
+
     def get(self, failure_id: str) -> Entry | None:
         """The entry with this record id (the latest run wins)."""
         for e in reversed(self.entries()):
