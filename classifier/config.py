@@ -32,12 +32,13 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .errorformat import ErrorformatError, Pattern, compile_errorformat
 from .rules.base import Hit, LineContext, Rule, hit_from_match, positive_int
-from .rules.registry import all_rules
+from .rules.registry import all_rules, rules_version
 from .taxonomy import FailureType
 
 CONFIG_FILES = (".faultlens.toml", "pyproject.toml")
@@ -69,11 +70,33 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
     return None
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    """What tells a changed file: its modification time (ns) and size."""
+    st = path.stat()
+    return st.st_mtime_ns, st.st_size
+
+
+# pyproject.toml (path, stamp) -> has a [tool.faultlens] table: a project's
+# pyproject.toml is parsed once per change, not once per classification.
+_tables: dict[tuple[Path, tuple[int, int]], bool] = {}
+
+
 def _has_table(pyproject: Path) -> bool:
     try:
-        return "faultlens" in tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        key = (pyproject, _stamp(pyproject))
+    except OSError:
         return False
+    found = _tables.get(key)
+    if found is None:
+        try:
+            text = pyproject.read_text("utf-8")
+            found = "faultlens" in tomllib.loads(text).get("tool", {})
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            return False
+        if len(_tables) >= 256:
+            _tables.clear()
+        _tables[key] = found
+    return found
 
 
 def load_config(cwd: str | os.PathLike[str]) -> ProjectConfig:
@@ -81,14 +104,14 @@ def load_config(cwd: str | os.PathLike[str]) -> ProjectConfig:
     path = find_config(cwd)
     if path is None:
         return ProjectConfig()
-    return _load(path, path.stat().st_mtime_ns)
+    return _load(path, _stamp(path))
 
 
-_cache: dict[tuple[Path, int], ProjectConfig] = {}
+_cache: dict[tuple[Path, tuple[int, int]], ProjectConfig] = {}
 
 
-def _load(path: Path, mtime: int) -> ProjectConfig:
-    key = (path, mtime)
+def _load(path: Path, stamp: tuple[int, int]) -> ProjectConfig:
+    key = (path, stamp)
     if key in _cache:
         return _cache[key]
     cfg = ProjectConfig(path=path)
@@ -134,10 +157,16 @@ def effective_rules(cwd: str | os.PathLike[str]) -> tuple[list[Rule], list[str]]
     """The rules that apply under `cwd`: built-ins not disabled, then the
     project's own (which run first), and the configuration's errors."""
     cfg = load_config(cwd)
-    builtin = [r for r in all_rules() if not _disabled(r.id, cfg.disable)]
+    builtin = list(_enabled_builtins(tuple(cfg.disable), rules_version()))
     if not cfg.rules:
         return builtin, cfg.errors
     return [*cfg.rules, *builtin], cfg.errors
+
+
+@lru_cache(maxsize=16)
+def _enabled_builtins(disable: tuple[str, ...], version: int) -> tuple[Rule, ...]:
+    """The built-in rules (registry `version`) that `disable` leaves on."""
+    return tuple(r for r in all_rules() if not _disabled(r.id, disable))
 
 
 def _disabled(rule_id: str, patterns: Iterable[str]) -> bool:

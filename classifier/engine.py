@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,54 @@ def _automaton(triggers: tuple[bytes, ...]) -> BytesAhoCorasick:
     from ahocorasick_rs import BytesAhoCorasick, Implementation
 
     return BytesAhoCorasick(triggers or (b"\x00never\x00",), implementation=Implementation.DFA)
+
+
+class _RuleSet:
+    """What the engine derives from a rule set: the prefilter automaton, each
+    trigger's rules mask, and the rules each mask names (filled as masks are
+    met).  Pure, so one is shared by every Classifier with the same rules."""
+
+    __slots__ = ("by_mask", "masks", "prefilter", "rules")
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        self.rules = rules
+        triggers, self.masks = _trigger_index(rules)
+        self.prefilter = _automaton(triggers)
+        self.by_mask: dict[int, tuple[Rule, ...]] = {0: ()}
+
+    def rules_for(self, mask: int) -> tuple[Rule, ...]:
+        """The rules of the set bits of `mask`, in priority order."""
+        rules = self.by_mask.get(mask)
+        if rules is None:
+            picked = []
+            bits = mask
+            while bits:  # the set bits, lowest (highest priority) first
+                low = bits & -bits
+                picked.append(self.rules[low.bit_length() - 1])
+                bits ^= low
+            rules = self.by_mask[mask] = tuple(picked)
+        return rules
+
+
+# Rule sets by the identities of their rules.  An entry holds its rules, so
+# no id in a key can be reused by another object while the entry exists; a
+# changed project config builds new Rule objects, hence a new entry.
+_RULESETS: dict[tuple[int, ...], _RuleSet] = {}
+MAX_RULESETS = 16
+_RULESETS_LOCK = threading.Lock()
+
+
+def _ruleset(rules: Sequence[Rule]) -> _RuleSet:
+    enabled = tuple(r for r in rules if r.enabled)
+    key = tuple(map(id, enabled))
+    found = _RULESETS.get(key)
+    if found is None:
+        found = _RuleSet(enabled)
+        with _RULESETS_LOCK:  # classifiers are built on worker threads too
+            while len(_RULESETS) >= MAX_RULESETS:
+                _RULESETS.pop(next(iter(_RULESETS)))
+            _RULESETS[key] = found
+    return found
 
 
 def _trigger_index(rules: Sequence[Rule]) -> tuple[tuple[bytes, ...], list[int]]:
@@ -149,11 +198,7 @@ class Classifier:
             rules = list(self.options.rules)
         else:  # the built-ins, less what the project disabled, plus its own rules
             rules, self.config_errors = effective_rules(self.options.cwd)
-        self._rules = [r for r in rules if r.enabled]
-        triggers, self._masks = _trigger_index(self._rules)
-        self._prefilter = _automaton(triggers)
-        # rules mask -> the rules it names, in priority order (few distinct masks)
-        self._by_mask: dict[int, tuple[Rule, ...]] = {0: ()}
+        self._ruleset = _ruleset(rules)
         self._pending = b""
         self._skipping_long_line = False
         self._lines = 0  # complete lines consumed so far
@@ -231,14 +276,14 @@ class Classifier:
         n = len(buf)
         if not n:
             return
-        masks = self._masks
+        masks = self._ruleset.masks
         self._scanning = buf
         # candidate lines: [start, end, rules mask], in order
         starts: list[int] = []
         ends: list[int] = []
         line_masks: list[int] = []
         line_end = -1
-        for idx, s, _ in self._prefilter.find_matches_as_indexes(buf, overlapping=True):
+        for idx, s, _ in self._ruleset.prefilter.find_matches_as_indexes(buf, overlapping=True):
             if s > line_end:
                 begin = buf.rfind(b"\n", 0, s) + 1
                 line_end = buf.find(b"\n", s)
@@ -281,18 +326,6 @@ class Classifier:
         self._scanning = b""
         self._remember_tail(buf)
 
-    def _rules_for(self, mask: int) -> tuple[Rule, ...]:
-        rules = self._by_mask.get(mask)
-        if rules is None:
-            picked = []
-            bits = mask
-            while bits:  # the set bits, lowest (highest priority) first
-                low = bits & -bits
-                picked.append(self._rules[low.bit_length() - 1])
-                bits ^= low
-            rules = self._by_mask[mask] = tuple(picked)
-        return rules
-
     def _remember_tail(self, buf: bytes) -> None:
         body = buf[-TAIL_BYTES:].split(b"\n")
         if body and body[-1] == b"":
@@ -327,7 +360,7 @@ class Classifier:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
         ctx: _Context | None = None
-        for rule in self._rules_for(mask):
+        for rule in self._ruleset.rules_for(mask):
             if floor is not None and rule.priority <= floor:
                 continue  # hidden from rules at or below the consuming block's priority
             if not any(t in line for t in rule.triggers):

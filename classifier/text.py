@@ -34,10 +34,32 @@ def clean_bytes(data: bytes) -> bytes:
     Works on bytes so that noise never needs decoding; line ends are kept
     (CRLF and bare CRs are handled per line by `decode_line`)."""
     if b"\x1b" in data:
-        data = _ANSI_BYTES.sub(b"", data)
+        data = _strip_escapes(data)
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
     return data
+
+
+def _strip_escapes(data: bytes) -> bytes:
+    """`_ANSI_BYTES.sub(b"", data)`, with the regex tried only where an ESC
+    is (memchr) instead of at every byte: every alternative starts with ESC
+    and matches at least it, so the matches are the same.  Output dense with
+    escapes (a coloured test run) is left to one `sub` pass, faster there."""
+    find, match = data.find, _ANSI_BYTES.match
+    out: list[bytes] = []
+    pos = 0
+    budget = len(data) >> 9  # one ESC per 512 bytes
+    esc = find(b"\x1b")
+    while esc >= 0:
+        budget -= 1
+        if budget < 0:
+            return _ANSI_BYTES.sub(b"", data)
+        out.append(data[pos:esc])
+        m = match(data, esc)
+        pos = m.end() if m else esc + 1  # (always a match: `\x1b[ -/]*[0-~]?`)
+        esc = find(b"\x1b", pos)
+    out.append(data[pos:])
+    return b"".join(out)
 
 
 # GitHub Actions' downloaded logs start every line with an ISO-8601 timestamp.
@@ -48,12 +70,34 @@ def decode_line(raw: bytes) -> str:
     """One line of cleaned output as text: UTF-8 with replacement, what a
     terminal finally shows of it when it was redrawn with bare CRs, and
     without a CI runner's timestamp prefix (so anchored rules still match)."""
-    line = visible(raw.decode("utf-8", "replace"))
+    return _shown(raw.decode("utf-8", "replace"))
+
+
+def _shown(text: str) -> str:
+    """`decode_line` after the decoding."""
+    line = visible(text)
     if len(line) > 21 and line[4] == "-" and line[10] == "T":
         stamp = _RUNNER_STAMP.match(line)
         if stamp:
             line = line[stamp.end() :]
     return line
+
+
+def decode_lines(raw: bytes) -> list[str]:
+    """`[decode_line(x) for x in raw.split(b"\n")]`, decoded in one go.
+
+    Valid UTF-8 decodes the same whole as line by line (a newline is never
+    part of a multi-byte sequence); without a CR no line needs `visible`,
+    and without "Z " no line has a runner's timestamp.  Anything else takes
+    the line-by-line path, so the result is always the same."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return [decode_line(x) for x in raw.split(b"\n")]
+    lines = text.split("\n")
+    if "\r" in text or "Z " in text:
+        return [_shown(line) for line in lines]
+    return lines
 
 
 def decode(data: bytes) -> str:

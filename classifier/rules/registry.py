@@ -41,6 +41,8 @@ FAMILIES: tuple[str, ...] = (
 
 _RULES: dict[str, Rule] = {}
 _loaded = False
+_version = 0  # bumped by every registration (caches of the rule set key on it)
+_sorted: tuple[int, tuple[Rule, ...]] = (-1, ())
 
 
 class DuplicateRuleError(RuntimeError):
@@ -72,6 +74,7 @@ def rule(
         if id in _RULES:
             raise DuplicateRuleError(f"rule id registered twice: {id}")
         family = func.__module__.rsplit(".", 1)[-1]
+        _registered()
         _RULES[id] = Rule(
             id=id,
             category=category,
@@ -92,7 +95,19 @@ def add_rule(r: Rule) -> None:
     """Register an already built rule (project rules from configuration)."""
     if r.id in _RULES:
         raise DuplicateRuleError(f"rule id registered twice: {r.id}")
+    _registered()
     _RULES[r.id] = r
+
+
+def _registered() -> None:
+    global _version
+    _version += 1
+
+
+def rules_version() -> int:
+    """Changes whenever a rule is registered (built-ins load lazily)."""
+    load_builtin()
+    return _version
 
 
 def load_builtin() -> None:
@@ -111,8 +126,11 @@ def load_builtin() -> None:
 
 def all_rules() -> list[Rule]:
     """Every built-in rule, highest priority first, then by id."""
+    global _sorted
     load_builtin()
-    return sorted(_RULES.values(), key=lambda r: (-r.priority, r.id))
+    if _sorted[0] != _version:
+        _sorted = (_version, tuple(sorted(_RULES.values(), key=lambda r: (-r.priority, r.id))))
+    return list(_sorted[1])
 
 
 def get_rule(rule_id: str) -> Rule:
