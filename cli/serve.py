@@ -46,11 +46,17 @@ def run(args: argparse.Namespace) -> int:
         level=args.log_level,
         format="faultlens %(levelname)s %(name)s: %(message)s",
     )
+    if address is None:  # answers `initialize` while the server loads
+        from faultlens.server.fast_init import serve_stdio
+
+        serve_stdio(_create_server, sys.stdin.buffer, sys.stdout.buffer)
+    else:
+        _create_server().start_tcp(*address)
+    return 0
+
+
+def _create_server() -> Any:
+    """The server, with pygls imported (most of the start-up time)."""
     from faultlens.server.app import create_server
 
-    server = create_server()
-    if address is None:
-        server.start_io()
-    else:
-        server.start_tcp(*address)
-    return 0
+    return create_server()
