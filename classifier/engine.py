@@ -25,13 +25,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .config import effective_rules
-from .fingerprint import fingerprint, normalise_message
+from .fingerprint import fingerprint_normalised, normalise_message
 from .locate import Locator
 from .record import FailureRecord, Location
 from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
 from .taxonomy import FailureType, category
-from .text import clean_bytes, decode_line
+from .text import clean_bytes, decode_line, decode_lines
 
 if TYPE_CHECKING:
     from ahocorasick_rs import BytesAhoCorasick
@@ -141,7 +141,7 @@ def _trigger_index(rules: Sequence[Rule]) -> tuple[tuple[bytes, ...], list[int]]
 class _Context:
     """The LineContext handed to rules (see rules.base.LineContext)."""
 
-    __slots__ = ("_buf", "_engine", "_start", "line", "line_no")
+    __slots__ = ("_asked", "_before", "_buf", "_engine", "_start", "line", "line_no")
 
     def __init__(self, engine: Classifier, buf: bytes, start: int, line: str, line_no: int):
         self._engine = engine
@@ -149,27 +149,35 @@ class _Context:
         self._start = start
         self.line = line
         self.line_no = line_no
+        self._asked = 0  # the largest n before() was asked for, and its answer
+        self._before: list[str] = []
 
     def before(self, n: int) -> list[str]:
-        out: list[str] = []
+        if n <= 0:
+            return []
+        if n > self._asked:  # several rules (or one rule twice) ask about one line
+            self._before = self._lines_before(n)
+            self._asked = n
+        return self._before[-n:]
+
+    def _lines_before(self, n: int) -> list[str]:
+        """The n lines before this one: the chunk's, decoded in one piece
+        (a window grown until it holds n line ends), then the tail's."""
         end = self._start - 1  # the '\n' ending the previous line
-        buf = self._buf
-        engine = self._engine
-        # lines of the chunk being scanned decoded before, by end offset
-        seen = engine._decoded if buf is engine._scanning else {}
-        while len(out) < n and end >= 0:
-            hit = seen.get(end)
-            if hit is None:
-                begin = buf.rfind(b"\n", 0, end) + 1
-                hit = seen[end] = (begin, decode_line(buf[begin:end]))
-            begin, text = hit
-            out.append(text)
-            end = begin - 1
-        if len(out) < n:
-            tail = self._engine._tail
-            out.extend(reversed(tail[max(0, len(tail) - (n - len(out))) :]))
-        out.reverse()
-        return out
+        lines: list[str] = []
+        if end >= 0:
+            buf = self._buf
+            width = 80 * n + 256
+            lo = max(0, end - width)
+            while lo > 0 and buf.count(b"\n", lo, end) < n:
+                width *= 4
+                lo = max(0, end - width)
+            if lo > 0:  # start at a line start: past the first line end (there are n)
+                lo = buf.index(b"\n", lo, end) + 1
+            lines = decode_lines(buf[lo:end])
+            if len(lines) >= n:
+                return lines[len(lines) - n :]
+        return self._engine._tail_last(n - len(lines)) + lines
 
     def exists(self, path: str) -> bool:
         return self._engine.locator.exists(path)
@@ -202,12 +210,11 @@ class Classifier:
         self._pending = b""
         self._skipping_long_line = False
         self._lines = 0  # complete lines consumed so far
-        self._tail: list[str] = []
-        # Lines of the chunk being scanned that `before()` decoded, by the
-        # offset of their line end: rules looking back over the same lines
-        # decode them once.  Cleared after each chunk.
-        self._decoded: dict[int, tuple[int, str]] = {}
-        self._scanning = b""
+        # The last TAIL_LINES lines of the previous chunks, raw (decoded only
+        # when a rule looks back that far: `_tail_last`), and the decoded end
+        # of that list.
+        self._tail_raw: list[bytes] = []
+        self._tail_text: list[str] = []
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
         self._ids: dict[str, int] = {}
@@ -277,7 +284,6 @@ class Classifier:
         if not n:
             return
         masks = self._ruleset.masks
-        self._scanning = buf
         # candidate lines: [start, end, rules mask], in order
         starts: list[int] = []
         ends: list[int] = []
@@ -322,15 +328,31 @@ class Classifier:
             lines += buf.count(b"\n", pos)
         if count_lines:
             self._lines = lines
-        self._decoded.clear()
-        self._scanning = b""
         self._remember_tail(buf)
 
     def _remember_tail(self, buf: bytes) -> None:
         body = buf[-TAIL_BYTES:].split(b"\n")
         if body and body[-1] == b"":
             body.pop()
-        self._tail = (self._tail + [decode_line(x) for x in body[-TAIL_LINES:]])[-TAIL_LINES:]
+        if len(body) >= TAIL_LINES:
+            self._tail_raw = body[len(body) - TAIL_LINES :]
+        else:
+            self._tail_raw = (self._tail_raw + body)[-TAIL_LINES:]
+        self._tail_text = []
+
+    def _tail_last(self, k: int) -> list[str]:
+        """The last k lines of the tail (fewer when it is shorter), decoded."""
+        raw = self._tail_raw
+        k = min(k, len(raw))
+        done = self._tail_text
+        if len(done) < k:
+            more = decode_lines(b"\n".join(raw[len(raw) - k : len(raw) - len(done)]))
+            done = self._tail_text = more + done
+        return done[len(done) - k :]
+
+    def tail(self) -> list[str]:
+        """The last lines read (up to TAIL_LINES), oldest first."""
+        return self._tail_last(TAIL_LINES)
 
     def _line(self, buf: bytes, start: int, line: str, line_no: int, mask: int) -> None:
         # A block consuming the line hides it from rules of its own priority
@@ -429,13 +451,19 @@ class Classifier:
         if file and not hit.resolved:
             file = self.locator.resolve(file)
         message = hit.message or hit.signal
-        key = hit.key or (ft.value, file, hit.line, hit.code, normalise_message(message))
-        key = (ft.value, *key) if hit.key else key
+        normalised: str | None = None
+        if hit.key:
+            key: tuple[Any, ...] = (ft.value, *hit.key)
+        else:
+            normalised = normalise_message(message)
+            key = (ft.value, file, hit.line, hit.code, normalised)
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
             return
-        base_id = fingerprint(ft.value, hit.code or hit.tool, file, message)
+        if normalised is None:
+            normalised = normalise_message(message)
+        base_id = fingerprint_normalised(ft.value, hit.code or hit.tool, file, normalised)
         seen = self._ids.get(base_id, 0)
         self._ids[base_id] = seen + 1
         rid = base_id if seen == 0 else f"{base_id}.{seen + 1}"

@@ -15,16 +15,29 @@ import re
 _NUMBER = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
 _HEXISH = re.compile(r"\b(?:0x)?[0-9a-f]{7,}\b")
+# Seven hex digits in a row: in every _HEXISH match.  A pattern that starts
+# with a character class is scanned for in C; one that starts with \b is
+# tried at every position.
+_HEX_RUN = re.compile(r"[0-9a-f]{7}")
 
 
 def normalise_message(message: str) -> str:
     """The message with hashes, numbers and whitespace runs folded."""
-    text = _HEXISH.sub("#", message.strip().lower())
+    text = message.strip().lower()
+    if _HEX_RUN.search(text):
+        text = _HEXISH.sub("#", text)
     text = _NUMBER.sub("#", text)
     return _SPACE.sub(" ", text)
 
 
 def fingerprint(failure_type: str, code: str | None, file: str | None, message: str) -> str:
     """A 16-hex-digit id for (category, code, file, normalised message)."""
-    key = "\x1f".join((failure_type, code or "", file or "", normalise_message(message)))
+    return fingerprint_normalised(failure_type, code, file, normalise_message(message))
+
+
+def fingerprint_normalised(
+    failure_type: str, code: str | None, file: str | None, normalised: str
+) -> str:
+    """`fingerprint` of a message already through `normalise_message`."""
+    key = "\x1f".join((failure_type, code or "", file or "", normalised))
     return hashlib.sha1(key.encode("utf-8", "replace"), usedforsecurity=False).hexdigest()[:16]

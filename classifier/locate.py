@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 from functools import lru_cache
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path, PureWindowsPath
 
 _VENDORED = frozenset(
     {
@@ -42,7 +42,13 @@ class Locator:
     def __init__(self, cwd: str | os.PathLike[str] = ".") -> None:
         self.cwd = Path(os.path.abspath(cwd))
         self._cwd_real = Path(os.path.realpath(self.cwd))
+        # (base, base + "/") for the cwd and its real path: the string form
+        # of `Path.relative_to` for normalised absolute paths
+        self._bases = [(str(b), str(b).rstrip("/") + "/") for b in (self.cwd, self._cwd_real)]
+        self._cwd_str = str(self.cwd)
         self.resolve = lru_cache(maxsize=4096)(self._resolve)
+        # What the file system said, once per classification (as `resolve`)
+        self._files: dict[str, bool] = {}
 
     @staticmethod
     def _clean(printed: str) -> str:
@@ -58,22 +64,30 @@ class Locator:
             return printed
         if "\\" in p and not os.path.isabs(p):
             p = PureWindowsPath(p).as_posix()
-        path = Path(p)
-        if not path.is_absolute():
+        if not p.startswith("/"):  # Path(p).is_absolute(), on POSIX
             norm = os.path.normpath(p)
             if norm.startswith(".."):
                 full = os.path.normpath(self.cwd / norm)
                 return self._relative_or_absolute(full)
-            return PurePosixPath(Path(norm).as_posix()).as_posix()
+            # normpath left no empty, "." or trailing part: Path would print
+            # it the same (PurePosixPath(Path(norm).as_posix()).as_posix())
+            return norm
         return self._relative_or_absolute(os.path.normpath(p))
 
     def _relative_or_absolute(self, full: str) -> str:
-        for base in (self.cwd, self._cwd_real):
-            try:
-                rel = Path(full).relative_to(base)
-            except ValueError:
-                continue
-            return rel.as_posix()
+        if full.startswith("//"):  # Path keeps a leading "//" as its root
+            for base in (self.cwd, self._cwd_real):
+                try:
+                    rel = Path(full).relative_to(base)
+                except ValueError:
+                    continue
+                return rel.as_posix()
+        else:
+            for base, prefix in self._bases:
+                if full == base:
+                    return "."
+                if full.startswith(prefix):
+                    return full[len(prefix) :]
         if not os.path.exists(full):
             mapped = self._map_suffix(Path(full).parts[1:])
         else:
@@ -110,18 +124,29 @@ class Locator:
     def exists(self, printed: str) -> bool:
         """Whether the printed path names an existing file."""
         resolved = self.resolve(printed)
-        path = Path(resolved)
-        return _is_file(path if path.is_absolute() else self.cwd / path)
+        return self._is_file(resolved)
 
     def in_project(self, printed: str) -> bool:
         """Inside the working tree and not in an installed or vendored folder."""
         resolved = self.resolve(printed)
-        if Path(resolved).is_absolute() or resolved.startswith(".."):
+        if resolved.startswith("/") or resolved.startswith(".."):
             return False
-        parts = Path(resolved).parts
+        parts = tuple(x for x in resolved.split("/") if x and x != ".")  # Path(resolved).parts
         if any(part in _VENDORED for part in parts) or _in_go_module_cache(parts):
             return False
-        return _is_file(self.cwd / resolved)
+        return self._is_file(resolved)
+
+    def _is_file(self, resolved: str) -> bool:
+        """`_is_file(cwd / resolved)`, asked once per path."""
+        found = self._files.get(resolved)
+        if found is None:
+            if resolved.endswith("/"):  # Path drops a trailing "/"; stat would not
+                path = Path(resolved)
+                found = _is_file(path if path.is_absolute() else self.cwd / path)
+            else:
+                found = os.path.isfile(os.path.join(self._cwd_str, resolved))
+            self._files[resolved] = found
+        return found
 
 
 def _is_file(path: Path) -> bool:

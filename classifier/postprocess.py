@@ -92,7 +92,7 @@ def place_conflict(r: FailureRecord, cwd: Path) -> None:
 
 
 def _tail_lines(classifier: Classifier) -> list[tuple[int, str]]:
-    tail = classifier._tail
+    tail = classifier.tail()
     first = classifier._lines - len(tail) + 1
     return [(first + i, line) for i, line in enumerate(tail) if first + i >= 1]
 

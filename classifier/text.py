@@ -88,16 +88,15 @@ def decode_lines(raw: bytes) -> list[str]:
 
     Valid UTF-8 decodes the same whole as line by line (a newline is never
     part of a multi-byte sequence); without a CR no line needs `visible`,
-    and without "Z " no line has a runner's timestamp.  Anything else takes
-    the line-by-line path, so the result is always the same."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return [decode_line(x) for x in raw.split(b"\n")]
-    lines = text.split("\n")
-    if "\r" in text or "Z " in text:
-        return [_shown(line) for line in lines]
-    return lines
+    and without "Z " no line has a runner's timestamp (ASCII bytes are the
+    same characters in UTF-8).  Anything else takes the line-by-line path,
+    so the result is always the same."""
+    if b"\r" not in raw and b"Z " not in raw:
+        try:
+            return raw.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            pass
+    return [decode_line(x) for x in raw.split(b"\n")]
 
 
 def decode(data: bytes) -> str:
