@@ -306,9 +306,9 @@ class FaultLensServer(LanguageServer):
     ) -> list[Entry]:
         """Replace a task's failures with a new classification and publish.
 
-        `write_log` saves the run's output to `info.log_path`: before publishing
-        when a diagnostic is shown on that log (its ranges are computed from its
-        text), otherwise after, so the diagnostics do not wait for it."""
+        `write_log` saves the run's output (redacted) after publishing, so the
+        diagnostics do not wait for it; a failure shown on its output line is
+        placed without reading the log (convert.whole_line)."""
         for rule_id, error in result.rule_errors:
             self.window_log_message(
                 T.LogMessageParams(
@@ -318,11 +318,6 @@ class FaultLensServer(LanguageServer):
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
-        if write_log is not None and any(
-            e.placement and e.placement.path == info.log_path for e in entries
-        ):
-            await asyncio.to_thread(write_log)
-            write_log = None
         touched = self.store.replace(store_task, entries, info)
         self.publish(touched)
         if write_log is not None:
@@ -420,7 +415,14 @@ class FaultLensServer(LanguageServer):
             entries = self.store.for_path(path)
         if not entries:
             return [], None
-        lines, codec, version = self.text_of(path)
+        lines: Sequence[str]
+        if all(e.placement and e.placement.kind == "log" for e in entries):
+            lines, codec, version = [], self.workspace.position_codec, None  # not needed
+            doc = self.workspace.text_documents.get(convert.path_to_uri(path))
+            if doc is not None:
+                version = doc.version
+        else:
+            lines, codec, version = self.text_of(path)
         if not lines:
             deepest = max(e.placement.line for e in entries if e.placement)
             lines = ["\n"] * (deepest + 1)

@@ -96,10 +96,20 @@ def client_range(p: Placement, lines: Sequence[str], codec: PositionCodec) -> T.
 
     On ASCII lines every encoding counts the same as code points, so the
     codec (which walks the line character by character) is skipped there."""
+    if p.kind == "log":
+        return whole_line(p.line)
     rng = code_point_range(p, lines)
     if not lines or all(lines[n].isascii() for n in {rng.start.line, rng.end.line}):
         return rng
     return codec.range_to_client_units(lines, rng)
+
+
+def whole_line(line: int) -> T.Range:
+    """A line, start to the start of the next: the place of a failure shown on
+    its output line (no need to read the log, which may still be being saved)."""
+    return T.Range(
+        start=T.Position(line=line, character=0), end=T.Position(line=line + 1, character=0)
+    )
 
 
 def line_range(line: int) -> T.Range:
