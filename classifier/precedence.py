@@ -66,6 +66,68 @@ _MCP_CAUSE = re.compile(
 )
 _SECURITY_LINT = re.compile(r"\bsecurity(?:-node)?/detect-[\w-]+|\bno-unsanitized/[\w-]+")
 
+# Text (lowercase) that every match of each case-insensitive regex above
+# contains: on ASCII text (where ignoring case is lowercasing) the regex runs
+# only when one is there, as these long alternations are tried at every
+# position.  Text with other characters (`ſ` matches `s` when ignoring case)
+# always goes to the regex.
+_NEEDLES: dict[re.Pattern[str], tuple[str, ...]] = {
+    _COMPILE_IN_TEST: (
+        "error:",
+        "cannot find",
+        "error ts",
+        "error[e",
+        "could not compile",
+        "failed to compile",
+        "compilation failed",
+        "build failed",
+    ),
+    _MCP: ("mcp", "modelcontextprotocol"),
+    _PUSH_DIVERGENCE: (
+        "non-fast-forward",
+        "fetch first",
+        "stale info",
+        "updates were rejected because the",
+        "tip of your current branch is behind",
+    ),
+    _PUSH_GENERIC: ("failed to push some refs", "[rejected]"),
+    _AUTH_OR_NETWORK: (
+        "permission denied (publickey",
+        "host key verification failed",
+        "could not read from remote repository",
+        "authentication failed",
+        "could not resolve host",
+        "connection refused",
+        "connection reset",
+        "connection timed out",
+        "network is unreachable",
+        "ssl certificate problem",
+        "the requested url returned error: ",
+    ),
+    _MCP_CAUSE: (
+        "connection ",
+        "econnre",
+        "timed out",
+        "timeout",
+        "enoent",
+        "spawn",
+        "exited",
+        "epipe",
+        "broken pipe",
+        "handshake",
+        "initiali",
+    ),
+}
+
+
+def _found(pattern: re.Pattern[str], text: str) -> bool:
+    """bool(pattern.search(text)), skipping the search where it cannot match."""
+    if text.isascii():
+        low = text.lower()
+        if not any(n in low for n in _NEEDLES[pattern]):
+            return False
+    return pattern.search(text) is not None
+
 
 def _text(r: FailureRecord) -> str:
     return f"{r.signal}\n{r.message}"
@@ -143,28 +205,28 @@ TABLE: tuple[Row, ...] = (
     Row(
         FailureType.COMPILE,
         FailureType.TEST,
-        lambda r: bool(_COMPILE_IN_TEST.search(_text(r))),
+        lambda r: _found(_COMPILE_IN_TEST, _text(r)),
         lambda r: True,
         "the tests could not run because code did not import or compile",
     ),
     Row(
         FailureType.MCP_STARTUP,
         FailureType.INFRA,
-        lambda r: bool(_MCP_CAUSE.search(_text(r)) or _MCP.search(_text(r))),
-        lambda r: bool(_MCP.search(_text(r))),
+        lambda r: _found(_MCP_CAUSE, _text(r)) or _found(_MCP, _text(r)),
+        lambda r: _found(_MCP, _text(r)),
         "the connection failure happened while an MCP server was starting",
     ),
     Row(
         FailureType.BRANCH_DIVERGENCE,
         FailureType.INFRA,
-        lambda r: bool(_PUSH_DIVERGENCE.search(_text(r)) or _PUSH_GENERIC.search(_text(r))),
-        lambda r: bool(_PUSH_DIVERGENCE.search(_text(r))),
+        lambda r: _found(_PUSH_DIVERGENCE, _text(r)) or _found(_PUSH_GENERIC, _text(r)),
+        lambda r: _found(_PUSH_DIVERGENCE, _text(r)),
         "the push was rejected because the remote branch moved on",
     ),
     Row(
         FailureType.INFRA,
         FailureType.BRANCH_DIVERGENCE,
-        lambda r: bool(_AUTH_OR_NETWORK.search(_text(r))),
+        lambda r: _found(_AUTH_OR_NETWORK, _text(r)),
         lambda r: True,
         "git could not reach or authenticate to the remote",
     ),
