@@ -62,7 +62,11 @@ _SHAPE_PREFIXES = (
     "ANVA",
     "ABIA",
     "ACCA",
-    "gh",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
     "github_pat_",
     "glpat-",
     "xox",
@@ -87,8 +91,9 @@ _ASSIGN = re.compile(
     r"[\"']?)(?P<sep>\s*[:=]\s*)(?P<q>[\"']?)(?P<value>[^\s\"',;}{)(]{4,})"
 )
 
-# Every _ASSIGN name contains one of these (casefolded, as (?i) matches).
-_ASSIGN_WORDS = ("pass", "pwd", "secret", "key", "token", "credential")
+# Every _ASSIGN name contains one of these (casefolded, as (?i) matches):
+# password/passwd, passphrase, pwd, secret, *key, *token, credential(s).
+_ASSIGN_WORDS = ("passw", "passp", "pwd", "secret", "key", "token", "credential")
 
 # scheme://user:password@host
 _URL_PASSWORD = re.compile(
@@ -232,15 +237,36 @@ MAX_PENDING = 1 << 20  # a longer unfinished line is redacted and written as it 
 _FOLDS = tuple(c.encode() for c in "\u017f\u212a\u0131\u0130")
 
 
-@lru_cache(maxsize=1)
-def _needs_redact() -> tuple[Any, Any]:
-    """Automata of the literal text without which no pattern above matches:
-    case-sensitive literals, and the secret words (searched lowercased)."""
-    from ahocorasick_rs import BytesAhoCorasick
+# The start of each _ASSIGN_WORDS word, in every ASCII case (what (?i)
+# matches when the text has none of _FOLDS): shortened where the full word
+# would need hundreds of spellings (a line with the start is only looked at).
+_WORD_STARTS = ("passw", "passp", "pwd", "secre", "key", "token", "crede")
 
-    literals = [b"PRIVATE KEY", b"://", *(p.encode() for p in _SHAPE_PREFIXES)]
-    words = [b"pass", b"pwd", b"secret", b"key", b"token", b"credential"]
-    return BytesAhoCorasick(literals), BytesAhoCorasick(words)
+
+def _spellings(word: str) -> list[bytes]:
+    """`word` in every mix of ASCII upper and lower case."""
+    out = [b""]
+    for ch in word:
+        cases = {ch.lower(), ch.upper()}
+        out = [o + c.encode() for o in out for c in sorted(cases)]
+    return out
+
+
+@lru_cache(maxsize=1)
+def _needs_redact() -> Any:
+    """One automaton of _FOLDS (pattern indexes 0-3) and the literal text
+    without which no pattern above matches: the case-sensitive literals and
+    the secret words in every ASCII case."""
+    from ahocorasick_rs import BytesAhoCorasick, Implementation
+
+    patterns = [
+        *_FOLDS,
+        b"PRIVATE KEY",
+        b"://",
+        *(p.encode() for p in _SHAPE_PREFIXES),
+        *(s for w in _WORD_STARTS for s in _spellings(w)),
+    ]
+    return BytesAhoCorasick(patterns, implementation=Implementation.DFA)
 
 
 class LogRedactor:
@@ -268,25 +294,27 @@ class LogRedactor:
     def _lines(self, raw: bytes) -> bytes:
         """Only the lines holding literal text some secret pattern needs (and
         the lines of a private key block) go through `_redact_lines`; the rest
-        are copied as they are.  Found with two Aho-Corasick scans of the
-        chunk (the words on its ASCII-lowercased copy, as _ASSIGN's (?i)
+        are copied as they are.  Found with one Aho-Corasick scan of the
+        chunk (the secret words in every ASCII case, as _ASSIGN's (?i)
         matches them); a chunk with a character that (?i) folds onto an
-        ASCII letter (ſ, K, ı, İ) takes the line-by-line path."""
+        ASCII letter (ſ, K, ı, İ) takes the line-by-line path.  When no line
+        changed, the chunk itself is returned (no copy)."""
         if not raw:
             return raw
-        if any(f in raw for f in _FOLDS):
+        found = _needs_redact().find_matches_as_indexes(raw)
+        if any(idx < len(_FOLDS) for idx, _, _ in found):
             return self._redact_lines(raw)
-        literals, words = _needs_redact()
-        marks = sorted(
-            [s for _, s, _ in literals.find_matches_as_indexes(raw)]
-            + [s for _, s, _ in words.find_matches_as_indexes(raw.lower())]
-        )
+        marks = [s for _, s, _ in found]
         out: list[bytes] = []
+        changed = False
         pos, n, i = 0, len(raw), 0
         while pos < n:
             if self._in_key:  # every line of a key block
                 end = raw.find(b"\n", pos) + 1 or n
-                out.append(self._redact_lines(raw[pos:end]))
+                line = raw[pos:end]
+                done = self._redact_lines(line)
+                changed = changed or done != line
+                out.append(done)
                 pos = end
                 continue
             while i < len(marks) and marks[i] < pos:
@@ -298,9 +326,12 @@ class LogRedactor:
             start = raw.rfind(b"\n", pos, mark) + 1 or pos
             end = raw.find(b"\n", mark) + 1 or n
             out.append(raw[pos:start])
-            out.append(self._redact_lines(raw[start:end]))
+            line = raw[start:end]
+            done = self._redact_lines(line)
+            changed = changed or done != line
+            out.append(done)
             pos = end
-        return b"".join(out)
+        return b"".join(out) if changed else raw
 
     def _redact_lines(self, raw: bytes) -> bytes:
         out = []
