@@ -106,38 +106,32 @@ def run_command(
     err: IO[str],
 ) -> RunReport:
     """Run, classify, log, recover; everything but the summary."""
-    from faultlens.recipes.events import EventLog
     from faultlens.recipes.ledger import Ledger
-    from faultlens.recipes.runner import build_env, stream_process
+    from faultlens.recipes.runner import build_env
 
-    from .background import BackgroundClassifier
+    from .passthrough import copy_through, spawn
 
     ledger = Ledger.open(ws)
-    events = EventLog(ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
     run_id = ledger.start_run(task, cmd, cwd_rel)
-    # The classifier is built and fed on a worker thread: its imports and rule
-    # compiling overlap the command's start, and copying the output through
-    # never waits for classification.
+    # The command starts first; the classifier is built and fed on a worker
+    # thread started after it (its imports and rule compiling overlap the
+    # command), and copying the output through never waits for classification.
+    child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
+    if isinstance(child, str):
+        ledger.finish_run(run_id, 127, [])
+        _say(err, f"cannot run {cmd[0]}: {child}")
+        return RunReport(127)
+    from .background import BackgroundClassifier
+
     classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
-    res = stream_process(
-        cmd,
-        cwd=cwd,
-        env=build_env(ws, {}),
-        on_stdout=_writer(out),
-        on_stderr=_writer(err_bytes),
-        on_data=classifying.feed,
-        new_session=False,  # a terminal's Ctrl-C reaches the command, as from a shell
+    code = copy_through(
+        child, on_stdout=_writer(out), on_stderr=_writer(err_bytes), on_data=classifying.feed
     )
     classifier = classifying.finish()
-    if res.error:
-        ledger.finish_run(run_id, 127, [])
-        _say(err, f"cannot run {cmd[0]}: {res.error}")
-        return RunReport(127)
-    from faultlens.recipes import attempt
-    from faultlens.recipes.verify import base_id
+    from faultlens.recipes.events import EventLog
 
-    code = res.exit_code if res.exit_code is not None else 1
+    events = EventLog(ws)
     classifier.options.exit_code = code
     records = classifier.close()
     for r in records:
@@ -145,11 +139,14 @@ def run_command(
         r.hint.setdefault("cwd", cwd_rel)
         if task and not r.task:
             r.task = task
-        events.emit("failure.classified", r, command=list(cmd), exit_code=code)
+    events.emit_many("failure.classified", records, command=list(cmd), exit_code=code)
     ledger.finish_run(run_id, code, records)
     report = RunReport(code, records)
     if not recover or not records:
         return report
+
+    from faultlens.recipes import attempt
+    from faultlens.recipes.verify import base_id
 
     echo = _writer(err_bytes)
     last_full: int | None = None
