@@ -385,8 +385,11 @@ class Classifier:
         for rule in self._ruleset.rules_for(mask):
             if floor is not None and rule.priority <= floor:
                 continue  # hidden from rules at or below the consuming block's priority
-            if not any(t in line for t in rule.triggers):
-                continue
+            for t in rule.triggers:
+                if t in line:
+                    break
+            else:
+                continue  # its trigger was in the raw line, not the decoded one (cut, redrawn)
             m = rule.pattern.search(line)
             if m is None:
                 continue

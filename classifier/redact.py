@@ -192,9 +192,15 @@ def redact_value(value: Any, vault: Iterable[str] = ()) -> Any:
         return redact(value, vault)
     if isinstance(value, dict):
         return {k: redact_value(v, vault) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(redact_value(v, vault) for v in value)
+    kind = type(value)
+    if kind is list:
+        return [redact_value(v, vault) for v in value]
+    if isinstance(value, _SEQUENCES):
+        return kind(redact_value(v, vault) for v in value)
     return value
+
+
+_SEQUENCES = (list, tuple)
 
 
 def take_secret(hint: dict[str, Any], vault: set[str]) -> None:

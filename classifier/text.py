@@ -75,7 +75,11 @@ def decode_line(raw: bytes) -> str:
 
 def _shown(text: str) -> str:
     """`decode_line` after the decoding."""
-    line = visible(text)
+    return _unstamped(visible(text))
+
+
+def _unstamped(line: str) -> str:
+    """The line without a CI runner's timestamp prefix."""
     if len(line) > 21 and line[4] == "-" and line[10] == "T":
         stamp = _RUNNER_STAMP.match(line)
         if stamp:
@@ -87,15 +91,19 @@ def decode_lines(raw: bytes) -> list[str]:
     """`[decode_line(x) for x in raw.split(b"\n")]`, decoded in one go.
 
     Valid UTF-8 decodes the same whole as line by line (a newline is never
-    part of a multi-byte sequence); without a CR no line needs `visible`,
-    and without "Z " no line has a runner's timestamp (ASCII bytes are the
+    part of a multi-byte sequence); without a CR no line needs `visible`;
+    only a line with "Z " can have a runner's timestamp (ASCII bytes are the
     same characters in UTF-8).  Anything else takes the line-by-line path,
     so the result is always the same."""
-    if b"\r" not in raw and b"Z " not in raw:
+    if b"\r" not in raw:
         try:
-            return raw.decode("utf-8").split("\n")
+            lines = raw.decode("utf-8").split("\n")
         except UnicodeDecodeError:
             pass
+        else:
+            if b"Z " in raw:
+                return [_unstamped(line) if "Z " in line else line for line in lines]
+            return lines
     return [decode_line(x) for x in raw.split(b"\n")]
 
 

@@ -218,6 +218,8 @@ class _GoTestRun:
 
 
 def _run_name(line: str) -> str | None:
+    if not line.startswith("=== "):  # _RUN's own start (cheaper than a match)
+        return None
     run = _RUN.match(line)
     return run.group("name") if run else None
 

@@ -44,7 +44,10 @@ _LIBRARY = ("site-packages", "node_modules", "<frozen", "node:internal", "/lib/p
 
 
 def _in_mcp_client(ctx: LineContext) -> bool:
-    return any(marker in line for line in ctx.before(_LOOK_BACK) for marker in _CONTEXT)
+    # one search per marker in the joined lines (no marker holds a newline,
+    # so none is found across two lines)
+    text = "\n".join(ctx.before(_LOOK_BACK))
+    return any(marker in text for marker in _CONTEXT)
 
 
 def _mentions(ctx: LineContext) -> list[str]:
