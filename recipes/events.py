@@ -17,7 +17,7 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,13 +51,7 @@ _SAFE_TASK = re.compile(r"[^A-Za-z0-9._-]+")
 
 def timestamp(now: datetime) -> str:
     """`2026-01-20T10:25:00Z` (UTC, seconds)."""
-    return now.astimezone(_utc()).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _utc() -> Any:
-    from datetime import UTC
-
-    return UTC
+    return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def task_file_name(task: str | None) -> str:
@@ -185,12 +179,21 @@ class EventLog:
         self.ws = ws
         self.events_path = ws.state / "events.jsonl"
         self.logs_dir = ws.state / "logs"
+        self._paths: dict[tuple[str, str | None], Path] = {}  # (kind, key) -> path, made once
 
     def session_log(self, now: datetime) -> Path:
-        return self.logs_dir / f"session-{now.astimezone(_utc()):%Y-%m-%d}.log"
+        day = f"{now.astimezone(UTC):%Y-%m-%d}"
+        path = self._paths.get(("session", day))
+        if path is None:
+            path = self._paths[("session", day)] = self.logs_dir / f"session-{day}.log"
+        return path
 
     def error_log(self, task: str | None) -> Path:
-        return self.logs_dir / "errors" / f"{task_file_name(task)}-failure.log"
+        path = self._paths.get(("errors", task))
+        if path is None:
+            name = f"{task_file_name(task)}-failure.log"
+            path = self._paths[("errors", task)] = self.logs_dir / "errors" / name
+        return path
 
     def emit(self, event: str, record: FailureRecord, **extra: Any) -> dict[str, Any]:
         """Write one event (JSON line + text log).  Returns the JSON object."""
