@@ -30,7 +30,7 @@ from .locate import Locator
 from .record import FailureRecord, Location
 from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
-from .taxonomy import FailureType, category
+from .taxonomy import TAXONOMY, FailureType
 from .text import clean_bytes, decode_line, decode_lines
 
 if TYPE_CHECKING:
@@ -448,8 +448,10 @@ class Classifier:
 
     def _store(self, hit: Hit) -> None:
         redact_hit(hit, self.secrets)
-        ft = FailureType(hit.category or FailureType.COMPILE)
-        cat = category(ft)
+        ft = hit.category
+        if type(ft) is not FailureType:  # a rule may name its category by value
+            ft = FailureType(ft or FailureType.COMPILE)
+        cat = TAXONOMY[ft]
         file = hit.file
         if file and not hit.resolved:
             file = self.locator.resolve(file)

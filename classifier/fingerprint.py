@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 _NUMBER = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
@@ -21,8 +22,10 @@ _HEXISH = re.compile(r"\b(?:0x)?[0-9a-f]{7,}\b")
 _HEX_RUN = re.compile(r"[0-9a-f]{7}")
 
 
+@lru_cache(maxsize=4096)
 def normalise_message(message: str) -> str:
-    """The message with hashes, numbers and whitespace runs folded."""
+    """The message with hashes, numbers and whitespace runs folded.  (Pure,
+    so cached: a long output repeats its failures, and so do re-runs.)"""
     text = message.strip().lower()
     if _HEX_RUN.search(text):
         text = _HEXISH.sub("#", text)

@@ -59,6 +59,9 @@ class Locator:
 
     def _resolve(self, printed: str) -> str:
         """The path to report for a printed path."""
+        plain = _plain_relative(printed)
+        if plain is not None:
+            return plain
         p = self._clean(printed)
         if not p:
             return printed
@@ -147,6 +150,22 @@ class Locator:
                 found = os.path.isfile(os.path.join(self._cwd_str, resolved))
             self._files[resolved] = found
         return found
+
+
+@lru_cache(maxsize=8192)
+def _plain_relative(printed: str) -> str | None:
+    """What `Locator._resolve` makes of a printed relative path that does not
+    climb out with `..`: the normalised path, the same under any cwd (so
+    cached across classifications); None for any other path."""
+    p = Locator._clean(printed)
+    if not p:
+        return None
+    if "\\" in p and not os.path.isabs(p):
+        p = PureWindowsPath(p).as_posix()
+    if p.startswith("/"):
+        return None
+    norm = os.path.normpath(p)
+    return None if norm.startswith("..") else norm
 
 
 def _is_file(path: Path) -> bool:
