@@ -54,12 +54,22 @@ def _mentions(ctx: LineContext) -> list[str]:
     """Script names and host:port pairs in the lines before this one (library
     frames left out): what the output says about which server failed."""
     found: list[str] = []
-    for line in (*ctx.before(_LOOK_BACK), ctx.line):
-        # _SCRIPT is slow on long lines it cannot match: try it only where an
-        # extension it needs is present.
-        if any(e in line for e in _SCRIPT_EXTS) and not any(lib in line for lib in _LIBRARY):
+    lines = (*ctx.before(_LOOK_BACK), ctx.line)
+    # _SCRIPT is slow on long lines it cannot match: try it only where an
+    # extension it needs is present; _HOSTPORT only where a ':' is (first
+    # asked of all the lines at once: most look-backs hold neither)
+    text = "\n".join(lines)
+    scripts = any(e in text for e in _SCRIPT_EXTS)
+    ports = ":" in text
+    for line in lines:
+        if (
+            scripts
+            and any(e in line for e in _SCRIPT_EXTS)
+            and not any(lib in line for lib in _LIBRARY)
+        ):
             found.extend(m.group(1) for m in _SCRIPT.finditer(line))
-        found.extend(m.group(1) for m in _HOSTPORT.finditer(line))
+        if ports and ":" in line:
+            found.extend(m.group(1) for m in _HOSTPORT.finditer(line))
     return list(dict.fromkeys(found))
 
 
