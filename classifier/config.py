@@ -26,9 +26,11 @@ pyproject.toml in the same folder.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -59,15 +61,38 @@ class ProjectConfig:
 
 def find_config(start: str | os.PathLike[str]) -> Path | None:
     """The config file that applies to `start`: nearest folder upward."""
-    here = Path(os.path.abspath(start))
-    for folder in (here, *here.parents):
+    # (strings and os.stat: this walk runs for every classification; the
+    # same answers as Path.is_file / Path.exists over Path.parents)
+    folder = os.path.abspath(start)
+    while True:
         for name in CONFIG_FILES:
-            candidate = folder / name
-            if candidate.is_file() and (name != "pyproject.toml" or _has_table(candidate)):
-                return candidate
-        if (folder / ".git").exists():
+            candidate = os.path.join(folder, name)
+            mode = _mode(candidate)
+            if (
+                mode is not None
+                and stat.S_ISREG(mode)
+                and (name != "pyproject.toml" or _has_table(Path(candidate)))
+            ):
+                return Path(candidate)
+        if _mode(os.path.join(folder, ".git")) is not None:
             return None
-    return None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _mode(path: str) -> int | None:
+    """The file's st_mode, None where Path.is_file/exists would say False
+    (other errors are raised, as pathlib does)."""
+    try:
+        return os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return None
+        raise
+    except ValueError:
+        return None
 
 
 def _stamp(path: Path) -> tuple[int, int]:
