@@ -161,22 +161,13 @@ class _Context:
         return self._before[-n:]
 
     def _lines_before(self, n: int) -> list[str]:
-        """The n lines before this one: the chunk's, decoded in one piece
-        (a window grown until it holds n line ends), then the tail's."""
+        """The n lines before this one: the chunk's (`_Window`), then the tail's."""
         end = self._start - 1  # the '\n' ending the previous line
         lines: list[str] = []
         if end >= 0:
-            buf = self._buf
-            width = 80 * n + 256
-            lo = max(0, end - width)
-            while lo > 0 and buf.count(b"\n", lo, end) < n:
-                width *= 4
-                lo = max(0, end - width)
-            if lo > 0:  # start at a line start: past the first line end (there are n)
-                lo = buf.index(b"\n", lo, end) + 1
-            lines = decode_lines(buf[lo:end])
+            lines = self._engine._chunk_lines(self._buf, end, n)
             if len(lines) >= n:
-                return lines[len(lines) - n :]
+                return lines
         return self._engine._tail_last(n - len(lines)) + lines
 
     def exists(self, path: str) -> bool:
@@ -187,6 +178,59 @@ class _Context:
 
     def resolve(self, path: str) -> str:
         return self._engine.locator.resolve(path)
+
+
+def _span_start(buf: bytes, end: int, n: int) -> int:
+    """A line start `lo` with at least n lines in buf[lo:end] (`end` a line
+    end), or 0: a window grown until it holds n line ends."""
+    width = 80 * n + 256
+    lo = max(0, end - width)
+    while lo > 0 and buf.count(b"\n", lo, end) < n:
+        width *= 4
+        lo = max(0, end - width)
+    if lo > 0:  # start at a line start: past the first line end (there are n)
+        lo = buf.index(b"\n", lo, end) + 1
+    return lo
+
+
+class _Window:
+    """The decoded lines of buf[lo:hi] (lo a line start, hi a line end), grown
+    as rules look back from later lines of the chunk: several rules looking
+    back over the same lines decode them once, each piece in one go."""
+
+    __slots__ = ("buf", "hi", "lines", "lo")
+    MAX_BYTES = 256 * 1024  # a longer window is started afresh (bounds its memory)
+
+    def __init__(self, buf: bytes, end: int, n: int) -> None:
+        self.buf = buf
+        self.lo = _span_start(buf, end, n)
+        self.hi = end
+        self.lines = decode_lines(buf[self.lo : end])
+
+    def reaches(self, buf: bytes, end: int, n: int) -> bool:
+        """Whether the lines up to `end` are best taken from this window."""
+        return (
+            buf is self.buf
+            and self.lo <= end
+            and end - self.hi <= 80 * n + 256
+            and end - self.lo <= max(self.MAX_BYTES, 2 * (80 * n + 256))
+        )
+
+    def take(self, end: int, n: int) -> list[str]:
+        """The (up to) n lines that end at `end`, the last one ending there."""
+        buf = self.buf
+        if end > self.hi:  # the lines since the window's end
+            self.lines += decode_lines(buf[self.hi + 1 : end])
+            self.hi = end
+        # lines up to the one ending at `end` (counted back from the window's end)
+        k = len(self.lines) - buf.count(b"\n", end, self.hi)
+        if k < n and self.lo > 0:  # lines before the window's start
+            lo = _span_start(buf, self.lo - 1, n - k)
+            more = decode_lines(buf[lo : self.lo - 1])
+            self.lines[:0] = more
+            self.lo = lo
+            k += len(more)
+        return self.lines[max(0, k - n) : k]
 
 
 class Classifier:
@@ -215,6 +259,7 @@ class Classifier:
         # of that list.
         self._tail_raw: list[bytes] = []
         self._tail_text: list[str] = []
+        self._window: _Window | None = None  # lines of the chunk rules looked back over
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
         self._ids: dict[str, int] = {}
@@ -328,6 +373,7 @@ class Classifier:
             lines += buf.count(b"\n", pos)
         if count_lines:
             self._lines = lines
+        self._window = None
         self._remember_tail(buf)
 
     def _remember_tail(self, buf: bytes) -> None:
@@ -339,6 +385,13 @@ class Classifier:
         else:
             self._tail_raw = (self._tail_raw + body)[-TAIL_LINES:]
         self._tail_text = []
+
+    def _chunk_lines(self, buf: bytes, end: int, n: int) -> list[str]:
+        """The n lines of `buf` that end at `end` (fewer at its start)."""
+        window = self._window
+        if window is None or not window.reaches(buf, end, n):
+            window = self._window = _Window(buf, end, n)
+        return window.take(end, n)
 
     def _tail_last(self, k: int) -> list[str]:
         """The last k lines of the tail (fewer when it is shorter), decoded."""
