@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import editor, peers
@@ -103,17 +105,47 @@ def compile_bytecode() -> None:
         compileall.compile_dir(ROOT / folder, quiet=1)
 
 
-def run_overhead(size: int, seed: int, repeats: int, rate: int = 0) -> tuple[float, float, float]:
-    """(plain seconds, under `faultlens run` seconds, overhead %) for a command
-    printing `size` bytes (the generator itself, at most `rate` bytes a second),
-    output to /dev/null; best of repeats."""
+@dataclass(slots=True)
+class Overhead:
+    """One command timed alone and under `faultlens run` (best of the repeats;
+    CPU: user + system of the whole process tree, the command's included)."""
+
+    plain: float
+    wrapped: float
+    plain_cpu: float
+    wrapped_cpu: float
+
+    @property
+    def pct(self) -> float:
+        return (self.wrapped - self.plain) / self.plain * 100
+
+
+def _timed(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of argv (output to /dev/null)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT, check=False
+    )
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def run_overhead(size: int, seed: int, repeats: int, rate: int = 0) -> Overhead:
+    """A command printing `size` bytes (the generator itself, at most `rate`
+    bytes a second; `size` 0: `true`, which prints nothing), alone and under
+    `faultlens run`; best of repeats."""
     cmd = [sys.executable, "-m", "benchmarks.generate", "--size", str(size), "--seed", str(seed)]
     if rate:
         cmd += ["--rate", str(rate)]
+    if not size:
+        cmd = ["true"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     compile_bytecode()
-    plain: list[float] = []
-    wrapped: list[float] = []
+    plain: list[tuple[float, float]] = []
+    wrapped: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         fl = [
             sys.executable,
@@ -130,19 +162,14 @@ def run_overhead(size: int, seed: int, repeats: int, rate: int = 0) -> tuple[flo
             *cmd,
         ]
         for _ in range(max(1, repeats)):
-            for argv, out in ((cmd, plain), (fl, wrapped)):
-                t0 = time.perf_counter()
-                subprocess.run(
-                    argv,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    env=env,
-                    cwd=ROOT,
-                    check=False,
-                )
-                out.append(time.perf_counter() - t0)
-    a, b = min(plain), min(wrapped)
-    return a, b, (b - a) / a * 100
+            plain.append(_timed(cmd, env))
+            wrapped.append(_timed(fl, env))
+    return Overhead(
+        min(w for w, _ in plain),
+        min(w for w, _ in wrapped),
+        min(c for _, c in plain),
+        min(c for _, c in wrapped),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,12 +295,21 @@ def main(argv: list[str] | None = None) -> int:
             say()
             say(
                 "| the command prints | command alone s | under faultlens run s | added wall time |"
+                " CPU s alone | CPU s under faultlens run |"
             )
-            say("|---|---:|---:|---:|")
+            say("|---|---:|---:|---:|---:|---:|")
             for rate in (0, *(parse_size(r) for r in a.run_rate)):
-                plain, wrapped, pct = run_overhead(run_size, a.seed, a.repeat, rate)
+                o = run_overhead(run_size, a.seed, a.repeat, rate)
                 pace = f"at most {_mb(rate)} MB/s" if rate else "as fast as it can"
-                say(f"| {pace} | {plain:.2f} | {wrapped:.2f} | {pct:+.1f}% |")
+                say(
+                    f"| {pace} | {o.plain:.2f} | {o.wrapped:.2f} | {o.pct:+.1f}% |"
+                    f" {o.plain_cpu:.2f} | {o.wrapped_cpu:.2f} |"
+                )
+            o = run_overhead(0, a.seed, a.repeat)
+            say(
+                f"| nothing (`true`: the fixed cost) | {o.plain:.2f} | {o.wrapped:.2f} |"
+                f" +{o.wrapped - o.plain:.2f} s | {o.plain_cpu:.2f} | {o.wrapped_cpu:.2f} |"
+            )
             say()
     return 0
 
