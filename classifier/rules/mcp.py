@@ -18,6 +18,7 @@ return None and the infra rules see the line.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, match_above
@@ -67,10 +68,18 @@ def _mentions(ctx: LineContext) -> list[str]:
             and any(e in line for e in _SCRIPT_EXTS)
             and not any(lib in line for lib in _LIBRARY)
         ):
-            found.extend(m.group(1) for m in _SCRIPT.finditer(line))
+            found.extend(_scripts_in(line))
         if ports and ":" in line:
             found.extend(m.group(1) for m in _HOSTPORT.finditer(line))
     return list(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=2048)
+def _scripts_in(line: str) -> tuple[str, ...]:
+    """The script names _SCRIPT finds in a line (pure, so cached: its lazy
+    prefix makes it slow, and the same stack frames repeat from one failed
+    start to the next)."""
+    return tuple(m.group(1) for m in _SCRIPT.finditer(line))
 
 
 def _sdk_hit(ctx: LineContext, message: str, sdk: str, **extra: object) -> Hit:
