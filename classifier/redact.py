@@ -162,11 +162,22 @@ def redact(text: str, vault: Iterable[str] = ()) -> str:
         return text
     if not vault:
         return _redact_patterns(text)
-    for secret in sorted(vault, key=len, reverse=True):
+    for secret in _longest_first(vault):
         if secret in text:
             text = text.replace(secret, mask(secret))
         text = _mask_fragments(text, secret)
     return _redact_patterns(text)
+
+
+class _Sorted(list[str]):
+    """A vault already sorted longest first (one sort per hit or record, not
+    one per string in it)."""
+
+
+def _longest_first(vault: Iterable[str]) -> list[str]:
+    if type(vault) is _Sorted:
+        return vault
+    return _Sorted(sorted(vault, key=len, reverse=True))
 
 
 @lru_cache(maxsize=4096)
@@ -217,15 +228,16 @@ def take_secret(hint: dict[str, Any], vault: set[str]) -> None:
 def redact_hit(hit: Hit, vault: set[str]) -> None:
     """Redact a hit in place, before it becomes a record."""
     take_secret(hit.hint, vault)
-    hit.signal = redact(hit.signal, vault)
-    hit.message = redact(hit.message, vault)
-    hit.hint = redact_value(hit.hint, vault)
-    hit.related = [(f, ln, col, redact(msg, vault)) for f, ln, col, msg in hit.related]
+    secrets = _longest_first(vault) if vault else ()
+    hit.signal = redact(hit.signal, secrets)
+    hit.message = redact(hit.message, secrets)
+    hit.hint = redact_value(hit.hint, secrets)
+    hit.related = [(f, ln, col, redact(msg, secrets)) for f, ln, col, msg in hit.related]
 
 
 def redact_record(record: FailureRecord, vault: Iterable[str]) -> None:
     """Redact a finished record in place (a secret named after it was made)."""
-    secrets = list(vault)
+    secrets = _longest_first(vault)
     sub: Callable[[str], str] = lambda s: redact(s, secrets)  # noqa: E731
     record.signal = sub(record.signal)
     record.message = sub(record.message)
