@@ -86,8 +86,8 @@ class Locator:
                     continue
                 return rel.as_posix()
         else:
-            for base, prefix in self._bases:
-                if full == base:
+            for base_str, prefix in self._bases:
+                if full == base_str:
                     return "."
                 if full.startswith(prefix):
                     return full[len(prefix) :]
