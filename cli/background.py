@@ -11,9 +11,9 @@ the end of the run needs are imported there too.
 The classifier is fed in batches of FEED_BYTES (chunks joined only after a
 line end), as `faultlens classify` reads a file: the engine's fixed cost per
 feed (the look-behind it keeps) is paid once per MiB, not once per pipe read
-(100 MB printed at 10 MB/s: about 0.8 s less CPU).  Nobody reads the records before
-the command ends, so the worker waits for a full batch; at the end it has at
-most one batch left to classify (about 15 ms).
+(100 MB printed at 10 MB/s: 0.3-0.8 s less CPU).  Nobody reads the records
+before the command ends, so the worker waits for a full batch; at the end it
+has at most one batch left to classify (about 15 ms).
 """
 
 from __future__ import annotations
