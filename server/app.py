@@ -411,6 +411,14 @@ class FaultLensServer(LanguageServer):
         self, path: Path, entries: Sequence[Entry] | None = None, hrefs: Hrefs | None = None
     ) -> tuple[list[T.Diagnostic], int | None]:
         """The diagnostics of one file and the version they are for."""
+        found, version = self.diagnostics_json(path, entries, hrefs)
+        structure = convert.structure_diagnostic
+        return [structure(d) for d in found], version
+
+    def diagnostics_json(
+        self, path: Path, entries: Sequence[Entry] | None = None, hrefs: Hrefs | None = None
+    ) -> tuple[list[convert.JsonObject], int | None]:
+        """The diagnostics of one file as JSON, and the version they are for."""
         if entries is None:
             entries = self.store.for_path(path)
         if not entries:
@@ -431,7 +439,7 @@ class FaultLensServer(LanguageServer):
         for e in entries:
             try:
                 href = hrefs[e.record.failure_type]
-                out.append(convert.diagnostic(e, lines, codec, recipe_href=href))
+                out.append(convert.diagnostic_json(e, lines, codec, recipe_href=href))
             except Exception as exc:
                 self.crashed(f"diagnostic for {e.record.id}", exc)
         return out, version
@@ -449,12 +457,12 @@ class FaultLensServer(LanguageServer):
         by_path = self.store.by_path(paths)
         hrefs = self.recipe_hrefs()
         for path in paths:
-            diags, version = self.diagnostics_for(path, by_path.get(path, []), hrefs)
-            self.text_document_publish_diagnostics(
-                T.PublishDiagnosticsParams(
-                    uri=convert.path_to_uri(path), diagnostics=diags, version=version
-                )
-            )
+            diags, version = self.diagnostics_json(path, by_path.get(path, []), hrefs)
+            params = convert.JsonObject(uri=convert.path_to_uri(path), diagnostics=diags)
+            if version is not None:
+                params["version"] = version
+            # sent as built (protocol.get_message_type): no lsprotocol round trip
+            self.protocol.notify(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     def entries_at(self, uri: str, rng: T.Range) -> list[tuple[Entry, T.Diagnostic]]:
         """The failures whose diagnostic range touches `rng` (lines) in a document."""

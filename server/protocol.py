@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 INGEST = "faultlens/ingest"
 FAILURES = "faultlens/failures"
+PUBLISH_DIAGNOSTICS = "textDocument/publishDiagnostics"
 
 CMD_RUN = "faultlens.run"
 CMD_APPLY = "faultlens.applyRecipe"
@@ -133,6 +134,17 @@ class RawNotification:
 
 
 @attrs.define
+class BuiltNotification:
+    """An outgoing notification whose params the server built as JSON itself
+    (publishDiagnostics): sent as they are.  No defaults: the converter leaves
+    out fields equal to their default, and `jsonrpc` must always be sent."""
+
+    method: str
+    params: Any
+    jsonrpc: str
+
+
+@attrs.define
 class RawRequest:
     """A request whose params stay plain JSON (validated by the handler)."""
 
@@ -175,6 +187,8 @@ class FaultLensProtocol(LanguageServerProtocol):
             return RawNotification
         if method == FAILURES:
             return RawRequest
+        if method == PUBLISH_DIAGNOSTICS:  # outgoing only: the server builds the JSON itself
+            return BuiltNotification
         return super().get_message_type(method)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
