@@ -299,6 +299,9 @@ def serve_stdio(create: Callable[[], Server], stdin: BinaryIO, stdout: BinaryIO)
         body = json.dumps(sent, separators=(",", ":")).encode("utf-8")
         stdout.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         stdout.flush()
+        log.info("initialize answered while the server loads")
+    else:
+        log.info("the first message goes to the server as it is (not a plain initialize)")
     loader.join()
     if failed:
         raise failed[0]
