@@ -31,7 +31,7 @@ from .record import FailureRecord, Location
 from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
 from .taxonomy import TAXONOMY, FailureType
-from .text import clean_bytes, decode_line, decode_lines
+from .text import clean_bytes, clean_joined, decode_line, decode_lines
 
 if TYPE_CHECKING:
     from ahocorasick_rs import BytesAhoCorasick
@@ -279,22 +279,24 @@ class Classifier:
     def feed(self, data: bytes) -> None:
         """Feed raw output bytes (any split, any encoding junk)."""
         self.bytes_read += len(data)
-        buf = self._pending + data if self._pending else data
-        cut = buf.rfind(b"\n")
+        head = self._pending  # the unfinished line (never holds a line end)
+        cut = data.rfind(b"\n")
         if cut < 0:
+            buf = head + data if head else data
             self._pending = buf
             if len(buf) > MAX_LINE:
                 self._long_line(buf)
             return
-        self._pending = buf[cut + 1 :]
-        complete = buf[: cut + 1]
-        if self._skipping_long_line:
-            nl = complete.find(b"\n")
-            complete = complete[nl + 1 :]
+        self._pending = data[cut + 1 :]
+        # the complete lines: head + data[:cut + 1], copied at most once
+        start = 0
+        if self._skipping_long_line:  # the rest of an over-long line goes
+            start = data.find(b"\n") + 1
+            head = b""
             self._lines += 1
             self._skipping_long_line = False
-        if complete:
-            self._scan(clean_bytes(complete))
+        if head or start <= cut:
+            self._scan(clean_joined(head, data, start, cut + 1))
         if len(self._pending) > MAX_LINE:
             self._long_line(self._pending)
 

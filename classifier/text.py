@@ -40,26 +40,51 @@ def clean_bytes(data: bytes) -> bytes:
     return data
 
 
+def clean_joined(head: bytes, data: bytes, start: int, end: int) -> bytes:
+    """`clean_bytes(head + data[start:end])` (`data[end - 1]` a line end, `head`
+    without one), built with at most one copy: large copies are what the
+    feed costs (each fresh page of a new buffer is a page fault), and
+    `data` itself comes back when it is all there is."""
+    if b"\x1b" in head or b"\x00" in head or data.find(b"\x00", start, end) >= 0:
+        return clean_bytes(head + data[start:end])  # (rare: an escape may span the two)
+    view = memoryview(data)
+    if data.find(b"\x1b", start, end) < 0:
+        if not head and start == 0 and end == len(data):
+            return data
+        return b"".join((head, view[start:end]))
+    # an escape never spans a line end, so none runs past `end`
+    return b"".join((head, *_escape_free(data, view, start, end)))
+
+
 def _strip_escapes(data: bytes) -> bytes:
     """`_ANSI_BYTES.sub(b"", data)`, with the regex tried only where an ESC
     is (memchr) instead of at every byte: every alternative starts with ESC
     and matches at least it, so the matches are the same.  Output dense with
     escapes (a coloured test run) is left to one `sub` pass, faster there."""
+    return b"".join(_escape_free(data, memoryview(data), 0, len(data)))
+
+
+def _escape_free(
+    data: bytes, view: memoryview, start: int, end: int
+) -> list[bytes] | list[memoryview]:
+    """The pieces of data[start:end] between its escape sequences (views,
+    not copies), or the whole of it cleaned by one `sub` pass where escapes
+    are dense (more than one per 512 bytes)."""
     find, match = data.find, _ANSI_BYTES.match
-    out: list[bytes] = []
-    pos = 0
-    budget = len(data) >> 9  # one ESC per 512 bytes
-    esc = find(b"\x1b")
+    out: list[memoryview] = []
+    pos = start
+    budget = (end - start) >> 9
+    esc = find(b"\x1b", start, end)
     while esc >= 0:
         budget -= 1
         if budget < 0:
-            return _ANSI_BYTES.sub(b"", data)
-        out.append(data[pos:esc])
+            return [_ANSI_BYTES.sub(b"", data[start:end])]
+        out.append(view[pos:esc])
         m = match(data, esc)
         pos = m.end() if m else esc + 1  # (always a match: `\x1b[ -/]*[0-~]?`)
-        esc = find(b"\x1b", pos)
-    out.append(data[pos:])
-    return b"".join(out)
+        esc = find(b"\x1b", pos, end)
+    out.append(view[pos:end])
+    return out
 
 
 # GitHub Actions' downloaded logs start every line with an ISO-8601 timestamp.
