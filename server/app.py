@@ -355,9 +355,7 @@ class FaultLensServer(LanguageServer):
             run_id = ledger.start_run(info.task, info.argv, cwd)
             ledger.finish_run(run_id, info.exit_code, records)
         if records:
-            events = EventLog(ws)
-            for r in records:
-                events.emit("failure.classified", r)
+            EventLog(ws).emit_many("failure.classified", records)
 
     def rel_cwd(self, cwd: Path | None) -> str | None:
         """A run's cwd relative to the root (what the recipe engine wants)."""
