@@ -22,15 +22,26 @@ _HEXISH = re.compile(r"\b(?:0x)?[0-9a-f]{7,}\b")
 _HEX_RUN = re.compile(r"[0-9a-f]{7}")
 
 
-@lru_cache(maxsize=4096)
+CACHED_CHARS = 1024  # longer messages are normalised every time (bounds the cache)
+
+
 def normalise_message(message: str) -> str:
     """The message with hashes, numbers and whitespace runs folded.  (Pure,
     so cached: a long output repeats its failures, and so do re-runs.)"""
+    if len(message) > CACHED_CHARS:
+        return _normalise(message)
+    return _normalise_cached(message)
+
+
+def _normalise(message: str) -> str:
     text = message.strip().lower()
     if _HEX_RUN.search(text):
         text = _HEXISH.sub("#", text)
     text = _NUMBER.sub("#", text)
     return _SPACE.sub(" ", text)
+
+
+_normalise_cached = lru_cache(maxsize=4096)(_normalise)
 
 
 def fingerprint(failure_type: str, code: str | None, file: str | None, message: str) -> str:

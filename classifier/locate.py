@@ -59,7 +59,7 @@ class Locator:
 
     def _resolve(self, printed: str) -> str:
         """The path to report for a printed path."""
-        plain = _plain_relative(printed)
+        plain = _plain_relative(printed) if len(printed) <= _CACHED_CHARS else None
         if plain is not None:
             return plain
         p = self._clean(printed)
@@ -150,6 +150,9 @@ class Locator:
                 found = os.path.isfile(os.path.join(self._cwd_str, resolved))
             self._files[resolved] = found
         return found
+
+
+_CACHED_CHARS = 1024  # a longer printed path is resolved every time (bounds the cache)
 
 
 @lru_cache(maxsize=8192)

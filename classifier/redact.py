@@ -180,10 +180,19 @@ def _longest_first(vault: Iterable[str]) -> list[str]:
     return _Sorted(sorted(vault, key=len, reverse=True))
 
 
-@lru_cache(maxsize=4096)
 def _redact_patterns(text: str) -> str:
-    """The vault-independent part of `redact` (pure, so cached: long outputs
-    repeat the same failure lines)."""
+    """The vault-independent part of `redact` (pure, so cached for texts of
+    up to CACHED_CHARS: long outputs repeat the same failure lines; longer
+    texts, up to a 64 KB line each, would make the cache unbounded)."""
+    if len(text) > CACHED_CHARS:
+        return _patterns(text)
+    return _patterns_cached(text)
+
+
+CACHED_CHARS = 2048
+
+
+def _patterns(text: str) -> str:
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(_mask_key, text)
     # Each pattern runs only when the literal text it needs is there: the
@@ -195,6 +204,9 @@ def _redact_patterns(text: str) -> str:
     if ("=" in text or ":" in text) and any(w in text.casefold() for w in _ASSIGN_WORDS):
         text = _ASSIGN.sub(_mask_assign, text)
     return text
+
+
+_patterns_cached = lru_cache(maxsize=4096)(_patterns)
 
 
 def redact_value(value: Any, vault: Iterable[str] = ()) -> Any:

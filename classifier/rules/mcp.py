@@ -68,18 +68,20 @@ def _mentions(ctx: LineContext) -> list[str]:
             and any(e in line for e in _SCRIPT_EXTS)
             and not any(lib in line for lib in _LIBRARY)
         ):
-            found.extend(_scripts_in(line))
+            found.extend(_scripts_in(line) if len(line) <= 1024 else _find_scripts(line))
         if ports and ":" in line:
             found.extend(m.group(1) for m in _HOSTPORT.finditer(line))
     return list(dict.fromkeys(found))
 
 
-@lru_cache(maxsize=2048)
-def _scripts_in(line: str) -> tuple[str, ...]:
-    """The script names _SCRIPT finds in a line (pure, so cached: its lazy
-    prefix makes it slow, and the same stack frames repeat from one failed
-    start to the next)."""
+def _find_scripts(line: str) -> tuple[str, ...]:
+    """The script names _SCRIPT finds in a line."""
     return tuple(m.group(1) for m in _SCRIPT.finditer(line))
+
+
+# Cached for lines of up to 1,024 characters (pure: its lazy prefix makes it
+# slow, and the same stack frames repeat from one failed start to the next).
+_scripts_in = lru_cache(maxsize=2048)(_find_scripts)
 
 
 def _sdk_hit(ctx: LineContext, message: str, sdk: str, **extra: object) -> Hit:
