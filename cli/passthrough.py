@@ -2,8 +2,9 @@
 
 `recipes.runner.stream_process` runs a recipe's steps (timeouts, a tail of
 the output, their own session); `faultlens run` needs none of that, and
-splits starting the command from copying its output so that everything
-else (the classifier's imports and rules) can start after the command.
+splits starting the command (`recipes.runner.spawn`) from copying its output
+so that everything else (the classifier's imports and rules) can start after
+the command.
 
 The output is copied as it comes, byte for byte, to the sinks of its own
 stream, and handed to `on_data` split at line ends: a line of one stream is
@@ -16,35 +17,12 @@ import contextlib
 import os
 import selectors
 import subprocess
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable
 
 Sink = Callable[[bytes], None]
 
 READ = 1 << 16  # at most this much per read (what a pipe holds by default)
 LONG_LINE = 1 << 20  # a line longer than this is handed to on_data in pieces
-
-
-def spawn(
-    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]
-) -> subprocess.Popen[bytes] | str:
-    """Start argv (no shell, stdin closed, stdout and stderr piped) in our own
-    process group, so a terminal's Ctrl-C reaches it as it would from a shell.
-    A string when it could not start: why."""
-    args = [str(a) for a in argv]
-    try:
-        proc = subprocess.Popen(
-            args,
-            cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            shell=False,
-        )
-    except OSError as exc:
-        return f"{args[0]}: {exc.strerror or exc}"
-    return proc
 
 
 def copy_through(

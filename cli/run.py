@@ -107,9 +107,9 @@ def run_command(
 ) -> RunReport:
     """Run, classify, log, recover; everything but the summary."""
     from faultlens.recipes.ledger import Ledger
-    from faultlens.recipes.runner import build_env
+    from faultlens.recipes.runner import build_env, spawn
 
-    from .passthrough import copy_through, spawn
+    from .passthrough import copy_through
 
     ledger = Ledger.open(ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")

@@ -52,6 +52,29 @@ def step_cwd(ws: Workspace, step: CommandStep) -> Path:
     return path
 
 
+def spawn(
+    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], new_session: bool = False
+) -> subprocess.Popen[bytes] | str:
+    """Start argv (no shell, stdin closed, stdout and stderr piped); a string
+    saying why when it could not start.  `new_session=False` keeps the child in
+    our process group, so a terminal's Ctrl-C reaches it as it would from a
+    shell."""
+    args = [str(a) for a in argv]
+    try:
+        return subprocess.Popen(
+            args,
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=new_session,
+            shell=False,
+        )
+    except OSError as exc:
+        return f"{args[0]}: {exc.strerror or exc}"
+
+
 def stream_process(
     argv: Sequence[str],
     *,
@@ -77,19 +100,9 @@ def stream_process(
     start = time.monotonic()
     if not argv:
         return ProcessResult(argv, None, False, "empty command", 0.0, b"")
-    try:
-        proc = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=new_session,
-            shell=False,
-        )
-    except OSError as exc:
-        return ProcessResult(argv, None, False, f"{argv[0]}: {exc.strerror or exc}", 0.0, b"")
+    proc = spawn(argv, cwd=cwd, env=env, new_session=new_session)
+    if isinstance(proc, str):
+        return ProcessResult(argv, None, False, proc, 0.0, b"")
     assert proc.stdout is not None and proc.stderr is not None
     sel = selectors.DefaultSelector()
     pending = {"out": b"", "err": b""}
