@@ -18,6 +18,7 @@ has at most one batch left to classify (about 15 ms).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Iterator, Sequence
@@ -46,6 +47,7 @@ class BackgroundClassifier:
         self._classifier: Classifier | None = None
         self._error: BaseException | None = None
         self._ended = False  # the end marker was taken from the queue
+        self._stop = threading.Event()  # the run was interrupted: stop feeding
         self._args = (cwd, task, list(command))
         self._thread = threading.Thread(target=self._work, name="faultlens-classify", daemon=True)
         self._thread.start()
@@ -56,13 +58,15 @@ class BackgroundClassifier:
 
             cwd, task, command = self._args
             classifier = Classifier(Options(cwd=cwd, task=task, command=command))
+            if self._stop.is_set():
+                return
             _warm_up()
             for data in self._batches():
                 classifier.feed(data)
             self._classifier = classifier
         except BaseException as exc:  # reported by finish(); keep draining
             self._error = exc
-            while not self._ended:
+            while not self._ended and not self._stop.is_set():
                 self._ended = self._queue.get() is None
 
     def _batches(self) -> Iterator[bytes]:
@@ -70,7 +74,7 @@ class BackgroundClassifier:
         FEED_BYTES (a chunk without a line end, a piece of a long line, ends
         its batch, as it would end a feed)."""
         get = self._queue.get
-        while not self._ended:
+        while not self._ended and not self._stop.is_set():
             chunk = get()
             if chunk is None:
                 self._ended = True
@@ -88,6 +92,16 @@ class BackgroundClassifier:
 
     def feed(self, chunk: bytes) -> None:
         self._queue.put(chunk)
+
+    def abandon(self, timeout: float = 10.0) -> None:
+        """The run was interrupted: stop the worker and wait for it.  The
+        interpreter must not start shutting down while the worker is in the
+        middle of importing the classifier (pydantic-core, the automaton):
+        that crashed the process at exit (SIGSEGV) or lost its exit status."""
+        self._stop.set()
+        with contextlib.suppress(queue.Full):  # a full queue: the worker sees the flag
+            self._queue.put_nowait(None)
+        self._thread.join(timeout)
 
     def finish(self) -> Classifier:
         self._queue.put(None)

@@ -125,10 +125,14 @@ def run_command(
     from .background import BackgroundClassifier
 
     classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
-    code = copy_through(
-        child, on_stdout=_writer(out), on_stderr=_writer(err_bytes), on_data=classifying.feed
-    )
-    classifier = classifying.finish()
+    try:
+        code = copy_through(
+            child, on_stdout=_writer(out), on_stderr=_writer(err_bytes), on_data=classifying.feed
+        )
+        classifier = classifying.finish()
+    except BaseException:  # Ctrl-C: the command is stopped; so is the worker
+        classifying.abandon()
+        raise
     from faultlens.recipes.events import EventLog
 
     events = EventLog(ws)

@@ -202,7 +202,11 @@ def test_interrupting_faultlens_run_stops_the_command_too(tmp_path):
     assert proc.stdout.readline() == b"started\n"
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C goes to the whole foreground group
     assert proc.wait(30) == 130
+
+    def written() -> str | None:  # None: stopped before its first write
+        return marker.read_text() if marker.exists() else None
+
     time.sleep(0.5)
-    before = marker.read_text()
+    before = written()
     time.sleep(0.5)
-    assert marker.read_text() == before  # the command stopped with it
+    assert written() == before  # the command stopped with it
