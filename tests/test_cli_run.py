@@ -197,6 +197,9 @@ def test_interrupting_faultlens_run_stops_the_command_too(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # our own group, as a terminal would give it
+        # and Ctrl-C handled as a terminal would: a shell's background job (how
+        # CI may be started) inherits SIGINT ignored, and so would faultlens
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     assert proc.stdout.readline() == b"started\n"
