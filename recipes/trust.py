@@ -51,6 +51,10 @@ def mark_reviewed(record: FailureRecord, ws: Workspace) -> TextEdit | CommandSte
     """The allow-list entry that records a human's review of the finding."""
     if record.failure_type.value != "trust_gate":
         raise UnsafeEdit("only trust_gate findings are marked reviewed")
+    from .planners.trust_gate import is_policy_refusal
+
+    if is_policy_refusal(record):
+        raise UnsafeEdit("a push the remote refused is not a finding to allow-list")
     tool = (record.tool or "").lower()
     if tool == "gitleaks":
         fp = str(record.hint.get("fingerprint") or "")

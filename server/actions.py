@@ -88,11 +88,12 @@ def build(
 ) -> list[T.CodeAction]:
     """The code actions for one failure."""
     from faultlens.recipes import Plan
+    from faultlens.recipes.planners.trust_gate import is_policy_refusal
 
     rec = o.record
     diags = [diagnostic] if diagnostic is not None else None
     out: list[T.CodeAction] = []
-    if rec.failure_type == "trust_gate":
+    if rec.failure_type == "trust_gate" and not is_policy_refusal(rec):
         out.append(
             T.CodeAction(
                 title="faultlens: mark reviewed (allow-list this finding)",

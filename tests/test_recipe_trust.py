@@ -103,6 +103,27 @@ def test_a_bandit_finding_is_escalated_at_once_with_the_secret_redacted(proj):
     assert SECRET not in logged and SECRET not in (out.box or "")
 
 
+def test_a_push_refused_by_the_remote_is_escalated_with_push_advice_not_secret_advice(proj):
+    """The real protected-branch refusal (tests/samples/git/push-protected-branch)."""
+    sample = ROOT / "tests" / "samples" / "git" / "push-protected-branch" / "output.txt"
+    [rec] = classify_text(
+        sample.read_text(), Options(cwd=str(proj), command=["git", "push"], exit_code=1)
+    )
+    assert rec.rule == "git.push_declined"
+    ws = ws_of(proj)
+    refusal = trust_gate.plan(PlanContext(rec, ws, recipe_doc("trust_gate", ws)))
+    assert isinstance(refusal, Refusal) and refusal.result == "escalated"
+    assert "refused the push by policy" in refusal.reason
+    text = " ".join(refusal.suggestions)
+    assert "pull request" in text and "secret" not in text and "reviewed" not in text
+    assert any(d.startswith("Push: main -> main") for d in refusal.details)
+    assert any("Protected branch update failed" in d for d in refusal.details)
+    with pytest.raises(UnsafeEdit, match="not a finding"):
+        mark_reviewed(rec, ws)
+    out = attempt(rec, ws, command=["git", "push"], cwd=".")
+    assert out.result == "escalated" and "pull request" in (out.box or "").replace("\n║    ", " ")
+
+
 # -- mark reviewed, accepted by the real scanner ------------------------------------------------
 @pytest.mark.real_tool
 def test_bandit_accepts_the_nosec_entry(proj):

@@ -5,14 +5,26 @@ review") with what a reviewer needs: the scanner, the rule, where, the
 signal with the secret redacted, and what "mark reviewed" would write (the
 tool's own allow-list syntax, produced by recipes/trust.py's
 `mark_reviewed` only when a human asks for it).
+
+A push the remote refused by policy (`git.push_declined`: a protected branch,
+a pre-receive hook) is a trust gate too, but there is no finding to fix or to
+allow-list: the escalation says what the remote refused and that the change
+has to reach the branch the way its owners allow (a pull request, a review).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from faultlens.classifier.redact import redact
 
 from ..context import PlanContext
 from ..model import Refusal
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+POLICY_RULE = "git.push_declined"
 
 ALLOW_LIST = {
     "gitleaks": "the finding's fingerprint appended to .gitleaksignore",
@@ -41,7 +53,35 @@ def review_details(ctx: PlanContext) -> list[str]:
     return out
 
 
+def is_policy_refusal(record: FailureRecord) -> bool:
+    """A remote's refusal of a push (no scanner finding: nothing to mark reviewed)."""
+    return record.rule == POLICY_RULE
+
+
+def policy_details(ctx: PlanContext) -> list[str]:
+    hint = ctx.record.hint
+    branch, target = hint.get("branch"), hint.get("remote_ref")
+    out = [f"Refused: {redact(ctx.record.signal)}"]
+    if branch and target:
+        remote = hint.get("remote")
+        out.append(f"Push: {branch} -> {target}" + (f" on {remote}" if remote else ""))
+    said = hint.get("remote_says")
+    if isinstance(said, list):
+        out += [f"The remote said: {redact(str(line))}" for line in said[:4]]
+    return out
+
+
 def plan(ctx: PlanContext) -> Refusal:
+    if is_policy_refusal(ctx.record):
+        return Refusal(
+            "needs a human: the remote refused the push by policy (a protected branch "
+            "or a server-side hook), which no retry or rebase can pass",
+            suggestions=[
+                "push to a new branch and open a pull request (or merge request) for it",
+                "or ask the repository's owners for the change the remote refused",
+            ],
+            details=policy_details(ctx),
+        )
     return Refusal(
         "needs human review: a trust gate is never passed automatically",
         suggestions=[

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types as T
@@ -138,3 +139,31 @@ def test_faultlens_own_logs_are_not_classified_when_opened(tmp_path: Path):
     for own in ("runs/x.log", "logs/session-2026-01-20.log"):
         assert not is_log_document(convert.path_to_uri(state / own), tmp_path, state)
     assert not is_log_document(convert.path_to_uri(tmp_path / "a.txt"), tmp_path, state)
+
+
+def _offer(rec: FailureRecord) -> Any:
+    from faultlens.recipes import Refusal
+    from faultlens.server.actions import Offer
+
+    return Offer(
+        record=rec,
+        store_task="t",
+        plan=Refusal("needs a human"),
+        enabled=False,
+        reason="needs a human",
+        attempts=0,
+        retries_used=0,
+        max_retries=2,
+        escalated=True,
+    )
+
+
+def test_mark_reviewed_is_offered_for_a_scanner_finding_not_for_a_refused_push() -> None:
+    from faultlens.server.actions import build
+
+    finding = record(failure_type="trust_gate", tool="bandit", rule="security.bandit")
+    push = record(failure_type="trust_gate", tool="git", rule="git.push_declined")
+    titles = [a.title for a in build(_offer(finding), None, disabled_support=True)]
+    assert "faultlens: mark reviewed (allow-list this finding)" in titles
+    titles = [a.title for a in build(_offer(push), None, disabled_support=True)]
+    assert not any("mark reviewed" in t for t in titles)
