@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import os
 import re
@@ -26,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 from cattrs import Converter
 from lsprotocol import types as T
 from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 from pygls.workspace import PositionCodec
@@ -183,6 +185,23 @@ class FaultLensServer(LanguageServer):
                 type=T.MessageType.Error, message=f"faultlens: {what} failed: {detail}"
             )
         )
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A message the reader cannot take (not JSON, or JSON that is no JSON-RPC
+        message) gets JSON-RPC's error answer and a log line, not pygls' default
+        "Error in server" pop-up in the user's editor; other out-of-band errors
+        keep the default."""
+        if source is JsonRpcException:  # raised while reading: the message itself is bad
+            if isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
+                code, what = JsonRpcParseError.CODE, "Parse error"
+            else:
+                code, what = JsonRpcInvalidRequest.CODE, "Invalid Request"
+            log.warning("faultlens: %s: %s", what, error)
+            protocol = self.protocol
+            if isinstance(protocol, FaultLensProtocol):
+                protocol.send_unreadable(code, f"{what}: {str(error)[:200]}")
+            return
+        super().report_server_error(error, source)
 
     def spawn(self, coro: Any, what: str) -> asyncio.Task[Any]:
         """Run a coroutine in the background; a crash is logged, never lost."""

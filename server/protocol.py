@@ -182,6 +182,13 @@ class FaultLensProtocol(LanguageServerProtocol):
         if on_cancel is not None:
             on_cancel(msg_id)
 
+    def send_unreadable(self, code: int, message: str) -> None:
+        """JSON-RPC's answer to a message that cannot be read (Parse error for one
+        that is not JSON, Invalid Request for one that is no JSON-RPC message),
+        which pygls does not send.  The id is null: it is unknown, and it has to be
+        there, so this is built as plain JSON."""
+        self._send_data({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}})
+
     def get_message_type(self, method: str) -> type[Any] | None:  # type: ignore[override]
         if method == INGEST:
             return RawNotification

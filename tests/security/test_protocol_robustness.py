@@ -69,6 +69,28 @@ def test_unreadable_messages_are_survived(server, body: bytes):
 
 
 @pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        (b'{"jsonrpc": "2.0", "id": 994, "method": "textDocument/hover", "params": {', -32700),
+        (b"\xff\xfe x", -32700),
+        (b"[]", -32600),
+        (b'"a string"', -32600),
+        (b'{"id": 995, "method": "shutdown"}', -32600),
+    ],
+)
+def test_an_unreadable_message_gets_its_json_rpc_error_and_no_pop_up(server, body, code):
+    c = server[0]
+    with c.cv:  # an earlier test's answer to its own unreadable message (also id null)
+        c.responses.pop("null", None)
+    c.send_bytes(body)
+    res = c.wait(None)
+    assert res["error"]["code"] == code and "id" in res and res["id"] is None
+    _still_serving(server)
+    shown = [m for m in list(c.all) if m.get("method") == "window/showMessage"]
+    assert not any("Error in server" in m["params"]["message"] for m in shown)
+
+
+@pytest.mark.parametrize(
     ("method", "params"),
     [
         ("textDocument/hover", {"textDocument": {"uri": 5}, "position": "x"}),
