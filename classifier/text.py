@@ -28,8 +28,13 @@ _ANSI_BYTES = re.compile(
 )
 
 
+# The C1 controls (U+0080-U+009F), UTF-8 encoded: a terminal may take U+009B as
+# CSI, like `ESC [`.  A CSI sequence goes whole; any other C1 control alone.
+_C1_BYTES = re.compile(rb"\xc2\x9b[0-?]*[ -/]*[@-~]?|\xc2[\x80-\x9f]")
+
+
 def clean_bytes(data: bytes) -> bytes:
-    """Drop terminal escape sequences and NUL bytes from raw output.
+    """Drop terminal escape sequences (7-bit and C1), NUL bytes from raw output.
 
     Works on bytes so that noise never needs decoding; line ends are kept
     (CRLF and bare CRs are handled per line by `decode_line`)."""
@@ -37,7 +42,14 @@ def clean_bytes(data: bytes) -> bytes:
         data = _strip_escapes(data)
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
+    if b"\xc2" in data:
+        data = _C1_BYTES.sub(b"", data)
     return data
+
+
+def _has_c1(data: bytes, start: int, end: int) -> bool:
+    at = data.find(b"\xc2", start, end)
+    return at >= 0 and _C1_BYTES.search(data, at, end) is not None
 
 
 def clean_joined(head: bytes, data: bytes, start: int, end: int) -> bytes:
@@ -45,7 +57,13 @@ def clean_joined(head: bytes, data: bytes, start: int, end: int) -> bytes:
     without one), built with at most one copy: large copies are what the
     feed costs (each fresh page of a new buffer is a page fault), and
     `data` itself comes back when it is all there is."""
-    if b"\x1b" in head or b"\x00" in head or data.find(b"\x00", start, end) >= 0:
+    if (
+        b"\x1b" in head
+        or b"\x00" in head
+        or b"\xc2" in head
+        or data.find(b"\x00", start, end) >= 0
+        or _has_c1(data, start, end)
+    ):
         return clean_bytes(head + data[start:end])  # (rare: an escape may span the two)
     view = memoryview(data)
     if data.find(b"\x1b", start, end) < 0:

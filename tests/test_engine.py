@@ -53,6 +53,16 @@ def test_ansi_crlf_nul_and_invalid_utf8_are_tolerated():
     assert "\ufffd" in rec.message  # invalid bytes shown as replacement characters
 
 
+def test_c1_escape_sequences_never_reach_a_record():
+    """U+009B is CSI to a terminal, like `ESC [`; a record carrying it could
+    restyle or move the cursor of the terminal that prints it."""
+    data = "\x9b96msrc/a.ts\x9b0m(3,1): error TS2304: Cannot find name 'X'.\x9b0m\x85\n"
+    (rec,) = classify_bytes(data.encode("utf-8"))
+    assert rec.source_file == "src/a.ts" and rec.source_line == 3 and rec.code == "TS2304"
+    assert not any("\x80" <= ch <= "\x9f" for ch in rec.signal + (rec.message or ""))
+    assert decode(b"\xc2\xa9 2026") == "\u00a9 2026"  # Latin-1 text is left alone
+
+
 def test_output_without_final_newline_is_classified():
     assert len(classify_bytes(TSC.rstrip(b"\n"))) == 1
 

@@ -70,6 +70,7 @@ def _check(records: list[FailureRecord], data: bytes) -> None:
         for loc in r.related:
             assert loc.line is None or loc.line >= 1
         assert "\x00" not in r.signal and "\x1b" not in r.signal
+        assert not any("\x80" <= ch <= "\x9f" for ch in r.signal), r.signal  # C1 controls
 
 
 def _classify(data: bytes, pieces: list[int]) -> list[FailureRecord]:
@@ -97,6 +98,10 @@ ANSI = st.sampled_from(
         b"\x1bc",
         b"\x1b[" + b"1;" * 500 + b"m",  # a very long parameter list
         b"\x1b[" * 200,  # deeply repeated introducers
+        b"\xc2\x9b31m",  # CSI as the C1 control U+009B
+        b"\xc2\x9b",  # unterminated C1 CSI
+        b"\xc2\x9d0;title\x07",  # C1 OSC
+        b"\xc2\x85",  # C1 NEL
     ]
 )
 JUNK = st.sampled_from(
