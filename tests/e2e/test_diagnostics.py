@@ -58,6 +58,8 @@ async def test_related_information_points_at_the_output_line(client: LanguageCli
 async def test_a_new_run_of_the_task_replaces_and_clears_its_diagnostics(client: LanguageClient):
     root = client.root  # type: ignore[attr-defined]
     target = uri(root / "src" / "auth" / "middleware.ts")
+    ingest(client)
+    await until(lambda: client.diagnostics.get(target), what="diagnostics")
     ingest(client, output="Found 0 errors.\n")
     await until(lambda: len(client.diagnostics.get(target, [1])) == 0, what="cleared diagnostics")
 

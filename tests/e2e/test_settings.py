@@ -35,6 +35,8 @@ async def test_initialization_options_and_configuration_are_merged(client: Langu
 
 
 async def test_configuration_changes_apply_at_runtime(client: LanguageClient):
+    # the first registration (made after `initialized`) is not the one awaited below
+    await until(lambda: client.registrations, what="the first registration")  # type: ignore[attr-defined]
     client.set_configuration(
         {"watchGlobs": ["out/**/*.txt"], "runCommands": {"show": "cat tsconfig.json"}},
         section="faultlens",
