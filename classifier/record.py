@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .taxonomy import AutoRecoverable, FailureType, Severity
 
 RecoveryResult = Literal["recovered", "escalated", "skipped"]
+TriageVerdict = Literal["flaky", "stale_branch", "preexisting", "yours", "unknown"]
 
 
 class Location(BaseModel):
@@ -26,6 +27,19 @@ class Location(BaseModel):
     line: int | None = Field(default=None, ge=1)
     column: int | None = Field(default=None, ge=1)
     message: str = ""
+    test: str | None = Field(
+        default=None, description="The test id, when this location is a test the failure affects."
+    )
+
+
+class Triage(BaseModel):
+    """Whose failure it is: checked against the upstream and by re-running."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    verdict: TriageVerdict
+    reason: str = Field(default="", description="How the verdict was reached, or why not checked.")
+    upstream: str | None = Field(default=None, description="The upstream it was checked against.")
 
 
 class FailureRecord(BaseModel):
@@ -62,6 +76,15 @@ class FailureRecord(BaseModel):
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     hint: dict[str, Any] = Field(default_factory=dict)
     related: list[Location] = Field(default_factory=list)
+    affected: int = Field(
+        default=1,
+        ge=1,
+        description="How many failures (tests) this record's cause accounts for; the affected "
+        "tests are listed in `related` with their test id.",
+    )
+    triage: Triage | None = Field(
+        default=None, description="flaky, stale_branch, preexisting, yours or unknown."
+    )
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data (safe to put in LSP `data`)."""
