@@ -37,6 +37,8 @@ FAMILIES: tuple[str, ...] = (
     "workflow",
     "tap",
     "cargo_json",
+    # CI linters and format checkers (issue 13)
+    "fatal_warnings",
 )
 
 _RULES: dict[str, Rule] = {}
