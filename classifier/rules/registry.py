@@ -38,6 +38,11 @@ FAMILIES: tuple[str, ...] = (
     "tap",
     "cargo_json",
     # CI linters and format checkers (issue 13)
+    "shellcheck",
+    "js_lint",
+    "docker",
+    "css",
+    "markdown",
     "fatal_warnings",
 )
 
