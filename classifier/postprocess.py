@@ -41,6 +41,7 @@ MAX_HUNKS = 100
 
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
+    attribute_tools(classifier)
     apply_warning_policy(classifier)
     drop_redundant_fallbacks(classifier)
     records = classifier.records
@@ -69,12 +70,36 @@ def _is_summary(key: tuple[object, ...]) -> bool:
     return len(key) > 1 and key[1] in _SUMMARIES
 
 
+# Tools that print the very lines another tool's rule reads: from a run of
+# one of them, such a record is that tool's (flake8 prints ruff's concise lines).
+SAME_FORMAT: dict[str, frozenset[str]] = {
+    "ruff": frozenset({"flake8", "pycodestyle", "pyflakes"}),
+}
+
+
+def attribute_tools(classifier: Classifier) -> None:
+    """Name the command's program as the tool of the records printed in a
+    format it shares with another tool (SAME_FORMAT)."""
+    program = fallback.command_tool(classifier.options.command)
+    if not program:
+        return
+    for r in classifier._records.values():
+        if r.tool and program in SAME_FORMAT.get(r.tool, ()):
+            r.tool = program
+
+
 def apply_warning_policy(classifier: Classifier) -> None:
-    """Keep the warnings when the run failed because of them, else drop them.
+    """Keep the warnings when the run failed because of them, else drop
+    them; drop every linter finding of a run the linter passed (exit 0,
+    `--exit-zero`).
 
     A kept warning says so in its hint: `warning` (True) and `warnings_fail`
     (why: the output, the command's flag, or the exit status)."""
     records = classifier._records
+    opts = classifier.options
+    if warnings_policy.findings_advisory(opts.command, opts.exit_code):
+        for k in [k for k, r in records.items() if r.tool in warnings_policy.LINTERS]:
+            del records[k]
     warns = classifier.warning_keys & records.keys()
     if not warns:
         return
@@ -82,7 +107,6 @@ def apply_warning_policy(classifier: Classifier) -> None:
         (records[k].signal for k in records if len(k) > 1 and k[1] == WARNINGS_FAILED), None
     )
     errors = any(k not in warns and not _is_summary(k) for k in records)
-    opts = classifier.options
     reason = warnings_policy.warnings_fail(
         opts.command, opts.exit_code, errors=errors, promoted=promoted
     )

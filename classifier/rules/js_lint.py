@@ -16,23 +16,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
 
 ECOSYSTEM = "JavaScript"
-SECURITY_PREFIXES = ("security/", "security-node/", "no-secrets/", "no-unsanitized/")
 _FORMATTERS = "https://eslint.org/docs/latest/use/formatters/"
-
-
-def is_security_rule(code: str | None) -> bool:
-    """Whether an eslint rule id belongs to a security plugin."""
-    return bool(code) and str(code).startswith(SECURITY_PREFIXES)
 
 
 def _eslint_hit(m: re.Match[str], ctx: LineContext, severity: str) -> Hit:
     code = m.group("code")
-    security = is_security_rule(code)
+    security = is_security_code(code, "eslint")
     return Hit(
         signal=ctx.line.strip(),
         message=m.group("message").strip(),
@@ -123,7 +118,7 @@ class _StandardBlock:
         if m is None:
             return False
         code = m.group("code")
-        security = is_security_rule(code)
+        security = is_security_code(code, "eslint")
         self.hits.append(
             Hit(
                 signal=line.strip(),

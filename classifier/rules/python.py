@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match, match_above
 from .registry import rule
@@ -798,7 +799,7 @@ def python_pyright(m: re.Match[str], ctx: LineContext) -> _PyrightBlock:
 
 
 # -- ruff ----------------------------------------------------------------------
-_RUFF_CODE = r"(?P<code>[A-Z]{1,4}[0-9]{1,4}|invalid-syntax|SyntaxError)"
+_RUFF_CODE = r"(?P<code>[A-Z]{1,4}[0-9]{1,4}|invalid-syntax|SyntaxError|unformatted)"
 _RUFF_HEADER = re.compile(r"^" + _RUFF_CODE + r"(?::)? (?P<fix>\[\*\] )?(?P<message>.+)$")
 _RUFF_DOCS = "https://docs.astral.sh/ruff/rules/"
 
@@ -807,7 +808,9 @@ def _ruff_hit(m: re.Match[str], ctx: LineContext, code: str, message: str, fix: 
     hint: dict[str, Any] = {"fixable": fix}
     if code in ("invalid-syntax", "SyntaxError"):
         hint["syntax"] = True
-    return hit_from_match(m, ctx, code=code, message=message.strip(), hint=hint)
+    # flake8-bandit's S rules (ruff's port too) are security findings
+    category = FailureType.TRUST_GATE if is_security_code(code, "ruff") else None
+    return hit_from_match(m, ctx, code=code, message=message.strip(), hint=hint, category=category)
 
 
 @rule(
@@ -830,6 +833,12 @@ def python_ruff(m: re.Match[str], ctx: LineContext) -> Hit:
     --output-format=concise`, and ruff's default before 0.9), including
     `file.py:line:col: invalid-syntax: message` for a file that does not
     parse. The "Found N errors." summary is not a record.
+
+    flake8 prints the same lines (`file.py:1:1: F401 'os' imported but
+    unused`): they are read here too. The `S` rules (flake8-bandit, and
+    ruff's port of it: `S105` hard-coded password, `S602` shell=True) are
+    trust_gate findings for human review, as everywhere
+    (classifier/security_codes.py).
 
     Category: compile. ruff is a linter, but `ruff check` exits non-zero on
     any violation and CI treats it as a build gate like a type checker; the
@@ -865,9 +874,12 @@ def python_ruff_full(m: re.Match[str], ctx: LineContext) -> Hit | None:
     ` --> file.py:line:col` and a source excerpt, as `ruff check` prints by
     default since 0.9 (`--output-format=full`). The arrow line alone is not
     enough (rustc prints the same arrow): the line above must be a ruff
-    header, else the rule steps aside.
+    header, else the rule steps aside. `ruff format --check` prints the
+    same shape with the header `unformatted: File would be reformatted`
+    (code `unformatted`, placed on the first line it would change).
 
-    Category: compile, for the reasons given under python.ruff.
+    Category: compile, for the reasons given under python.ruff (`S` rules:
+    trust_gate).
 
     Example output (`ruff check svc.py`, ruff 0.17.6):
         F821 Undefined name `reslt`

@@ -44,6 +44,7 @@ FAMILIES: tuple[str, ...] = (
     "css",
     "markdown",
     "fatal_warnings",
+    "py_lint",
 )
 
 _RULES: dict[str, Rule] = {}

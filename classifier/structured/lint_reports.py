@@ -40,6 +40,7 @@ from defusedxml.ElementTree import iterparse
 
 from ..engine import Classifier
 from ..rules.base import Hit
+from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from . import Parser
 from .stream import Rejoined
@@ -52,8 +53,6 @@ _JSON = re.compile(
     rb'^\s*(?:\{\s*"comments"\s*:\s*\[|\[\s*\{\s*"(?:filePath|source|file|code)"\s*:)'
 )
 _HADOLINT_CODE = re.compile(r"^(?:DL|SC)\d{4}$")
-_SECURITY_PREFIXES = ("security/", "security-node/", "no-secrets/", "no-unsanitized/")
-_SECURITY_LINTERS = frozenset({"gosec", "bandit", "semgrep", "brakeman", "flake8-bandit"})
 _MALFORMED = (AttributeError, TypeError, ValueError, KeyError)
 
 
@@ -218,7 +217,7 @@ def _eslint(files: object, c: Classifier) -> None:
                 code=rule,
                 level="error" if error else "warning",
                 fails=error,
-                security=isinstance(rule, str) and rule.startswith(_SECURITY_PREFIXES),
+                security=isinstance(rule, str) and is_security_code(rule, "eslint"),
             )
 
 
@@ -293,9 +292,7 @@ def _checkstyle(head: bytes, stream: IO[bytes], c: Classifier) -> None:
             fails = severity != "style"
         else:
             fails = severity == "error"
-        security = (code or "").startswith(_SECURITY_PREFIXES) or (
-            producer == "checkstyle" and (code or "").lower() in _SECURITY_LINTERS
-        )
+        security = is_security_code(code, producer)
         _add(
             c,
             producer,
