@@ -74,6 +74,8 @@ def _is_summary(key: tuple[object, ...]) -> bool:
 # one of them, such a record is that tool's (flake8 prints ruff's concise lines).
 SAME_FORMAT: dict[str, frozenset[str]] = {
     "ruff": frozenset({"flake8", "pycodestyle", "pyflakes"}),
+    # GitHub's annotation lines, printed by linters run with their github format
+    "github-actions": warnings_policy.LINTERS | {"mypy", "pyright", "tsc"},
 }
 
 

@@ -45,6 +45,7 @@ FAMILIES: tuple[str, ...] = (
     "markdown",
     "fatal_warnings",
     "py_lint",
+    "yaml_ci",
 )
 
 _RULES: dict[str, Rule] = {}
