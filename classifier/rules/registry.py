@@ -46,6 +46,10 @@ FAMILIES: tuple[str, ...] = (
     "fatal_warnings",
     "py_lint",
     "yaml_ci",
+    "go_lint",
+    "sast",
+    "sql",
+    "spelling",
 )
 
 _RULES: dict[str, Rule] = {}
