@@ -6,7 +6,8 @@ Cross-record decisions live here, away from the line rules, in this order:
    them (classifier/warnings_policy.py, docs/warnings.md); then summaries
    (Hit.key = (FALLBACK, ...): "could not compile", "make: *** Error 1",
    and WARNINGS_FAILED lines) are dropped when a more specific record was
-   found;
+   found; the generic GNU-format records stand only when nothing specific
+   was found (drop_generic);
 1. conflicts: a branch_divergence record naming a file that is readable
    under the working directory is placed on the file's first conflict
    marker, with every hunk in its hint (classifier/conflicts.py);
@@ -27,9 +28,10 @@ from typing import TYPE_CHECKING
 from . import conflicts, fallback, manifests, mcpconfig, precedence, warnings_policy
 from .locate import read_in_tree
 from .redact import redact_record
+from .rules import gnu as gnu_rules
 from .rules import plugin as plugin_rules
 from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
-from .taxonomy import FailureType
+from .taxonomy import TAXONOMY, FailureType
 
 if TYPE_CHECKING:
     from .engine import Classifier
@@ -42,6 +44,7 @@ MAX_HUNKS = 100
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
     attribute_tools(classifier)
+    drop_generic(classifier)
     apply_warning_policy(classifier)
     drop_redundant_fallbacks(classifier)
     records = classifier.records
@@ -90,6 +93,39 @@ def attribute_tools(classifier: Classifier) -> None:
             r.tool = program
 
 
+def drop_generic(classifier: Classifier) -> None:
+    """The generic GNU-format records (classifier/rules/gnu.py) stand only
+    when nothing specific was found, the run is not known to have
+    succeeded, and — for a line naming no severity — it is known to have
+    failed. Those kept name the command's program as their tool and are
+    test records when the command is a test runner."""
+    records = classifier._records
+    generic = {k for k, r in records.items() if r.rule in gnu_rules.RULE_IDS}
+    if not generic:
+        return
+    opts = classifier.options
+    specific = any(
+        k not in generic and k not in classifier.warning_keys and not _is_summary(k)
+        for k in records
+    )
+    failed = opts.exit_code is not None and opts.exit_code != 0
+    program = fallback.command_tool(opts.command)
+    as_test = fallback.command_category(opts.command) is FailureType.TEST
+    for k in generic:
+        r = records[k]
+        if specific or opts.exit_code == 0 or (r.hint.get("level") is None and not failed):
+            del records[k]
+            continue
+        if r.tool in (None, "unknown") and program:
+            r.tool = program
+        if as_test:
+            cat = TAXONOMY[FailureType.TEST]
+            r.failure_type = cat.failure_type
+            r.severity = cat.severity
+            r.recipe = cat.recipe
+            r.auto_recoverable = cat.auto_recoverable
+
+
 def apply_warning_policy(classifier: Classifier) -> None:
     """Keep the warnings when the run failed because of them, else drop
     them; drop every linter finding of a run the linter passed (exit 0,
@@ -105,19 +141,21 @@ def apply_warning_policy(classifier: Classifier) -> None:
     warns = classifier.warning_keys & records.keys()
     if not warns:
         return
-    promoted = next(
-        (records[k].signal for k in records if len(k) > 1 and k[1] == WARNINGS_FAILED), None
-    )
+    # a tool's own "warnings failed the run" line promotes that tool's warnings
+    promoted = {
+        r.tool: r.signal for k, r in records.items() if len(k) > 1 and k[1] == WARNINGS_FAILED
+    }
     errors = any(k not in warns and not _is_summary(k) for k in records)
-    reason = warnings_policy.warnings_fail(
-        opts.command, opts.exit_code, errors=errors, promoted=promoted
-    )
     for k in warns:
+        r = records[k]
+        reason = warnings_policy.warnings_fail(
+            opts.command, opts.exit_code, errors=errors, promoted=promoted.get(r.tool)
+        )
         if reason is None:
             del records[k]
         else:
-            records[k].hint["warning"] = True
-            records[k].hint["warnings_fail"] = reason
+            r.hint["warning"] = True
+            r.hint["warnings_fail"] = reason
 
 
 def drop_redundant_fallbacks(classifier: Classifier) -> None:

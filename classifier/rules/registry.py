@@ -50,6 +50,7 @@ FAMILIES: tuple[str, ...] = (
     "sast",
     "sql",
     "spelling",
+    "gnu",  # the generic GNU-format rules: last on every line
 )
 
 _RULES: dict[str, Rule] = {}
