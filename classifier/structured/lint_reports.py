@@ -91,6 +91,8 @@ def _add(
     text = str(message or "").strip() or str(code or "finding")
     first = text.splitlines()[0]
     code_s = str(code) if code not in (None, "") else None
+    if code_s and first.endswith(f" ({code_s})"):
+        first = first[: -len(code_s) - 3]  # the rule name repeated in the text
     signal = f"{producer} {code_s}: {first}" if code_s else f"{producer}: {first}"
     hint: dict[str, Any] = {"level": level, "producer": producer}
     if code_s:
@@ -273,6 +275,7 @@ def _producer(source: str) -> tuple[str, str | None]:
 
 def _checkstyle(head: bytes, stream: IO[bytes], c: Classifier) -> None:
     file: str | None = None
+    known: str | None = None  # the report's producer, once a finding names it
     for event, elem in iterparse(Rejoined(head, stream), events=("start", "end")):
         tag = elem.tag.rsplit("}", 1)[-1]
         if event == "start":
@@ -285,6 +288,10 @@ def _checkstyle(head: bytes, stream: IO[bytes], c: Classifier) -> None:
             continue
         source = elem.get("source") or ""
         producer, code = _producer(source)
+        if producer != "checkstyle":
+            known = producer
+        elif known and not source:
+            producer = known  # a parse error has no source: the report's producer
         severity = (elem.get("severity") or "error").lower()
         if producer == "shellcheck":
             fails = True
