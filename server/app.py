@@ -413,7 +413,7 @@ class FaultLensServer(LanguageServer):
         seq = self._log_seq[path] = self._log_seq.get(path, 0) + 1
 
         def write() -> None:
-            from faultlens.classifier.redact import LogRedactor
+            from faultlens.classifier.logredact import LogRedactor
 
             scrub = LogRedactor()
             text = scrub.feed(data) + scrub.close()

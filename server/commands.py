@@ -173,7 +173,7 @@ async def run_task(
             fut = ls.work_done_progress.tokens.get(token)
             return stop.is_set() or (fut is not None and fut.cancelled())
 
-        from faultlens.classifier.redact import LogRedactor
+        from faultlens.classifier.logredact import LogRedactor
 
         scrub = LogRedactor()  # the log on disk never holds a secret
         with open(log_path, "wb") as out:
