@@ -29,7 +29,6 @@ spans of every detector and masks each once.  Pure once loaded.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -338,6 +337,8 @@ def _plugin_files(folder: Path) -> list[Path]:
 def maintained() -> Maintained:
     """The detect-secrets plugins' literal patterns (found without importing
     the package: `find_spec` of a top-level package only locates it)."""
+    import importlib.util
+
     try:
         spec = importlib.util.find_spec("detect_secrets")
     except (ImportError, ValueError):
@@ -424,104 +425,114 @@ _W = r"(?<![A-Za-z0-9])"  # not inside a longer word
 _E = r"(?![A-Za-z0-9])"
 _AWS_PREFIXES = ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA")
 
-OWN: tuple[Detector, ...] = (
-    _own("AWS key id", _W + f"(?:{'|'.join(_AWS_PREFIXES)})[A-Z0-9]{{16}}" + _E, _AWS_PREFIXES),
-    _own(
-        "GitHub token",
-        _W + r"gh[pousr]_[A-Za-z0-9]{30,255}" + _E,
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-    ),
-    _own("GitHub fine-grained token", _W + r"github_pat_[A-Za-z0-9_]{22,255}", ("github_pat_",)),
-    _own("GitLab token", _W + r"glpat-[A-Za-z0-9_-]{20,}", ("glpat-",)),
-    _own("Slack token", _W + r"xox[bpasre]-[A-Za-z0-9-]{10,}", ("xox",)),
-    _own("sk- key", _W + r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}" + _E, ("sk-",)),
-    _own(
-        "Stripe key",
-        _W + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}" + _E,
-        ("sk_live_", "rk_live_", "sk_test_", "rk_test_"),
-    ),
-    _own("Google API key", _W + r"AIza[0-9A-Za-z_-]{35}" + _E, ("AIza",)),
-    _own("npm token", _W + r"npm_[A-Za-z0-9]{36}" + _E, ("npm_",)),
-    _own("PyPI token", _W + r"pypi-AgE[A-Za-z0-9_-]{50,}", ("pypi-AgE",)),
-    _own("SendGrid key", _W + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}" + _E, ("SG.",)),
-    _own("Twilio key", _W + r"SK[0-9a-fA-F]{32}" + _E, ("SK",)),
-    _own(
-        "JWT",
-        _W + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
-        ("eyJ",),
-    ),
-    _own(
-        "Slack webhook",
-        r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_/-]{16,})",
-        ("hooks.slack.com/",),
-        group="secret",
-    ),
-    # Authorization: Bearer <token>, Basic <base64>, token <t>; also other
-    # credential headers, as curl -H and HTTP dumps print them.
-    _own(
-        "credential header",
-        r"(?<![A-Za-z0-9-])(?:proxy-)?(?:authorization|x-api-key|x-auth-token|private-token"
-        r"|x-access-token|api-key)[\"']?\s*[:=]\s*[\"']?"
-        r"(?:(?:bearer|basic|token|bot|apikey|key|digest|negotiate)\s+)?"
-        r"(?P<secret>[^\s\"',;]{4,})",
-        ("authorization", "api-key", "auth-token", "private-token", "access-token"),
-        folded=True,
-        group="secret",
-        check=looks_secret,
-    ),
-    _own(
-        "bearer token",
-        r"(?<![A-Za-z0-9])bearer\s+(?P<secret>[A-Za-z0-9._~+/-]{12,}=*)",
-        ("bearer",),
-        folded=True,
-        group="secret",
-        check=looks_secret,
-    ),
-    # scheme://user:password@host — the password may hold `/`, `@` and `:`
-    # (the last `@` before the host ends it); a port is not a password.
-    _own(
-        "URL password",
-        r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@\"']+:"
-        r"(?P<secret>(?!\d+(?:[/?#]|$))[^\s\"']+)@(?=[A-Za-z0-9\[])",
-        ("://",),
-        group="secret",
-    ),
-    # scheme://TOKEN@host: a token (long, letters and digits) as the user.
-    _own(
-        "URL token user",
-        r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://"
-        r"(?P<secret>[A-Za-z0-9_-]{16,})@(?=[A-Za-z0-9\[])",
-        ("://",),
-        group="secret",
-        check=lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v),
-    ),
-    # Azure: storage connection strings and SAS signatures.
-    _own(
-        "Azure key",
-        r"(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=(?P<secret>[^;\s\"']{8,})",
-        ("AccountKey=", "SharedAccessKey=", "SharedAccessSignature="),
-        group="secret",
-    ),
-    _own(
-        "SAS signature",
-        r"[?&;]sig=(?P<secret>[A-Za-z0-9%+/=_-]{16,})",
-        ("sig=",),
-        group="secret",
-    ),
-    # mysql -u root -pSECRET (the password glued to -p), as a command line prints it.
-    _own(
-        "mysql password",
-        r"(?<![A-Za-z0-9])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s-p(?P<secret>[^\s\"']{2,})",
-        ("mysql", "mariadb"),
-        group="secret",
-    ),
-)
+
+@lru_cache(maxsize=1)
+def own() -> tuple[Detector, ...]:
+    """Our own forms (compiled on first use: importing this module stays cheap)."""
+    return _own_forms()
+
+
+def _own_forms() -> tuple[Detector, ...]:
+    return (
+        _own("AWS key id", _W + f"(?:{'|'.join(_AWS_PREFIXES)})[A-Z0-9]{{16}}" + _E, _AWS_PREFIXES),
+        _own(
+            "GitHub token",
+            _W + r"gh[pousr]_[A-Za-z0-9]{30,255}" + _E,
+            ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        ),
+        _own(
+            "GitHub fine-grained token", _W + r"github_pat_[A-Za-z0-9_]{22,255}", ("github_pat_",)
+        ),
+        _own("GitLab token", _W + r"glpat-[A-Za-z0-9_-]{20,}", ("glpat-",)),
+        _own("Slack token", _W + r"xox[bpasre]-[A-Za-z0-9-]{10,}", ("xox",)),
+        _own("sk- key", _W + r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}" + _E, ("sk-",)),
+        _own(
+            "Stripe key",
+            _W + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}" + _E,
+            ("sk_live_", "rk_live_", "sk_test_", "rk_test_"),
+        ),
+        _own("Google API key", _W + r"AIza[0-9A-Za-z_-]{35}" + _E, ("AIza",)),
+        _own("npm token", _W + r"npm_[A-Za-z0-9]{36}" + _E, ("npm_",)),
+        _own("PyPI token", _W + r"pypi-AgE[A-Za-z0-9_-]{50,}", ("pypi-AgE",)),
+        _own("SendGrid key", _W + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}" + _E, ("SG.",)),
+        _own("Twilio key", _W + r"SK[0-9a-fA-F]{32}" + _E, ("SK",)),
+        _own(
+            "JWT",
+            _W + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+            ("eyJ",),
+        ),
+        _own(
+            "Slack webhook",
+            r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_/-]{16,})",
+            ("hooks.slack.com/",),
+            group="secret",
+        ),
+        # Authorization: Bearer <token>, Basic <base64>, token <t>; also other
+        # credential headers, as curl -H and HTTP dumps print them.
+        _own(
+            "credential header",
+            r"(?<![A-Za-z0-9-])(?:proxy-)?(?:authorization|x-api-key|x-auth-token|private-token"
+            r"|x-access-token|api-key)[\"']?\s*[:=]\s*[\"']?"
+            r"(?:(?:bearer|basic|token|bot|apikey|key|digest|negotiate)\s+)?"
+            r"(?P<secret>[^\s\"',;]{4,})",
+            ("authorization", "api-key", "auth-token", "private-token", "access-token"),
+            folded=True,
+            group="secret",
+            check=looks_secret,
+        ),
+        _own(
+            "bearer token",
+            r"(?<![A-Za-z0-9])bearer\s+(?P<secret>[A-Za-z0-9._~+/-]{12,}=*)",
+            ("bearer",),
+            folded=True,
+            group="secret",
+            check=looks_secret,
+        ),
+        # scheme://user:password@host — the password may hold `/`, `@` and `:`
+        # (the last `@` before the host ends it); a port is not a password.
+        _own(
+            "URL password",
+            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@\"']+:"
+            r"(?P<secret>(?!\d+(?:[/?#]|$))[^\s\"']+)@(?=[A-Za-z0-9\[])",
+            ("://",),
+            group="secret",
+        ),
+        # scheme://TOKEN@host: a token (long, letters and digits) as the user.
+        _own(
+            "URL token user",
+            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://"
+            r"(?P<secret>[A-Za-z0-9_-]{16,})@(?=[A-Za-z0-9\[])",
+            ("://",),
+            group="secret",
+            check=lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v),
+        ),
+        # Azure: storage connection strings and SAS signatures.
+        _own(
+            "Azure key",
+            r"(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=(?P<secret>[^;\s\"']{8,})",
+            ("AccountKey=", "SharedAccessKey=", "SharedAccessSignature="),
+            group="secret",
+        ),
+        _own(
+            "SAS signature",
+            r"[?&;]sig=(?P<secret>[A-Za-z0-9%+/=_-]{16,})",
+            ("sig=",),
+            group="secret",
+        ),
+        # mysql -u root -pSECRET (the password glued to -p), as a command line prints it.
+        _own(
+            "mysql password",
+            r"(?<![A-Za-z0-9])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s-p(?P<secret>[^\s\"']{2,})",
+            ("mysql", "mariadb"),
+            group="secret",
+        ),
+    )
 
 
 @lru_cache(maxsize=1)
 def detectors() -> tuple[Detector, ...]:
     """Every detector: our own forms first, then the maintained set's."""
-    return OWN + maintained().detectors
+    return own() + maintained().detectors
 
 
 def literals() -> tuple[tuple[str, bool], ...]:

@@ -326,6 +326,29 @@ def shown_command(argv: Sequence[str]) -> str:
     return shlex.join(redact_argv(argv))
 
 
+COMMAND_KEYS = frozenset({"command", "argv", "cmd"})
+
+
+def redact_commands(value: Any) -> Any:
+    """JSON-like data with every command in it (a list of strings, or a
+    string, under a key of COMMAND_KEYS, at any depth) redacted as an argv:
+    the storage boundary's guard for records and events that name the
+    command they came from.  Other values are returned as they are."""
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            if k in COMMAND_KEYS and isinstance(v, list) and all(isinstance(a, str) for a in v):
+                out[k] = redact_argv(v)
+            elif k in COMMAND_KEYS and isinstance(v, str):
+                out[k] = redact(v)
+            else:
+                out[k] = redact_commands(v)
+        return out
+    if isinstance(value, list):
+        return [redact_commands(v) for v in value]
+    return value
+
+
 def masked_secret(argv: Sequence[str] | None) -> str | None:
     """The first element of a stored argv that holds a masked secret (safe
     to print), or None when the argv can be run as it is."""

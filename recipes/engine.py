@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.redact import shown_command
 from faultlens.classifier.taxonomy import category
 
 from .box import BoxContent, options_for, render_box
@@ -157,9 +158,7 @@ def _box(
 ) -> str:
     ft = record.failure_type.value
     cmd = command_of(record.hint.get("command"))
-    import shlex
-
-    title = shlex.join(cmd) if cmd else (record.tool or "")
+    title = shown_command(cmd) if cmd else (record.tool or "")
     body = []
     loc = location(record)
     if loc:

@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.redact import redact_commands
+
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -238,6 +240,7 @@ class EventLog:
         }
         obj.update({k: v for k, v in extra.items() if k not in obj})
         obj["record"] = record.to_json()
+        obj = redact_commands(obj)  # a command named by a caller or a hint: never raw
         entries = [(self.events_path, json.dumps(obj, ensure_ascii=False, default=str) + "\n")]
         text, is_error = text_entry(event, record, now, worker, extra)
         entries.append((self.session_log(now), text))
