@@ -129,3 +129,32 @@ def test_a_form_is_masked_whatever_text_surrounds_it(text, data):
     out = redact(f"{text} {sample.text} {text}")
     for frag in fragments(sample):
         assert frag not in out, f"{form}: {out!r}"
+
+
+# The captured samples that print a secret on purpose (scanner findings, a
+# failing test asserting on a key), and how many of their lines hold one.
+SECRET_SAMPLES = {
+    "mixed/ci-run/output.txt": 3,
+    "security/bandit-hardcoded-password/output.txt": 2,
+    "security/gitleaks-dir-verbose/output.txt": 2,
+    "security/trufflehog-filesystem/output.txt": 1,
+}
+
+
+def test_no_line_of_real_tool_output_is_masked_unless_it_holds_a_secret():
+    """False positives on thousands of lines of captured output (every
+    family's samples): only the lines that print a secret change."""
+    from .conftest import SAMPLES
+
+    changed: dict[str, int] = {}
+    lines = 0
+    for path in sorted(SAMPLES.rglob("output*")):
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            lines += 1
+            if redact(line) != line:
+                key = path.relative_to(SAMPLES).as_posix()
+                changed[key] = changed.get(key, 0) + 1
+    assert lines > 3000
+    assert changed == SECRET_SAMPLES
