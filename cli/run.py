@@ -120,7 +120,9 @@ def run_command(
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
     if isinstance(child, str):
         ledger.finish_run(run_id, 127, [])
-        _say(err, f"cannot run {cmd[0]}: {child}")
+        from faultlens.classifier.redact import redact_argv
+
+        _say(err, f"cannot run {redact_argv(cmd[:1])[0]}: {child}")
         return RunReport(127)
     from .background import BackgroundClassifier
 

@@ -251,3 +251,12 @@ def test_a_secret_a_scanner_names_is_masked_in_every_run_log(tmp_path):
         text = log.read_text(encoding="utf-8")
         assert "Raw result:" in text and text.count("\n") == _scanner_output(secret).count("\n")
         assert secret not in text and secret[:8] not in text, log.name
+
+
+def test_a_shell_style_assignment_taken_for_the_program_is_not_shown(tmp_path, values):
+    """`faultlens run -- API_TOKEN=x make` (no `env`): the program cannot be
+    started, and the message naming it masks the value."""
+    res = _faultlens("run", "--", f"API_TOKEN={values['token']}", "make", cwd=tmp_path)
+    assert res.returncode == 127 and "cannot run API_TOKEN=" in res.stderr
+    _assert_clean(res.stderr, values, "the error message")
+    _walk_state(tmp_path / ".faultlens", values)
