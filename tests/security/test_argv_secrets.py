@@ -156,16 +156,7 @@ def test_server_runs_show_and_store_no_secret_of_their_command(tmp_path, values)
     argv = _secret_argv(values, sys.executable, str(script))
     c = RawClient(ws, env={**os.environ})
     try:
-        c.request(
-            "initialize",
-            {
-                "processId": None,
-                "rootUri": ws.as_uri(),
-                "workspaceFolders": [{"uri": ws.as_uri(), "name": "ws"}],
-                "capabilities": {"window": {"workDoneProgress": True}},
-            },
-        )
-        c.notify("initialized", {})
+        c.initialize({"window": {"workDoneProgress": True}})  # progress titles too
         ran = c.request(
             "workspace/executeCommand",
             {"command": "faultlens.run", "arguments": [{"command": argv}]},

@@ -155,17 +155,7 @@ def test_the_cli_writes_and_shows_no_secret(corpus, commands):
         _walk(root / ".faultlens", secrets)
 
 
-def _initialize(c: RawClient, ws: Path) -> None:
-    c.request(
-        "initialize",
-        {
-            "processId": None,
-            "rootUri": ws.as_uri(),
-            "workspaceFolders": [{"uri": ws.as_uri(), "name": "ws"}],
-            "capabilities": {"window": {"workDoneProgress": True}},
-        },
-    )
-    c.notify("initialized", {})
+PROGRESS = {"window": {"workDoneProgress": True}}  # so progress titles are sent too
 
 
 @SLOW
@@ -178,7 +168,7 @@ def test_the_server_writes_and_shows_no_secret(corpus, commands):
         argv = _command(commands, script)
         c = RawClient(ws, env={**os.environ})
         try:
-            _initialize(c, ws)
+            c.initialize(PROGRESS)
             ran = c.request(
                 "workspace/executeCommand",
                 {"command": "faultlens.run", "arguments": [{"command": argv, "task": "T-2"}]},
