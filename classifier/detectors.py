@@ -543,3 +543,60 @@ def literals() -> tuple[tuple[str, bool], ...]:
         for lit in d.literals:
             seen[(lit.lower() if d.folded else lit, d.folded)] = None
     return tuple(seen)
+
+
+class Finder:
+    """Which detectors may match a text: two Aho-Corasick automatons over
+    every detector's literals (the case-sensitive ones on the text, the
+    folded ones on its lowered form), so a text costs two scans rather than
+    an `in` check per literal."""
+
+    def __init__(self, found: Sequence[Detector]) -> None:
+        from ahocorasick_rs import AhoCorasick
+
+        self.detectors = tuple(found)
+        exact: dict[str, list[int]] = {}
+        folded: dict[str, list[int]] = {}
+        for i, d in enumerate(self.detectors):
+            for lit in d.literals:
+                (folded if d.folded else exact).setdefault(
+                    lit.lower() if d.folded else lit, []
+                ).append(i)
+        self._exact = (AhoCorasick(list(exact)), list(exact.values())) if exact else None
+        self._folded = (AhoCorasick(list(folded)), list(folded.values())) if folded else None
+
+    def candidates(self, text: str) -> list[Detector]:
+        """The detectors one of whose literals is in `text`, in their order.
+        A text with a character that (?i) folds onto an ASCII letter (ſ, K,
+        ı, İ) gets every case-insensitive detector."""
+        picked: set[int] = set()
+        if self._exact is not None:
+            ac, owners = self._exact
+            for idx, _, _ in ac.find_matches_as_indexes(text, overlapping=True):
+                picked.update(owners[idx])
+        if self._folded is not None:
+            ac, owners = self._folded
+            if not text.isascii() and any(c in text for c in FOLD_CHARS):
+                picked.update(i for i, d in enumerate(self.detectors) if d.folded)
+            else:
+                for idx, _, _ in ac.find_matches_as_indexes(text.lower(), overlapping=True):
+                    picked.update(owners[idx])
+        return [self.detectors[i] for i in sorted(picked)]
+
+
+FOLD_CHARS = "\u017f\u212a\u0131\u0130"  # what (?i) matches to an ASCII letter
+
+
+@lru_cache(maxsize=1)
+def finder() -> Finder:
+    return Finder(detectors())
+
+
+def log_literal(literal: str) -> str:
+    """The part of a case-insensitive literal the log redactor's automaton
+    spells in every case (at most 5 letters): its longest run of letters,
+    the last of equals (`https://hooks.slack.com/services/T` → `servi`), so
+    a common start like `https` does not send every URL line to `redact`."""
+    runs = re.findall(r"[a-z]{3,}", literal.lower())
+    best = max(reversed(runs), key=len) if runs else literal
+    return best[:5]
