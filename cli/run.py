@@ -113,11 +113,13 @@ def run_command(
 
     ledger = Ledger.open(ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
-    run_id = ledger.start_run(task, cmd, cwd_rel)
     # The command starts first; the classifier is built and fed on a worker
     # thread started after it (its imports and rule compiling overlap the
     # command), and copying the output through never waits for classification.
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
+    # The run's row, its argv redacted (which reads the secret detector set,
+    # tens of ms: after the command started, not before).
+    run_id = ledger.start_run(task, cmd, cwd_rel)
     if isinstance(child, str):
         ledger.finish_run(run_id, 127, [])
         from faultlens.classifier.redact import redact_argv
