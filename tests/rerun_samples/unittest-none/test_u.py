@@ -1,5 +1,6 @@
 import unittest
 
+
 class T(unittest.TestCase):
     def test_ok(self):
         self.assertEqual(1, 1)
