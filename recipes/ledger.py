@@ -66,8 +66,6 @@ CREATE TABLE IF NOT EXISTS attempts (
     created REAL NOT NULL,
     finished REAL
 );
-CREATE UNIQUE INDEX IF NOT EXISTS attempts_one_automatic
-    ON attempts (failure_id, task) WHERE automatic = 1;
 CREATE INDEX IF NOT EXISTS attempts_by_failure ON attempts (failure_id, id);
 CREATE TABLE IF NOT EXISTS tasks (
     task TEXT PRIMARY KEY,

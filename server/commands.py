@@ -398,7 +398,7 @@ async def apply_recipe(
     ls: FaultLensServer, failure_id: str, *, edit_applied: bool
 ) -> dict[str, Any]:
     """Apply a recipe (edits through the client), verify, record, re-publish."""
-    from faultlens.recipes import Plan, availability, complete_attempt, plan
+    from faultlens.recipes import Plan, availability, claim, complete_attempt, plan, refuse
 
     entry = ls.store.get(failure_id)
     if entry is None:
@@ -411,14 +411,23 @@ async def apply_recipe(
     if not avail.enabled:
         ls.info(f"faultlens: recipe for {failure_id} not run: {avail.reason}")
         return {"result": "disabled", "reason": avail.reason}
+    # The failure's one slot is taken before anything is planned or applied: of two
+    # concurrent calls for it, the second is told so and changes nothing.
+    attempt_id = await asyncio.to_thread(claim, record, ws)
+    if attempt_id is None:
+        reason = "Recipe already tried for this failure (or being tried right now)"
+        ls.info(f"faultlens: recipe for {failure_id} not run: {reason}")
+        return {"result": "disabled", "reason": reason}
     if pending is None or not edit_applied:
         try:
             p = await asyncio.to_thread(lambda: plan(record, ws, command=argv, cwd=rel))
         except Exception as exc:
             ls.crashed(f"recipe {record.failure_type}", exc)
+            await asyncio.to_thread(refuse, record, ws, attempt_id, f"the recipe crashed: {exc}")
             return {"result": "error", "reason": str(exc)}
         if not isinstance(p, Plan):
             ls.info(f"faultlens: no recipe for {failure_id}: {p.reason}")
+            await asyncio.to_thread(refuse, record, ws, attempt_id, p.reason)
             return {"result": "refused", "reason": p.reason}
         pending = PendingPlan(plan=p, before=await asyncio.to_thread(_snapshot, ls, p))
         edit_applied = False
@@ -432,7 +441,13 @@ async def apply_recipe(
     try:
         outcome = await asyncio.to_thread(
             lambda: complete_attempt(
-                record, pending.plan, ws, applied=applied, error=error, command=argv
+                record,
+                pending.plan,
+                ws,
+                applied=applied,
+                error=error,
+                command=argv,
+                attempt_id=attempt_id,
             )
         )
     except Exception as exc:

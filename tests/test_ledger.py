@@ -199,10 +199,15 @@ def test_a_schema_1_ledger_is_migrated_and_keeps_its_attempts(tmp_path):
 
 
 def test_a_retried_task_gets_one_fresh_attempt_per_failure(tmp_path):
-    ledger = Ledger.open(Workspace.at(tmp_path))
+    from faultlens.recipes import ledger as ledger_module
+
+    ws = Workspace.at(tmp_path)
+    ledger = Ledger.open(ws)
     assert ledger.claim("abc", "TASK-1", "compile") is not None
     assert ledger.claim("abc", "TASK-1", "compile") is None
     assert ledger.note_retry("TASK-1", 2) == (True, 1)
+    ledger_module._READY.discard(ws.state / "ledger.sqlite3")
+    ledger = Ledger.open(ws)  # opened again, as by another process
     assert ledger.automatic_attempt("abc", "TASK-1") is None  # a fresh generation
     assert ledger.claim("abc", "TASK-1", "compile") is not None
     assert ledger.claim("abc", "TASK-1", "compile") is None
