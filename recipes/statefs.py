@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import logging
 import os
 import secrets
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 
 OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+APPEND_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 TMP_MARK = ".faultlens-tmp-"
 
 
@@ -202,12 +203,16 @@ def append_state(state: Path, rel: str, data: bytes) -> None:
     A line is never merged with a torn one: when the file does not end with a
     newline (an earlier write was cut short by a full disk or a kill), a
     newline goes first, so the torn line stays a line of its own that readers
-    skip."""
+    skip.  The look at the last byte and the write happen under an advisory
+    lock, so a writer never mistakes another's write in progress for a torn
+    line."""
     *dirs, leaf = parts_of(rel)
     with dir_fd(state, dirs, create=True) as dfd:
         fd = _open_leaf(dfd, leaf, APPEND_FLAGS)
         try:
-            st = _check_regular(fd, rel, None)
+            _check_regular(fd, rel, None)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            st = os.fstat(fd)
             if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
                 data = b"\n" + data
             view = memoryview(data)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from faultlens.recipes import (
+    ApplyError,
     TextEdit,
     UnsafeEdit,
     Workspace,
@@ -117,7 +118,7 @@ def test_a_state_dir_linked_out_of_the_workspace_is_refused_in_one_line(tmp_path
     with pytest.raises(StateUnavailable):
         _ = ws.state
     (root / "a.py").write_text("x = 1\n")
-    with pytest.raises(StateUnavailable):
+    with pytest.raises(ApplyError, match="outside the workspace"):
         apply_edits([_insert("a.py")], ws)
     assert (root / "a.py").read_text() == "x = 1\n"
     assert list(outside.iterdir()) == []
