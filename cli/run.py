@@ -163,12 +163,15 @@ def run_command(
     events = EventLog(ws)
     classifier.options.exit_code = code
     records = classifier.close()
+    from faultlens.classifier.redact import redact_argv
+
+    shown = redact_argv(cmd)  # what is stored and shown; `cmd` itself is what runs
     for r in records:
-        r.hint.setdefault("command", list(cmd))
+        r.hint.setdefault("command", shown)
         r.hint.setdefault("cwd", cwd_rel)
         if task and not r.task:
             r.task = task
-    events.emit_many("failure.classified", records, command=list(cmd), exit_code=code)
+    events.emit_many("failure.classified", records, command=shown, exit_code=code)
     if ledger is not None and run_id is not None:
         guarded(ws, ledger.finish_run, run_id, code, records)
     report = RunReport(code, records)

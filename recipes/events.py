@@ -26,6 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.redact import redact_commands
+
 from . import statefs
 from .model import DEFAULT_TASK, StateUnavailable, Workspace
 
@@ -267,6 +269,7 @@ class EventLog:
         }
         obj.update({k: v for k, v in extra.items() if k not in obj})
         obj["record"] = record.to_json()
+        obj = redact_commands(obj)  # a command named by a caller or a hint: never raw
         entries = [("events.jsonl", json.dumps(obj, ensure_ascii=False, default=str) + "\n")]
         text, is_error = text_entry(event, record, now, worker, extra)
         entries.append((self._session_rel(now), text))

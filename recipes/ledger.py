@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.redact import redact_argv, redact_commands
+
 from . import ledgerguard
 from .model import DEFAULT_TASK, Workspace
 
@@ -291,7 +293,7 @@ class Ledger:
                     key,
                     failure_type,
                     int(automatic),
-                    json.dumps(record.to_json()) if record is not None else None,
+                    json.dumps(redact_commands(record.to_json())) if record is not None else None,
                     os.getpid(),
                     time.time(),
                     self._generation(db, key),
@@ -373,8 +375,8 @@ class Ledger:
                     outcome.result,
                     outcome.tried,
                     outcome.reason,
-                    json.dumps(outcome.record.to_json()),
-                    json.dumps(outcome.to_json()),
+                    json.dumps(redact_commands(outcome.record.to_json())),
+                    json.dumps(redact_commands(outcome.to_json())),
                     time.time(),
                     attempt_id,
                 ),
@@ -507,11 +509,13 @@ class Ledger:
 
     # -- runs ----------------------------------------------------------------------------
     def start_run(self, task: str | None, argv: Sequence[str], cwd: str) -> int:
+        """Record a run; its argv is stored redacted (`RunRow.argv` may hold a
+        masked secret: see `redact.masked_secret` before running it again)."""
         with self._tx() as db:
             self._touch_task(db, task_key(task))
             cur = db.execute(
                 "INSERT INTO runs(task, argv, cwd, started) VALUES (?, ?, ?, ?)",
-                (task_key(task), json.dumps(list(argv)), cwd, time.time()),
+                (task_key(task), json.dumps(redact_argv(argv)), cwd, time.time()),
             )
             return int(cur.lastrowid or 0)
 
@@ -526,7 +530,10 @@ class Ledger:
             db.executemany(
                 "INSERT OR REPLACE INTO run_records(run_id, seq, failure_id, record)"
                 " VALUES (?, ?, ?, ?)",
-                [(run_id, i, r.id, json.dumps(r.to_json())) for i, r in enumerate(records)],
+                [
+                    (run_id, i, r.id, json.dumps(redact_commands(r.to_json())))
+                    for i, r in enumerate(records)
+                ],
             )
 
     def last_run(self, task: str | None = None) -> RunRow | None:

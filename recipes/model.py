@@ -154,9 +154,10 @@ class CommandStep:
     timeout: float = 600.0
 
     def display(self) -> str:
-        import shlex
+        """The step as shown in titles, logs and boxes: secrets masked."""
+        from faultlens.classifier.redact import shown_command
 
-        return shlex.join(self.argv)
+        return shown_command(self.argv)
 
 
 @dataclass(slots=True)

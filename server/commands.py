@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import io
-import shlex
 import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as T
+
+from faultlens.classifier.redact import shown_command
 
 from . import actions, convert, runner
 from . import protocol as P
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from faultlens.recipes import CommandStep, Outcome, Plan, TextEdit
 
 REPORT_EVERY = 0.2  # seconds between $/progress reports
+LOG_HOLD_LINES = 300  # run-log lines held back until the classifier is past them
 
 
 def register(server: FaultLensServer) -> None:
@@ -124,10 +126,12 @@ def _store_keys(ls: FaultLensServer, task: str) -> list[str]:
 
 # -- running and ingesting output ------------------------------------------------------
 def default_key(argv: list[str] | None, task: str | None) -> str:
-    """The store key of a run: its task, or the command itself (a re-run replaces it)."""
+    """The store key of a run: its task, or the command itself (a re-run
+    replaces it), secrets masked: keys are shown (log messages, the failure
+    listing, code-action arguments)."""
     if task:
         return task
-    return f"run:{shlex.join(argv)}" if argv else "ingest"
+    return f"run:{shown_command(argv)}" if argv else "ingest"
 
 
 async def run_task(
@@ -150,14 +154,15 @@ async def run_task(
     classifier = Classifier(opts)
     token = str(uuid.uuid4())
     progress = ls.supports("window.work_done_progress")
-    title = f"faultlens: {shlex.join(argv)}"
+    shown = shown_command(argv)  # `argv` itself runs; this is what is shown
+    title = f"faultlens: {shown}"
     try:
         if progress:
             await ls.work_done_progress.create_async(token)
             ls.work_done_progress.begin(
                 token, T.WorkDoneProgressBegin(title=title, message="starting", cancellable=True)
             )
-        ls.info(f"faultlens: running {shlex.join(argv)} in {cwd}")
+        ls.info(f"faultlens: running {shown} in {cwd}")
         last_report = 0.0
 
         def report(lines: int) -> None:
@@ -173,14 +178,16 @@ async def run_task(
             fut = ls.work_done_progress.tokens.get(token)
             return stop.is_set() or (fut is not None and fut.cancelled())
 
-        from faultlens.classifier.redact import LogRedactor
+        from faultlens.classifier.logredact import LogRedactor, scrub_file
 
-        scrub = LogRedactor()  # the log on disk never holds a secret
+        # The log on disk never holds a secret, nor one a scanner names a few
+        # lines later (the classifier is fed first; lines are held back).
+        scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
         with open(log_path, "wb") as out:
 
             async def on_output(chunk: bytes) -> None:
-                out.write(scrub.feed(chunk))
                 await asyncio.to_thread(classifier.feed, chunk)
+                out.write(scrub.feed(chunk))
 
             result = await runner.run_command(
                 argv,
@@ -190,7 +197,12 @@ async def run_task(
                 cancelled=cancelled,
                 timeout=ls.settings.run_timeout,
             )
+            # Its last blocks may name a secret the held-back lines show.
+            classifier.options.exit_code = result.exit_code
+            await asyncio.to_thread(classifier.close)
             out.write(scrub.close())
+        if scrub.late:  # named after its line was written: mask it there too
+            await asyncio.to_thread(scrub_file, log_path, scrub.late)
         if result.error:
             if progress:
                 ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=result.error))
@@ -207,7 +219,7 @@ async def run_task(
         )
         if result.cancelled or result.timed_out:
             why = "cancelled" if result.cancelled else "timed out"
-            ls.info(f"faultlens: {shlex.join(argv)} {why} after {result.lines} lines")
+            ls.info(f"faultlens: {shown} {why} after {result.lines} lines")
         entries = await ls.take(key, classified, cwd, info)
         summary = f"exit {result.exit_code}, {len(entries)} failure(s), {result.lines} lines"
         if progress:
@@ -255,7 +267,8 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
 
     classified = await asyncio.to_thread(ls.classify_stream, io.BytesIO(data), opts)
     info = TaskInfo(argv=argv, task=a.task, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
-    await ls.take(key, classified, cwd, info, write_log=ls.log_writer(log_path, data))
+    write_log = ls.log_writer(log_path, data, classified.secrets)
+    await ls.take(key, classified, cwd, info, write_log=write_log)
 
 
 # -- recipes -----------------------------------------------------------------------------
