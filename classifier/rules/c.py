@@ -219,7 +219,9 @@ def c_compiler_error(m: re.Match[str], ctx: LineContext) -> Block:
     fatal error: message` on a C/C++ source or header, read with what
     follows it: the source excerpt, `note:` lines (attached as related
     locations and hint["notes"], never records of their own), gcc's and
-    clang's fix-its.  The `file: In function 'f':` context printed before
+    clang's fix-its; a line another rule reads as a failure of its own (a
+    tsc, rustc or pytest error printed right after) always ends the report.
+    The `file: In function 'f':` context printed before
     it becomes hint["function"]; an `In file included from` chain right
     above it becomes related locations.  From the message: the missing name
     (hint["name"]), "did you mean 'x'?" (hint["suggestion"]), the missing
