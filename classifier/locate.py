@@ -3,14 +3,17 @@
 A path is reported relative to the working directory the output was produced
 in when the file is inside it, absolute otherwise, and as printed when it
 cannot be found at all.  CI runners print absolute paths from their own
-checkout (`/home/runner/work/app/app/src/x.ts`); when the tail of such a path
-names a file that exists under the cwd, it is mapped onto it.
+checkout (`/home/runner/work/app/app/src/x.ts`, or on Windows
+`D:\\a\\app\\app\\src\\x.ts`); when the tail of such a path names a file that exists
+under the cwd, it is mapped onto it.
 """
 
 from __future__ import annotations
 
 import itertools
+import ntpath
 import os
+import re
 from functools import lru_cache
 from pathlib import Path, PureWindowsPath
 
@@ -29,6 +32,9 @@ _VENDORED = frozenset(
     }
 )
 _MAX_PARTS = 40
+# A Windows absolute path (`D:/a/app/app/src/x.ts`, `D:\a\...`): a CI runner on
+# Windows.  On POSIX it would pass for a relative path.
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def _in_go_module_cache(parts: tuple[str, ...]) -> bool:
@@ -65,6 +71,9 @@ class Locator:
         p = self._clean(printed)
         if not p:
             return printed
+        if _WINDOWS_ABSOLUTE.match(p):
+            windows = PureWindowsPath(ntpath.normpath(p))
+            return self._map_suffix(windows.parts[1:]) or windows.as_posix()
         if "\\" in p and not os.path.isabs(p):
             p = PureWindowsPath(p).as_posix()
         if not p.startswith("/"):  # Path(p).is_absolute(), on POSIX
@@ -118,6 +127,8 @@ class Locator:
 
     def _map_suffix(self, parts: tuple[str, ...]) -> str | None:
         parts = parts[-_MAX_PARTS:]
+        if ".." in parts:  # normalised paths have none; a tail must not climb out
+            return None
         for i in range(len(parts)):
             tail = Path(*parts[i:])
             if _is_file(self.cwd / tail):
@@ -161,7 +172,7 @@ def _plain_relative(printed: str) -> str | None:
     climb out with `..`: the normalised path, the same under any cwd (so
     cached across classifications); None for any other path."""
     p = Locator._clean(printed)
-    if not p:
+    if not p or _WINDOWS_ABSOLUTE.match(p):
         return None
     if "\\" in p and not os.path.isabs(p):
         p = PureWindowsPath(p).as_posix()

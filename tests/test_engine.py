@@ -179,3 +179,31 @@ def test_a_projects_own_pkg_folder_is_project_code_but_the_go_module_cache_is_no
     loc = Locator(tmp_path)
     assert loc.in_project("pkg/store/db.go")
     assert not loc.in_project("go/pkg/mod/github.com/x/y@v1/y.go")
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "D:/a/app/app/src/auth/middleware.ts",
+        "D:\\a\\app\\app\\src\\auth\\middleware.ts",
+        "d:\\a\\app\\app\\src\\auth\\middleware.ts",
+    ],
+)
+def test_a_windows_ci_runner_path_is_mapped_onto_the_cwd(tmp_path, printed):
+    (tmp_path / "src" / "auth").mkdir(parents=True)
+    (tmp_path / "src" / "auth" / "middleware.ts").write_text("x\n")
+    line = f"{printed}(42,15): error TS2304: Cannot find name 'U'.\n".encode()
+    (rec,) = classify_bytes(line, Options(cwd=str(tmp_path)))
+    assert rec.source_file == "src/auth/middleware.ts"
+
+
+def test_a_windows_path_that_names_no_file_here_is_kept_absolute_and_never_climbs_out(tmp_path):
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "secret.ts").write_text("x\n")
+    lines = (
+        b"D:\\a\\app\\app\\src\\gone.ts(1,1): error TS1005: ';' expected.\n"
+        b"D:\\a\\..\\..\\..\\secret.ts(1,1): error TS1005: ';' expected.\n"
+    )
+    gone, climb = classify_bytes(lines, Options(cwd=str(tmp_path / "ws")))
+    assert gone.source_file == "D:/a/app/app/src/gone.ts"
+    assert climb.source_file == "D:/secret.ts"  # `..` folded first: never ../secret.ts
