@@ -207,3 +207,23 @@ def test_a_windows_path_that_names_no_file_here_is_kept_absolute_and_never_climb
     gone, climb = classify_bytes(lines, Options(cwd=str(tmp_path / "ws")))
     assert gone.source_file == "D:/a/app/app/src/gone.ts"
     assert climb.source_file == "D:/secret.ts"  # `..` folded first: never ../secret.ts
+
+
+def test_two_failures_on_one_line_differing_only_in_numbers_are_two_records_with_stable_ids():
+    out = (
+        "calls.ts({n},33): error TS2554: Expected 2 arguments, but got 3.\n"
+        "calls.ts({n},38): error TS2554: Expected 1 arguments, but got 0.\n"
+    )
+    before = classify_text(out.format(n=3))
+    after = classify_text(out.format(n=4))  # a line inserted above both
+    assert [r.message for r in before] == [
+        "Expected 2 arguments, but got 3.",
+        "Expected 1 arguments, but got 0.",
+    ]
+    assert len({r.id for r in before}) == 2
+    assert [r.id for r in before] == [r.id for r in after]
+
+
+def test_one_failure_printed_twice_is_still_one_record():
+    line = "calls.ts(3,33): error TS2554: Expected 2 arguments,  but got 3.\n"
+    assert len(classify_text(line + line.replace("  ", " "))) == 1
