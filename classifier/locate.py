@@ -17,6 +17,8 @@ import re
 from functools import lru_cache
 from pathlib import Path, PureWindowsPath
 
+from .files import inside, text_or_none
+
 _VENDORED = frozenset(
     {
         "site-packages",
@@ -195,16 +197,5 @@ def read_in_tree(cwd: Path, name: str, limit: int) -> str | None:
     """The text of the file a record names, when it is a regular file inside
     the working tree `cwd` (no `..`, no symlink out) of at most `limit` bytes."""
     path = Path(name) if os.path.isabs(name) else cwd / name
-    try:
-        real = path.resolve(strict=True)
-        root = cwd.resolve(strict=True)
-    except OSError:
-        return None
-    if not real.is_relative_to(root) or not real.is_file():
-        return None
-    try:
-        if real.stat().st_size > limit:
-            return None
-        return real.read_text("utf-8", errors="replace")
-    except OSError:
-        return None
+    real = inside(path, [cwd])
+    return None if real is None else text_or_none(real, limit)

@@ -251,19 +251,24 @@ class FaultLensServer(LanguageServer):
 
     def _disk_lines(self, path: Path) -> list[str]:
         """A file's lines as on disk, re-read only when its size or mtime changed
-        (each publish needs the text of every file that shows a failure)."""
+        (each publish needs the text of every file that shows a failure).
+        Only a regular file inside the workspace roots, of bounded size, is
+        read (a failure can name any path); else there are no lines, and the
+        failure is shown at its line without a range."""
         try:
             st = path.stat()
-        except OSError:
+        except (OSError, ValueError):
             self._disk_cache.pop(path, None)
             return []
         stamp = (st.st_mtime_ns, st.st_size)
         cached = self._disk_cache.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        from faultlens.classifier.files import inside, text_or_none
+
+        real = inside(path, self.roots)
+        text = None if real is None else text_or_none(real)
+        if text is None:
             return []
         lines = text.splitlines(keepends=True)
         if len(self._disk_cache) >= DISK_CACHE_FILES:
@@ -586,7 +591,9 @@ class FaultLensServer(LanguageServer):
         opts = self.options(cwd=self.root, task=None, command=None, exit_code=None, log_file=rel)
 
         def work() -> Classified:
-            with open(path, "rb") as fh:
+            from faultlens.classifier.files import open_stream
+
+            with open_stream(path) as fh:  # a FIFO or device named like a log: refused
                 return self.classify_stream(fh, opts)
 
         try:

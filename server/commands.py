@@ -260,14 +260,7 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
 
 # -- recipes -----------------------------------------------------------------------------
 def _snapshot(ls: FaultLensServer, plan: Plan) -> dict[Path, str | None]:
-    out: dict[Path, str | None] = {}
-    for e in plan.edits:
-        path = ls.root / e.path
-        try:
-            out[path] = path.read_text(encoding="utf-8")
-        except OSError:
-            out[path] = None
-    return out
+    return {ls.root / e.path: _read(ls.root / e.path) for e in plan.edits}
 
 
 async def resolve_action(
@@ -388,9 +381,12 @@ def _sync_disk(ls: FaultLensServer, pending: PendingPlan) -> str | None:
 
 
 def _read(path: Path) -> str | None:
+    """A file a plan edits, as it is now (None: missing, special, too large or not UTF-8)."""
+    from faultlens.classifier.files import read_text
+
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
+        return read_text(path)
+    except (OSError, ValueError):
         return None
 
 
