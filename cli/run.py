@@ -109,7 +109,7 @@ def run_command(
     from faultlens.recipes.ledger import Ledger
     from faultlens.recipes.runner import build_env, spawn
 
-    from .passthrough import copy_through
+    from .passthrough import copy_through, shell_status
 
     ledger = Ledger.open(ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
@@ -190,7 +190,8 @@ def run_command(
                 current_ids = {base_id(r.id) for r in outcome.new_records}
             else:
                 targeted_after_full = True
-    report.exit_code = _final_status(code, report.outcomes, last_full, targeted_after_full)
+    final = _final_status(code, report.outcomes, last_full, targeted_after_full)
+    report.exit_code = shell_status(final)  # a re-run killed by a signal: 128+N too
     if report.exit_code == 0 and all(o.result != "escalated" for o in report.outcomes):
         ledger.set_task_status(task, "completed")
     return report
