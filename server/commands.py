@@ -264,12 +264,13 @@ def _snapshot(ls: FaultLensServer, plan: Plan) -> dict[Path, str | None]:
 
 
 async def resolve_action(
-    ls: FaultLensServer, action: T.CodeAction, data: dict[str, Any]
+    ls: FaultLensServer,
+    action: T.CodeAction,
+    data: P.RecipeActionData | P.ReviewActionData | P.ConflictActionData,
 ) -> T.CodeAction:
     """codeAction/resolve: compute the edit (and the follow-up command) lazily."""
-    kind = data.get("kind")
-    if kind == "recipe":
-        fid = str(data.get("failureId"))
+    if isinstance(data, P.RecipeActionData):
+        fid = data.failure_id
         entry = ls.store.get(fid)
         if entry is None:
             raise _invalid(f"unknown failure {fid}")
@@ -291,16 +292,14 @@ async def resolve_action(
             arguments=[{"failureId": fid, "editApplied": bool(p.edits)}],
         )
         return action
-    if kind == "conflict":
-        edit = conflict_edit(
-            ls, str(data.get("uri")), int(data.get("line", -1)), str(data.get("choice"))
-        )
+    if isinstance(data, P.ConflictActionData):
+        edit = conflict_edit(ls, data.uri, data.line, data.choice)
         if edit is None:
             raise _invalid("the conflict hunk is gone")
         action.edit = edit
         return action
-    if kind == "review":
-        fid = str(data.get("failureId"))
+    if isinstance(data, P.ReviewActionData):
+        fid = data.failure_id
         entry = ls.store.get(fid)
         if entry is None:
             raise _invalid(f"unknown failure {fid}")
