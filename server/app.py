@@ -327,9 +327,12 @@ class FaultLensServer(LanguageServer):
         info: TaskInfo,
         *,
         write_log: Callable[[], None] | None = None,
+        partial: bool = False,
     ) -> list[Entry]:
         """Replace a task's failures with a new classification and publish.
 
+        `partial`: the run did not finish (stopped, cancelled, timed out), so
+        what it found is added and nothing it did not re-check is cleared.
         `write_log` saves the run's output (redacted) after publishing, so the
         diagnostics do not wait for it; a failure shown on its output line is
         placed without reading the log (convert.whole_line)."""
@@ -342,7 +345,10 @@ class FaultLensServer(LanguageServer):
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
-        touched = self.store.replace(store_task, entries, info)
+        if partial:
+            touched = self.store.merge(store_task, entries, info)
+        else:
+            touched = self.store.replace(store_task, entries, info)
         self.publish(touched)
         if write_log is not None:
             self.spawn(asyncio.to_thread(write_log), "saving the run log")

@@ -123,11 +123,13 @@ def _store_keys(ls: FaultLensServer, task: str) -> list[str]:
 
 
 # -- running and ingesting output ------------------------------------------------------
-def default_key(argv: list[str] | None, task: str | None) -> str:
-    """The store key of a run: its task, or the command itself (a re-run replaces it)."""
-    if task:
-        return task
-    return f"run:{shlex.join(argv)}" if argv else "ingest"
+def default_key(argv: list[str] | None, task: str | None, cwd: str | None = None) -> str:
+    """The store key of a run, which the next run with the same key replaces:
+    its task, or the command itself, and the folder (root-relative) it ran in
+    when that is not the root, so that a clean `make` in `api` does not clear
+    the failures of `make` in `web`."""
+    base = task or (f"run:{shlex.join(argv)}" if argv else "ingest")
+    return base if cwd in (None, "", ".") else f"{base} (in {cwd})"
 
 
 async def run_task(
@@ -136,7 +138,7 @@ async def run_task(
     """Run a command, streaming its output into the classifier, with $/progress."""
     from faultlens.classifier.engine import Classifier
 
-    key = key or default_key(argv, task)
+    key = key or default_key(argv, task, ls.rel_cwd(cwd))
     if key in ls.running:
         raise _invalid(f"{key} is already running")
     stop = asyncio.Event()
@@ -200,15 +202,20 @@ async def run_task(
             ls.work_done_progress.report(
                 token, T.WorkDoneProgressReport(message=f"{result.lines} lines, classifying")
             )
-        classifier.options.exit_code = result.exit_code
+        # A run the user stopped did not fail: no "exited with status -15" record.
+        classifier.options.exit_code = None if result.cancelled else result.exit_code
         classified = await asyncio.to_thread(ls.finish, classifier)
         info = TaskInfo(
             argv=argv, task=task, cwd=cwd, exit_code=result.exit_code, log_path=log_path
         )
-        if result.cancelled or result.timed_out:
+        partial = result.cancelled or result.timed_out
+        if partial:
             why = "cancelled" if result.cancelled else "timed out"
-            ls.info(f"faultlens: {shlex.join(argv)} {why} after {result.lines} lines")
-        entries = await ls.take(key, classified, cwd, info)
+            ls.info(
+                f"faultlens: {shlex.join(argv)} {why} after {result.lines} lines; "
+                "earlier failures it did not re-check are kept"
+            )
+        entries = await ls.take(key, classified, cwd, info, partial=partial)
         summary = f"exit {result.exit_code}, {len(entries)} failure(s), {result.lines} lines"
         if progress:
             ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=summary))
@@ -246,7 +253,7 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
     except runner.BadCommand as exc:
         ls.warn(f"faultlens/ingest: {exc}; using the workspace root")
         cwd = ls.root
-    key = default_key(argv, a.task) if (argv or a.task) else "ingest"
+    key = default_key(argv, a.task, ls.rel_cwd(cwd))
     log_path = ls.run_log(key)
     data = a.output.encode("utf-8", "surrogatepass")
     opts = ls.options(
@@ -524,8 +531,7 @@ async def task_option(
                 out["run"] = {"task": k, "alreadyRunning": True}
                 break
             if info and info.argv and info.cwd:
-                task = None if k.startswith("run:") else k
-                out["run"] = await run_task(ls, info.argv, info.cwd, task, key=k)
+                out["run"] = await run_task(ls, info.argv, info.cwd, info.task, key=k)
                 break
     return out
 
