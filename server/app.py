@@ -103,6 +103,7 @@ class FaultLensServer(LanguageServer):
         self._disk_cache: dict[Path, tuple[tuple[int, int], list[str]]] = {}
         self._log_seq: dict[Path, int] = {}  # run log -> the latest write requested
         self._log_lock = threading.Lock()
+        self._scratch: Path | None = None  # the state folder when the root does not exist
 
     # -- workspace ------------------------------------------------------------
     @property
@@ -135,7 +136,28 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        return (self.root / self.settings.state_dir).resolve()
+        """`<root>/.faultlens` (the stateDir setting).  A root that does not
+        exist is never created: the session's state then lives in a private
+        temporary folder, removed at exit, and the user is told once."""
+        root = self.root
+        if root.is_dir():
+            return (root / self.settings.state_dir).resolve()
+        return self._scratch_state(root)
+
+    def _scratch_state(self, root: Path) -> Path:
+        if self._scratch is None:
+            import atexit
+            import shutil
+            import tempfile
+
+            self._scratch = Path(tempfile.mkdtemp(prefix="faultlens-state-"))
+            atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
+            self.warn(
+                f"faultlens: the workspace folder {root} does not exist; nothing is created "
+                f"there (this session's state is kept in {self._scratch}, removed at exit)",
+                show=True,
+            )
+        return self._scratch
 
     def recipe_workspace(self) -> Workspace:
         """The recipe engine's view of the workspace (rebuilt when settings change)."""

@@ -135,3 +135,38 @@ def test_a_stopped_run_adds_what_it_found_and_clears_nothing_it_did_not_recheck(
         ]
     else:  # the request itself is cancelled: its answer is that error, nothing is taken
         assert answer[0]["error"]["code"] == -32800
+
+
+def test_a_root_that_does_not_exist_is_never_created(tmp_path):
+    ghost = tmp_path / "no" / "such" / "project"
+    c = RawClient(tmp_path)
+    try:
+        res = c.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": ghost.as_uri(),
+                "workspaceFolders": [{"uri": ghost.as_uri(), "name": "ghost"}],
+                "capabilities": {},
+            },
+        )
+        assert "result" in res
+        c.notify("initialized", {})
+        out = "src/x.ts(1,9): error TS2304: Cannot find name 'y'.\n"
+        c.notify("faultlens/ingest", {"output": out, "command": "tsc", "task": "T-1"})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            listed = c.request("faultlens/failures", {})["result"]["failures"]
+            if listed:
+                break
+            time.sleep(0.2)
+        assert listed and listed[0]["record"]["code"] == "TS2304"
+        time.sleep(1)  # the run log and the ledger are written after publishing
+        assert not (tmp_path / "no").exists()
+        shown = [
+            m["params"]["message"] for m in list(c.all) if m.get("method") == "window/showMessage"
+        ]
+        assert any("does not exist" in m for m in shown), shown
+    finally:
+        c.close()
+    assert not (tmp_path / "no").exists()
