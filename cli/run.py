@@ -128,7 +128,7 @@ def run_command(
     from faultlens.recipes.ledger import Ledger
     from faultlens.recipes.runner import build_env, spawn
 
-    from .passthrough import copy_through
+    from .passthrough import copy_through, shell_status
 
     ledger: Ledger | None = guarded(ws, Ledger.open, ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
@@ -197,7 +197,10 @@ def run_command(
     report.outcomes = [*rec_report.outcomes, *rec_report.new]
     report.box = rec_report.box
     report.reruns = rec_report.reruns
-    report.exit_code = rec_report.exit_code if rec_report.exit_code is not None else code
+    # a re-run killed by a signal: 128+N, as a shell says
+    report.exit_code = (
+        shell_status(rec_report.exit_code) if rec_report.exit_code is not None else code
+    )
     if report.exit_code == 0 and all(o.result != "escalated" for o in report.outcomes):
         guarded(ws, ledger.set_task_status, task, "completed")
     return report
