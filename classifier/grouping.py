@@ -109,7 +109,7 @@ def _test_location(r: FailureRecord) -> Location:
     file = h.get("test_file")
     line = h.get("test_line")
     if not isinstance(file, str) or not file:
-        file, line = r.source_file or "", r.source_line
+        file, line = "", None  # the runner did not say (the id is what re-runs it)
     elif not isinstance(line, int) or line < 1:
         line = r.source_line if file == r.source_file else None
     return Location(file=file, line=line, message=_text(r)[:300], test=test_of(r))

@@ -381,3 +381,113 @@ def unittest_failure(m: re.Match[str], ctx: LineContext) -> _UnittestBlock:
     name, where = m.group("name"), m.group("where")
     test_id = where if where == name or where.endswith("." + name) else f"{where}.{name}"
     return _UnittestBlock(ctx, m.group("outcome"), test_id, ctx.line_no)
+
+
+# -- doctest ----------------------------------------------------------------------
+_DOCTEST_AT = re.compile(r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>\S+)$')
+_DOCTEST_PARTS = {"Failed example:": "example", "Expected:": "expected", "Got:": "actual"}
+
+
+class _DoctestBlock:
+    """One failed example of `python -m doctest` (or doctest.testmod())."""
+
+    max_lines = 2_000
+
+    def __init__(self, ctx: LineContext, at: re.Match[str]) -> None:
+        self.ctx = ctx
+        self.at = at
+        self.log_line = ctx.line_no - 1
+        self.parts: dict[str, list[str]] = {"example": []}
+        self.part = "example"
+        self.exception: str | None = None
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if line.startswith("****"):
+            return False
+        if line in _DOCTEST_PARTS:
+            self.part = _DOCTEST_PARTS[line]
+            self.parts.setdefault(self.part, [])
+            return True
+        if line in ("Exception raised:", "Expected nothing", "Got nothing"):
+            self.part = "raised" if line.startswith("Exception") else ""
+            return True
+        if not line.startswith("    "):
+            return False
+        text = line[4:]
+        if self.part == "raised":
+            if not text.startswith(" ") and text.strip() and text != TRACEBACK_HEAD:
+                self.exception = text.strip()  # the exception line ends the traceback
+        elif self.part and len(self.parts[self.part]) < 20:
+            self.parts[self.part].append(text)
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        at = self.at
+        example = "\n".join(self.parts.get("example", []))
+        hint: dict[str, Any] = {
+            "runner": "doctest",
+            "test_id": at.group("name"),
+            "test_file": self.ctx.resolve(at.group("file")),
+            "test_line": int(at.group("line")),
+            "example": example,
+        }
+        for part in ("expected", "actual"):
+            if part in self.parts:
+                hint[part] = "\n".join(self.parts[part])
+        if self.exception:
+            hint["why"] = self.exception[:500]
+            hint["exception"] = self.exception.split(":", 1)[0]
+        elif "expected" in hint:
+            hint["why"] = f"expected {hint['expected']!r}, got {hint.get('actual', '')!r}"
+        return [
+            Hit(
+                signal=f"doctest failed: {at.group('name')}: {example.splitlines()[0] if example else ''}",
+                message=f"Failed example in {at.group('name')}: {example}",
+                file=at.group("file"),
+                line=int(at.group("line")),
+                code=hint.get("exception"),
+                log_line=self.log_line,
+                hint=hint,
+                key=("doctest", at.group("file"), at.group("line")),
+            )
+        ]
+
+
+@rule(
+    id="doctest.failure",
+    category=FailureType.TEST,
+    tool="doctest",
+    pattern=r"^Failed example:$",
+    triggers=("Failed example:",),
+    url="https://docs.python.org/3/library/doctest.html",
+)
+def doctest_failure(m: re.Match[str], ctx: LineContext) -> _DoctestBlock | None:
+    """A failed doctest example (`python -m doctest file.py`, `doctest.testmod()`).
+
+    What it detects: doctest's report of one example, `File "x.py", line N,
+    in module.func` then `Failed example:` with the example's source, and
+    either `Expected:` / `Got:` (the values become hint `expected` and
+    `actual`) or `Exception raised:` with the traceback (its exception line
+    is hint `why`). The record sits at the example's line (the `>>>` line of
+    the docstring), so the editor shows it where the example is; the
+    closing "N items had failures" summary is not a record. (pytest
+    `--doctest-modules` reports are pytest.failure's.)
+
+    Example output (`python3 -m doctest shop/prices.py`, Python 3.11.7):
+        **********************************************************************
+        File "/work/app/shop/prices.py", line 11, in prices.with_tax
+        Failed example:
+            with_tax(10)
+        Expected:
+            12.0
+        Got:
+            12.5
+
+    Recipe: test: re-run the module's doctests (`python -m doctest
+    <test_file>`); a real failure is escalated with expected vs actual.
+
+    References: https://docs.python.org/3/library/doctest.html
+    """
+    before = ctx.before(1)
+    at = _DOCTEST_AT.match(before[-1]) if before else None
+    return _DoctestBlock(ctx, at) if at else None
