@@ -37,6 +37,9 @@ FAMILIES: tuple[str, ...] = (
     "workflow",
     "tap",
     "cargo_json",
+    "ruby",
+    "ruby_test",
+    "ruby_xunit",
 )
 
 _RULES: dict[str, Rule] = {}
