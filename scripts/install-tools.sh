@@ -92,7 +92,7 @@ debian_tools() {
 ecosystem_tools() {
   local pkgs=(
     ruby ruby-rspec ruby-minitest ruby-test-unit rubocop
-    php-cli phpunit
+    php-cli phpunit php-codesniffer
     mono-mcs mono-runtime
   )
   local need=()

@@ -40,6 +40,9 @@ FAMILIES: tuple[str, ...] = (
     "ruby",
     "ruby_test",
     "ruby_xunit",
+    "php",
+    "php_test",
+    "php_lint",
 )
 
 _RULES: dict[str, Rule] = {}

@@ -13,6 +13,7 @@ from typing import Any
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
+from .stack import Frame, innermost_in_project, related_frames
 
 ECOSYSTEM = "Ruby"
 
@@ -49,27 +50,10 @@ _INFRA_EXCEPTIONS = frozenset(
 )
 
 
-def project_frame(frames: Sequence[tuple[str, int]], ctx: LineContext) -> tuple[str, int] | None:
+def project_frame(frames: Sequence[Frame], ctx: LineContext) -> Frame | None:
     """Of frames listed innermost first: the innermost inside the project;
     else the innermost outside the interpreter's and the gems' folders."""
-    for frame in frames:
-        if ctx.in_project(frame[0]):
-            return frame
-    for frame in frames:
-        if not any(mark in frame[0] for mark in _LIBRARY_MARKERS):
-            return frame
-    return None
-
-
-def related_frames(
-    frames: Sequence[tuple[str, int]], chosen: tuple[str, int] | None, limit: int = 20
-) -> list[tuple[str, int | None, int | None, str]]:
-    """The frames other than the chosen location, as Hit.related entries."""
-    out: list[tuple[str, int | None, int | None, str]] = []
-    for file, line in frames:
-        if (file, line) != chosen and len(out) < limit:
-            out.append((file, line, None, ""))
-    return out
+    return innermost_in_project(frames, ctx, _LIBRARY_MARKERS)
 
 
 def exception_hint(exc: str, message: str, extra: Sequence[str] = ()) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from typing import Any
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, match_above
 from .registry import rule
-from .ruby import FRAME, exception_category, exception_hint, project_frame, related_frames
+from .ruby import FRAME, exception_category, exception_hint, project_frame
+from .stack import related_frames
 
 ECOSYSTEM = "Ruby"
 
