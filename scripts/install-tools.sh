@@ -93,7 +93,7 @@ ecosystem_tools() {
   local pkgs=(
     ruby ruby-rspec ruby-minitest ruby-test-unit rubocop
     php-cli phpunit php-codesniffer
-    mono-mcs mono-runtime
+    mono-mcs mono-runtime nunit-console libnunit-cil-dev
   )
   local need=()
   for p in "${pkgs[@]}"; do

@@ -43,6 +43,7 @@ FAMILIES: tuple[str, ...] = (
     "php",
     "php_test",
     "php_lint",
+    "csharp",
 )
 
 _RULES: dict[str, Rule] = {}
