@@ -37,6 +37,13 @@ FAMILIES: tuple[str, ...] = (
     "workflow",
     "tap",
     "cargo_json",
+    "ruby",
+    "ruby_test",
+    "ruby_xunit",
+    "php",
+    "php_test",
+    "php_lint",
+    "csharp",
 )
 
 _RULES: dict[str, Rule] = {}
