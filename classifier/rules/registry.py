@@ -44,6 +44,13 @@ FAMILIES: tuple[str, ...] = (
     "php_test",
     "php_lint",
     "csharp",
+    # CI linters and format checkers (issue 13)
+    "shellcheck",
+    "js_lint",
+    "docker",
+    "css",
+    "markdown",
+    "fatal_warnings",
 )
 
 _RULES: dict[str, Rule] = {}
