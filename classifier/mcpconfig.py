@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .files import inside, text_or_none
 from .redact import redact, redact_argv
 
 if TYPE_CHECKING:
@@ -186,14 +187,10 @@ def declared_servers(cwd: str | os.PathLike[str]) -> list[ServerEntry]:
     base = Path(cwd)
     entries: list[ServerEntry] = []
     for rel in CONFIG_FILES:
-        path = base / rel
-        try:
-            if not path.is_file() or path.stat().st_size > MAX_CONFIG_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        entries.extend(parse_servers(text, rel))
+        real = inside(base / rel, [base])  # a symlink out of the tree is not followed
+        text = None if real is None else text_or_none(real, MAX_CONFIG_BYTES)
+        if text is not None:
+            entries.extend(parse_servers(text, rel))
     return entries
 
 

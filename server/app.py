@@ -103,6 +103,7 @@ class FaultLensServer(LanguageServer):
         self._disk_cache: dict[Path, tuple[tuple[int, int], list[str]]] = {}
         self._log_seq: dict[Path, int] = {}  # run log -> the latest write requested
         self._log_lock = threading.Lock()
+        self._scratch: Path | None = None  # the state folder when the root does not exist
 
     # -- workspace ------------------------------------------------------------
     @property
@@ -135,7 +136,28 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        return (self.root / self.settings.state_dir).resolve()
+        """`<root>/.faultlens` (the stateDir setting).  A root that does not
+        exist is never created: the session's state then lives in a private
+        temporary folder, removed at exit, and the user is told once."""
+        root = self.root
+        if root.is_dir():
+            return (root / self.settings.state_dir).resolve()
+        return self._scratch_state(root)
+
+    def _scratch_state(self, root: Path) -> Path:
+        if self._scratch is None:
+            import atexit
+            import shutil
+            import tempfile
+
+            self._scratch = Path(tempfile.mkdtemp(prefix="faultlens-state-"))
+            atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
+            self.warn(
+                f"faultlens: the workspace folder {root} does not exist; nothing is created "
+                f"there (this session's state is kept in {self._scratch}, removed at exit)",
+                show=True,
+            )
+        return self._scratch
 
     def recipe_workspace(self) -> Workspace:
         """The recipe engine's view of the workspace (rebuilt when settings change)."""
@@ -251,19 +273,24 @@ class FaultLensServer(LanguageServer):
 
     def _disk_lines(self, path: Path) -> list[str]:
         """A file's lines as on disk, re-read only when its size or mtime changed
-        (each publish needs the text of every file that shows a failure)."""
+        (each publish needs the text of every file that shows a failure).
+        Only a regular file inside the workspace roots, of bounded size, is
+        read (a failure can name any path); else there are no lines, and the
+        failure is shown at its line without a range."""
         try:
             st = path.stat()
-        except OSError:
+        except (OSError, ValueError):
             self._disk_cache.pop(path, None)
             return []
         stamp = (st.st_mtime_ns, st.st_size)
         cached = self._disk_cache.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        from faultlens.classifier.files import inside, text_or_none
+
+        real = inside(path, self.roots)
+        text = None if real is None else text_or_none(real)
+        if text is None:
             return []
         lines = text.splitlines(keepends=True)
         if len(self._disk_cache) >= DISK_CACHE_FILES:
@@ -322,9 +349,12 @@ class FaultLensServer(LanguageServer):
         info: TaskInfo,
         *,
         write_log: Callable[[], None] | None = None,
+        partial: bool = False,
     ) -> list[Entry]:
         """Replace a task's failures with a new classification and publish.
 
+        `partial`: the run did not finish (stopped, cancelled, timed out), so
+        what it found is added and nothing it did not re-check is cleared.
         `write_log` saves the run's output (redacted) after publishing, so the
         diagnostics do not wait for it; a failure shown on its output line is
         placed without reading the log (convert.whole_line)."""
@@ -337,7 +367,10 @@ class FaultLensServer(LanguageServer):
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
-        touched = self.store.replace(store_task, entries, info)
+        if partial:
+            touched = self.store.merge(store_task, entries, info)
+        else:
+            touched = self.store.replace(store_task, entries, info)
         self.publish(touched)
         if write_log is not None:
             self.spawn(asyncio.to_thread(write_log), "saving the run log")
@@ -590,7 +623,9 @@ class FaultLensServer(LanguageServer):
         opts = self.options(cwd=self.root, task=None, command=None, exit_code=None, log_file=rel)
 
         def work() -> Classified:
-            with open(path, "rb") as fh:
+            from faultlens.classifier.files import open_stream
+
+            with open_stream(path) as fh:  # a FIFO or device named like a log: refused
                 return self.classify_stream(fh, opts)
 
         try:

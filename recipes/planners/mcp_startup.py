@@ -17,6 +17,7 @@ import json
 import sys
 from pathlib import Path
 
+from faultlens.classifier.files import read_text
 from faultlens.classifier.mcpconfig import ServerEntry, declared_servers, pick_server
 from faultlens.classifier.redact import shown_command
 
@@ -129,7 +130,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             result="skipped",
         )
     try:
-        text = (base / entry.file).read_text("utf-8")
+        text = read_text(base / entry.file)
         spec = load_spec(text, entry.name, build_env(ctx.ws, ctx.env), base)
     except (OSError, UnicodeDecodeError, BadEntry) as exc:
         return Refusal(
