@@ -25,6 +25,8 @@ SUBCOMMANDS: dict[str, str] = {
     "serve": "serve",
     "schema": "schema",
     "rules": "rules",
+    "mcp": "mcp",
+    "hook": "hook",
 }
 
 
