@@ -95,6 +95,12 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
     events = EventLog(ws)
     shown = records[0].hint.get("command") if records else None
     out = Verdicts()
+    # The agent's call is a run like any other: its records are stored (for
+    # `faultlens explain`, `recover` and the editor) and logged.
+    cwd = Path(call.cwd or ws.root).resolve()
+    rel = os.path.relpath(cwd, ws.root) if cwd.is_relative_to(ws.root) else "."
+    run_id = ledger.start_run(task, argv_of(call.command) or [call.agent], rel.replace(os.sep, "/"))
+    ledger.finish_run(run_id, call.exit_code, records)
     if records:
         events.emit_many("failure.classified", records, command=shown, exit_code=call.exit_code)
     for record in records:
@@ -113,8 +119,9 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
                 continue
             prior = ledger.automatic_attempt(record.id, task)
         if prior is not None and prior.state == "pending":
-            why = f"still reported after the agent's attempt ({prior.tried or record.recipe})"
-            outcome = make_outcome(record, ws, ledger, "escalated", prior.tried or "the agent", why)
+            tried = f"the agent: {_recipe_step(record, ws)}"
+            why = "still reported when the command ran again after the agent's attempt"
+            outcome = make_outcome(record, ws, ledger, "escalated", tried, why)
             store(ledger, outcome, prior.id)
             emit_result(events, outcome)
             out.escalated.append((record, why))
@@ -151,7 +158,7 @@ def _clear_gone(
             ws,
             ledger,
             "recovered",
-            row.tried or "the agent",
+            f"the agent: {_recipe_step(record, ws)}",
             "no longer reported when the command ran again",
             verified=True,
         )
@@ -198,7 +205,7 @@ def context_text(verdicts: Verdicts, task: str) -> str:
     if verdicts.review:
         lines.append("faultlens: needs human review, never fixed automatically:")
         lines.extend(f"- {_line(r)}" for r in verdicts.review[:MAX_LISTED])
-    if verdicts.recovered and lines:
+    if verdicts.recovered:
         lines.append("faultlens: recovered since the last run: " + ", ".join(verdicts.recovered))
     return "\n".join(lines)
 
@@ -211,21 +218,43 @@ def respond(call: ToolCall, root: Path, state_dir: Path | None = None) -> str:
     if not cwd.is_relative_to(root) or not cwd.is_dir():
         cwd = root
     task = task_of(call)
-    if call.exit_code == 0:
-        from .quick import may_hold_failure
-
-        if not may_hold_failure(call.output, root):
-            return ""
-    records = classify_call(call, cwd, task)
     settings = RecipeSettings(worker=call.agent, session=call.session)
     ws = Workspace(roots=[root], state_dir=state_dir, settings=settings)
-    if not records and call.exit_code == 0:
-        verdicts = Verdicts()
+    records: list[FailureRecord] = []
+    if call.exit_code != 0 or _may_hold_failure(call.output, root):
+        records = classify_call(call, cwd, task)
+    if records:
+        return context_text(decide(records, call, ws, task), task)
+    if call.exit_code == 0 and _has_pending(ws.state / "ledger.sqlite3", task):
+        # A clean run closes the agent's pending attempts it no longer reports
+        # (in the ledger and the log; the agent is told nothing: no failure).
         from faultlens.recipes import EventLog, Ledger
 
-        if (ws.state / "ledger.sqlite3").is_file():
-            verdicts.recovered = _clear_gone(Ledger.open(ws), EventLog(ws), ws, task, call, set())
-        if verdicts.recovered:
-            return "faultlens: recovered: " + ", ".join(verdicts.recovered)
-        return ""
-    return context_text(decide(records, call, ws, task), task)
+        _clear_gone(Ledger.open(ws), EventLog(ws), ws, task, call, set())
+    return ""
+
+
+def _has_pending(path: Path, task: str) -> bool:
+    """Whether the ledger holds a pending attempt of the task: one read-only
+    query, so that a clean call with nothing pending loads nothing more."""
+    import sqlite3
+
+    if not path.is_file():
+        return False
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute(
+                "SELECT 1 FROM attempts WHERE task=? AND state='pending' LIMIT 1", (task,)
+            ).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return True  # let the ledger itself say what is wrong with it
+    return row is not None
+
+
+def _may_hold_failure(output: str, root: Path) -> bool:
+    from .quick import may_hold_failure
+
+    return may_hold_failure(output, root)

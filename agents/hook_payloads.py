@@ -113,9 +113,9 @@ def parse(agent: str, payload: Any) -> ToolCall | None:
         error = payload.get("error")
         text = error if isinstance(error, str) else _text(error)
         m = _EXIT_LINE.match(text)
-        exit_code = int(m.group(1)) if m else 1
+        failed = int(m.group(1)) if m else 1
         output = text[m.end() :].lstrip("\n") if m else text
-        return ToolCall(agent, event, command, output, exit_code, session, cwd)
+        return ToolCall(agent, event, command, output, failed, session, cwd)
     if event == "PostToolUse":
         response = payload.get("tool_response")
         exit_code = _exit_code(response)
@@ -137,7 +137,9 @@ def _gemini(
     m = _GEMINI_EXIT.search(content)
     exit_code = int(m.group(1)) if m else 0
     out = _GEMINI_OUTPUT.search(content)
-    output = out.group(1) if out else content
+    output = out.group(1).rstrip("\n") if out else content
+    if output == "(empty)":  # what its shell tool writes for no output
+        output = ""
     if isinstance(response, dict) and response.get("error"):
         output += "\n" + _text(response.get("error"))
         exit_code = exit_code or 1

@@ -8,8 +8,8 @@ literal strings without which no rule even tries a line.  No trigger, no
 failure: the classifier would find nothing either.
 
 The trigger list is kept in a cache file (under $XDG_CACHE_HOME/faultlens)
-keyed by the faultlens version and the size and mtime of every rule module, so
-an upgrade or an edited rule rebuilds it.  A project with its own rules
+keyed by where the rule modules are installed and the size and mtime of each,
+so an upgrade or an edited rule rebuilds it.  A project with its own rules
 (`.faultlens.toml`, `[tool.faultlens]` in pyproject.toml) always gets the full
 classifier, as does output that looks structured (JUnit XML, SARIF, JSON
 messages): their parsers do not work by triggers.
@@ -39,15 +39,10 @@ def _cache_dir() -> Path:
 
 
 def _key() -> str:
-    """Changes when the installed rules change."""
-    from importlib.metadata import PackageNotFoundError, version
-
+    """Changes when the installed rules change (their files' sizes and times;
+    the engine's own module too, for how triggers are read)."""
     rules_dir = Path(__file__).resolve().parent.parent / "classifier" / "rules"
-    try:
-        ver = version("faultlens")
-    except PackageNotFoundError:  # pragma: no cover - a bare checkout
-        ver = "0"
-    h = hashlib.sha256(ver.encode())
+    h = hashlib.sha256(str(rules_dir).encode())
     for entry in sorted(os.scandir(rules_dir), key=lambda e: e.name):
         if entry.name.endswith(".py"):
             st = entry.stat()

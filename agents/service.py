@@ -295,12 +295,12 @@ class Agents:
         from faultlens.recipes import Ledger
 
         if not self._has_ledger(ws):
-            raise AgentError("no failures stored yet: run the command with the run tool first")
+            raise AgentError(
+                "no failures stored yet: run the command first (faultlens run, or the run tool)"
+            )
         found = Ledger.open(ws).find_record(failure_id)
         if found is None:
-            raise AgentError(
-                f"no stored failure with id {failure_id!r} (ids come from the run tool)"
-            )
+            raise AgentError(f"no stored failure with id {failure_id!r} (ids come from a run)")
         data, run = found
         return FailureRecord.model_validate(data), run
 
