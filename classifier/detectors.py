@@ -64,6 +64,13 @@ def _group(name: str, check: Callable[[str], bool] | None = None) -> Any:
     return span
 
 
+# An environment or template reference standing for the value: $TOKEN,
+# %TOKEN% (Windows), %(token)s, {{ token }}.
+_REFERENCE = re.compile(
+    r"\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_]\w*\)[sdr]|\{\{[^{}]*\}\}"
+)
+
+
 def looks_secret(value: str) -> bool:
     """A value that could be a credential: not a placeholder, a number or a
     plain word (`Basic authentication`, `token: none`, `${TOKEN}`)."""
@@ -73,7 +80,7 @@ def looks_secret(value: str) -> bool:
     low = v.lower()
     if low in {"none", "null", "true", "false", "required", "string", "redacted", "undefined"}:
         return False
-    if set(v) <= set("*xX•.-_<>") or v.startswith(("${", "$(", "<", "%")) or v.startswith("$"):
+    if set(v) <= set("*xX•.-_<>") or v.startswith(("${", "$(", "<")) or _REFERENCE.fullmatch(v):
         return False
     has_digit = any(c.isdigit() for c in v)
     has_symbol = any(not c.isalnum() for c in v)

@@ -73,7 +73,16 @@ ORDINARY = [
     "password: ********",
     "secret=${DEPLOY_SECRET}",
     "Authorization: Bearer ${TOKEN}",
+    "password: %DB_PASSWORD%",
+    "token = {{ secrets.DEPLOY_TOKEN }}",
 ]
+
+
+def test_a_value_that_only_starts_like_a_reference_is_masked():
+    """(Found by the property test: `%` began a "placeholder".)"""
+    assert redact("fatal: DATABASE_PASSWORD=%0000000000A is not valid") == (
+        "fatal: DATABASE_PASSWORD=…(12 chars) is not valid"
+    )
 
 
 @pytest.mark.parametrize("text", ORDINARY)
