@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .config import effective_rules
-from .fingerprint import fingerprint_normalised, normalise_message
+from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
 from .record import FailureRecord, Location
 from .redact import redact_hit
@@ -514,12 +514,10 @@ class Classifier:
         if file and not hit.resolved:
             file = self.locator.resolve(file)
         message = hit.message or hit.signal
-        normalised: str | None = None
         if hit.key:
             key: tuple[Any, ...] = (ft.value, *hit.key)
         else:
-            normalised = normalise_message(message)
-            key = (ft.value, file, hit.line, hit.code, normalised)
+            key = (ft.value, file, hit.line, hit.code, same_failure_text(message))
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
@@ -528,8 +526,7 @@ class Classifier:
             return
         if hit.warning:
             self.warning_keys.add(key)
-        if normalised is None:
-            normalised = normalise_message(message)
+        normalised = normalise_message(message)
         base_id = fingerprint_normalised(ft.value, hit.code or hit.tool, file, normalised)
         seen = self._ids.get(base_id, 0)
         self._ids[base_id] = seen + 1

@@ -11,11 +11,15 @@ Cross-record decisions live here, away from the line rules, in this order:
 1. conflicts: a branch_divergence record naming a file that is readable
    under the working directory is placed on the file's first conflict
    marker, with every hunk in its hint (classifier/conflicts.py);
-2. precedence between categories that saw the same failure
+2. a record that only knows its test is placed on the test's definition
+   (classifier/testdefs.py);
+3. precedence between categories that saw the same failure
    (classifier/precedence.py, docs/precedence.md);
-3. the fallback record for a failed command that no rule explained
+4. root-cause groups: the failing tests of one cause become one record
+   for the cause (classifier/grouping.py);
+5. the fallback record for a failed command that no rule explained
    (classifier/fallback.py);
-4. redaction of every secret a scanner named, in every record
+6. redaction of every secret a scanner named, in every record
    (classifier/redact.py; the engine already redacted known shapes).
 """
 
@@ -25,7 +29,16 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import conflicts, fallback, manifests, mcpconfig, precedence, warnings_policy
+from . import (
+    conflicts,
+    fallback,
+    grouping,
+    manifests,
+    mcpconfig,
+    precedence,
+    testdefs,
+    warnings_policy,
+)
 from .locate import read_in_tree
 from .redact import redact_record
 from .rules import gnu as gnu_rules
@@ -55,7 +68,8 @@ def finalize(classifier: Classifier) -> None:
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
     plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
-    kept = precedence.apply(records)
+    testdefs.place(records, cwd)  # a test known by its id only: on its definition
+    kept = grouping.group(precedence.apply(records))
     if len(kept) != len(records):
         ids = {id(r) for r in kept}
         classifier._records = {k: v for k, v in classifier._records.items() if id(v) in ids}

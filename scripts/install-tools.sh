@@ -10,6 +10,7 @@
 #   scripts/install-tools.sh debian     # only the Debian packages (needs root)
 #   scripts/install-tools.sh security   # the security scanners (not in "all": no test needs them)
 #   scripts/install-tools.sh llm        # the LLM SDKs behind tests/samples/agent (not in "all")
+#   scripts/install-tools.sh ecosystems # the toolchains behind tests/samples/{ruby,php,csharp,...} (not in "all")
 #   scripts/install-tools.sh lint       # the CI linters behind the linter samples (not in "all")
 #
 # npm tools go to tools/node/node_modules/.bin (add it to PATH); PyPI tools
@@ -83,6 +84,28 @@ debian_tools() {
   fi
 }
 
+# Toolchains behind the samples of the other ecosystems (tests/samples/ruby,
+# php, csharp, kotlin, scala, haskell, elixir, erlang, ocaml, lua, perl,
+# shell, zig; docs/native-tools.md has the versions). Only for capturing
+# samples again: no test runs them, so CI does not install them. Debian's
+# packaged gems/libraries stand in for rubygems, packagist, hex, hackage and
+# opam (not reachable here); Zig comes from PyPI's ziglang wheel.
+ecosystem_tools() {
+  local pkgs=(
+    ruby ruby-rspec ruby-minitest ruby-test-unit rubocop
+    php-cli phpunit php-codesniffer
+    mono-mcs mono-runtime nunit-console libnunit-cil-dev
+  )
+  local need=()
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
+  fi
+}
+
 # What the real_tool tests run: the compile and test recipes are verified by
 # re-running tsc, go, g++ and cargo; the plugin recipe by re-running eslint.  Everything else is for capturing samples.
 test_tools() {
@@ -139,7 +162,8 @@ case $what in
   debian) debian_tools ;;
   security) security_tools ;;
   llm) llm_tools ;;
+  ecosystems) ecosystem_tools ;;
   lint) lint_tools ;;
   all) debian_tools; node_tools; python_tools ;;
-  *) echo "usage: $0 [all|test|node|python|debian|security|llm|lint]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|test|node|python|debian|security|llm|ecosystems|lint]" >&2; exit 2 ;;
 esac

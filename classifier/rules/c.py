@@ -8,7 +8,7 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, match_above
-from .registry import rule
+from .registry import all_rules, rule
 
 _GCC_DOCS = "https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html"
 _CLANG_DOCS = "https://clang.llvm.org/docs/UsersManual.html#formatting-of-diagnostics"
@@ -51,6 +51,15 @@ _INCLUDE = re.compile(
     r"|include the header (?P<clang><[^>]+>)"
     rf"|include {_Q}(?P<gcc2><[^>]+>){_QE} or provide a declaration"
 )
+
+
+def _starts_another_report(line: str) -> bool:
+    """Whether some registered rule reads `line` as a failure of its own (a tsc,
+    pytest, rustc, npm or git error printed right after a compiler error)."""
+    return any(
+        any(t in line for t in r.triggers) and r.pattern.search(line) is not None
+        for r in all_rules()
+    )
 
 
 def _unescape(text: str) -> str:
@@ -131,6 +140,7 @@ class _CompilerDiagnostic:
             )
             return True
         if _GCC_SNIPPET.match(line):
+            self._free = 0  # gcc's excerpt has a gutter: no free source line follows
             return True
         if _CARET.match(line):
             self._after_caret = True
@@ -139,7 +149,12 @@ class _CompilerDiagnostic:
         if self._after_caret and line.startswith(" ") and line.strip():
             self._after_caret = False  # clang's fix-it text under the caret
             return True
-        if self._free > 0 and line.strip() and not line.endswith(" generated."):
+        if (
+            self._free > 0
+            and line.strip()
+            and not line.endswith(" generated.")
+            and not _starts_another_report(line)
+        ):
             self._free -= 1  # clang's source line (no gutter)
             return True
         return False
@@ -207,7 +222,9 @@ def c_compiler_error(m: re.Match[str], ctx: LineContext) -> Block:
     fatal error: message` on a C/C++ source or header, read with what
     follows it: the source excerpt, `note:` lines (attached as related
     locations and hint["notes"], never records of their own), gcc's and
-    clang's fix-its.  The `file: In function 'f':` context printed before
+    clang's fix-its; a line another rule reads as a failure of its own (a
+    tsc, rustc or pytest error printed right after) always ends the report.
+    The `file: In function 'f':` context printed before
     it becomes hint["function"]; an `In file included from` chain right
     above it becomes related locations.  From the message: the missing name
     (hint["name"]), "did you mean 'x'?" (hint["suggestion"]), the missing

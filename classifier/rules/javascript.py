@@ -538,7 +538,8 @@ def eslint_stylish(m: re.Match[str], ctx: LineContext) -> Block | None:
 
 # The throw site Node prints above an uncaught error: `file:line`, the source
 # line, a caret line, a blank line.
-_THROW_SITE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)$")
+# mocha prefixes it with "Exception during run: " when a spec file fails to load.
+_THROW_SITE = re.compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
 _ERROR_LINE = (
     r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error)(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
 )

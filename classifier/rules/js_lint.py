@@ -143,8 +143,8 @@ class _StandardBlock:
     id="js_lint.standard",
     category=FailureType.COMPILE,
     tool="standard",
-    pattern=r"^(?P<tool>standard|semistandard|ts-standard|standardx): Use .*\(https?://\S+\)\s*$",
-    triggers=("standard: Use ",),
+    pattern=r"^(?P<tool>standard|semistandard|ts-standard|standardx): Use (?:JavaScript|Semicolons|TypeScript).*\(https?://\S+\)\s*$",
+    triggers=("standard: Use JavaScript", "standard: Use Semicolons", "standard: Use TypeScript"),
     url="https://standardjs.com/#usage",
     priority=20,
 )
@@ -152,7 +152,7 @@ def standard_style(m: re.Match[str], ctx: LineContext) -> Block:
     """JavaScript Standard Style (`standard`, `semistandard`, `ts-standard`).
 
     What it detects: the banner `standard: Use JavaScript Standard Style
-    (https://standardjs.com)` and the indented `  file:line:col: message
+    (https://standardjs.com)` (not Ruby's standardrb banner, ruby.py's) and the indented `  file:line:col: message
     (rule-id)` lines after it, one record each. A line ending in
     `(warning)` is a warning: standard exits 0 for warnings alone.
 
