@@ -14,7 +14,7 @@ from typing import Any
 
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
-from .base import Hit, LineContext, match_above
+from .base import Hit, LineContext, hit_from_match, match_above
 from .registry import rule
 
 ECOSYSTEM = "Go"
@@ -45,16 +45,7 @@ def staticcheck_finding(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://staticcheck.dev/docs/checks/
     """
-    code = m.group("code")
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code=code,
-        hint={"check": code},
-    )
+    return hit_from_match(m, ctx, hint={"check": m.group("code")})
 
 
 # The linters golangci-lint runs by default and the ones projects most
@@ -165,12 +156,9 @@ def golangci_lint_issue(m: re.Match[str], ctx: LineContext) -> Hit | None:
     message = m.group("message").strip()
     code = c.group("code") if (c := _GOLANGCI_CODE.match(message)) else linter
     security = linter == "gosec" or is_security_code(code, "golangci-lint")
-    return Hit(
-        signal=ctx.line.strip(),
-        message=message,
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")) if m.group("column") else None,
+    return hit_from_match(
+        m,
+        ctx,
         code=code,
         category=FailureType.TRUST_GATE if security else None,
         hint={"linter": linter},
@@ -201,15 +189,7 @@ def gomod_error(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://go.dev/ref/mod#go-mod-file
     """
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")) if m.group("column") else None,
-        code="go.mod",
-        hint={"gomod": True},
-    )
+    return hit_from_match(m, ctx, code="go.mod", hint={"gomod": True})
 
 
 _UNDEFINED = re.compile(r"^undefined: (?P<name>[\w.]+)$")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "JavaScript"
@@ -28,13 +28,9 @@ _FORMATTERS = "https://eslint.org/docs/latest/use/formatters/"
 def _eslint_hit(m: re.Match[str], ctx: LineContext, severity: str) -> Hit:
     code = m.group("code")
     security = is_security_code(code, "eslint")
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code=code,
+    return hit_from_match(
+        m,
+        ctx,
         category=FailureType.TRUST_GATE if security else None,
         warning=severity.lower() == "warning" and not security,
         hint={"rule": code, "level": severity.lower()} if code else {"level": severity.lower()},
@@ -263,12 +259,5 @@ def prettier_syntax_error(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://prettier.io/docs/cli
     """
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code=m.group("kind"),
-        hint={"kind": m.group("kind"), "formatter": "prettier"},
-    )
+    kind = m.group("kind")
+    return hit_from_match(m, ctx, code=kind, hint={"kind": kind, "formatter": "prettier"})

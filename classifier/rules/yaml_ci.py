@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "YAML & GitHub Actions"
@@ -180,12 +180,4 @@ def actionlint_finding(m: re.Match[str], ctx: LineContext) -> Hit:
     hint: dict[str, object] = {"kind": kind}
     if kind == "shellcheck" and (sc := _EMBEDDED_SC.search(m.group("message"))):
         hint["shellcheck"] = sc.group("code")
-    return Hit(
-        signal=ctx.line.strip()[:300],
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code=kind,
-        hint=hint,
-    )
+    return hit_from_match(m, ctx, signal=ctx.line.strip()[:300], code=kind, hint=hint)
