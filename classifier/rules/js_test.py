@@ -70,7 +70,7 @@ def _test_hit(
         if own is not None:
             hint["test_line"] = own.line
     if message.strip():
-        hint["why"] = message.strip()[:500]
+        hint["why"] = _why(message.strip(), texts)[:500]
     # What the runner printed as expected/received first, else the chai-style
     # message ("expected 11 to be 10"), else the lines of the printed diff.
     hint.update(values or _chai_values(message) or diff or {})
@@ -101,6 +101,18 @@ def _test_hit(
         category=category,
         key=(runner, key_file, tuple(names), message.strip()[:200] if not names else ""),
     )
+
+
+def _why(message: str, texts: Sequence[str]) -> str:
+    """The error's line, with the line under it when the message only
+    introduces it (node:assert: "Expected values to be strictly equal:"
+    then "11 !== 10")."""
+    if not message.endswith(":"):
+        return message
+    below = next((t.strip() for t in texts if t.strip()), "")
+    if below and not below.startswith(("+", "-", "at ")) and len(below) <= 200:
+        return f"{message} {below}"
+    return message
 
 
 # chai / vitest: "expected 11 to be 10", "expected [ 1, 2, 3 ] to include 4"
