@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .fingerprint import fingerprint
+from .grouping import test_location
 from .record import FailureRecord, Location
 from .taxonomy import FailureType, category
 
@@ -190,7 +191,10 @@ def absorb(winner: FailureRecord, loser: FailureRecord, why: str) -> None:
     seen = winner.hint.setdefault("also_seen_as", [])
     if isinstance(seen, list):
         seen.append({"failure_type": loser.failure_type.value, "rule": loser.rule, "why": why})
-    if loser.source_file and (loser.source_file, loser.source_line) != (
+    if isinstance(loser.hint.get("runner"), str):
+        # a failing test: it counts among the tests the winner's cause failed
+        winner.related.append(test_location(loser))
+    elif loser.source_file and (loser.source_file, loser.source_line) != (
         winner.source_file,
         winner.source_line,
     ):

@@ -226,6 +226,8 @@ class Cause:
     # the frame to report, when the cause knows better than the runner's
     # choice (the throwing frame of a NameError rather than the test's line)
     at_throw: bool = False
+    # where a chained exception that named the cause was raised (file, line)
+    at: tuple[str, int] | None = None
 
 
 def infra_network(kind: str, addr: tuple[str, int | None] | None) -> Cause:

@@ -46,6 +46,8 @@ _HEADER = re.compile(r"^_+ (?P<title>\S.*?) _+$")
 _SECTION = re.compile(r"^=+ .* =+$")
 _LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
 _FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
+# The doc example a doctest report is about (any file: --doctest-glob='*.rst').
+_DOCTEST_AT = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?:DocTestFailure|UnexpectedException)$")
 _CAPTURED = re.compile(r"^-+ Captured .+ -+$")
 _E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
 _EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
@@ -157,6 +159,8 @@ class PytestBlock:
         self.doctest_part: str | None = None
         self.chain: list[Raised] = []  # exceptions before the reported one
         self.code: list[str] = []  # source lines shown (all parts)
+        self.doctest_at: tuple[str, int] | None = None  # the doc example's file and line
+        self.raised_in: str | None = None  # the innermost frame's file (--tb=native, doctests)
         if title.startswith("ImportError while loading conftest "):
             self.kind = "conftest"
             self.name = title.split("'")[1] if title.count("'") >= 2 else title
@@ -216,6 +220,12 @@ class PytestBlock:
             if self.e_line_no is None:
                 self.e_line_no = line_no
             return True
+        doc = _DOCTEST_AT.match(line) if self.title.startswith("[doctest] ") else None
+        if doc:
+            self.doctest_at = (doc.group("file"), int(doc.group("line")))
+            if line.endswith("DocTestFailure"):
+                self.frames.add(*self.doctest_at, "DocTestFailure")
+            return True
         loc = _LOCATION.match(line) or _FIXTURE_AT.match(line)
         if loc:
             rest = (loc.groupdict().get("rest") or "").strip()
@@ -230,7 +240,8 @@ class PytestBlock:
         lines = [t.strip() for t in self.e_lines if t.strip()]
         exc, message = exception_of(_reported(lines)) if lines else (None, "")
         if exc:
-            append_chain(self.chain, Raised(exc, message))
+            at = self.frames.pick()
+            append_chain(self.chain, Raised(exc, message, (), (at[0], at[1]) if at else None))
         self.e_lines = []
         self.e_line_no = None
         self.syntax_at = None
@@ -248,6 +259,8 @@ class PytestBlock:
             append_chain(self.chain, raised)
         if tb.exc:
             self.native_exc = (tb.exc, tb.message, tb.exc_line)
+        if tb.frames:
+            self.raised_in = tb.frames[-1].file
 
     def finish(self) -> Iterable[Hit]:
         if self.native is not None:
@@ -282,7 +295,10 @@ class PytestBlock:
             hint["context"] = [r.text[:300] for r in self.chain]
         category, rule_id, node, key = self._identity()
         doctest = self.title.startswith("[doctest] ")
-        if exc and not doctest and self.kind != "conftest":
+        # A doc example is a test of its own (at its line), unless what it
+        # ran raised inside the project's code: that code is the cause.
+        raised_in_code = self.raised_in is not None and not is_pseudo(self.raised_in)
+        if exc and (not doctest or raised_in_code) and self.kind != "conftest":
             chain = [*self.chain, Raised(exc, message, tuple(self.code))]
             cause = cause_of(chain, self.code, self.ctx.in_project)
             if cause is not None and (
@@ -290,12 +306,18 @@ class PytestBlock:
             ):
                 category = cause.category
                 hint.update(cause.hint)
+                if cause.at is not None:  # a chained NameError under "DID NOT WARN"
+                    where = (*cause.at, "")
+                    text = hint["why"] = cause.hint["cause_exception"]
+                    exc = text.split(":", 1)[0]
+        elif doctest and self.doctest_at is not None:
+            where = (*self.doctest_at, "")
         if node and not node.startswith("/"):
             hint["test_id"] = node
         test_file = node.partition("::")[0] if node else None
         if test_file and self.kind != "collect":
             hint["test_file"] = self.ctx.resolve(test_file)
-            test_line = self.frames.line_in(test_file)
+            test_line = self.doctest_at[1] if self.doctest_at else self.frames.line_in(test_file)
             if test_line:
                 hint["test_line"] = test_line
         signal = text or self.title
@@ -340,8 +362,8 @@ class PytestBlock:
                 "",
                 ("pytest", "error", title_to_path(self.name)),
             )
-        test_file = self.frames.first_project_file()
         doctest = self.title.startswith("[doctest] ")
+        test_file = self.doctest_at[0] if self.doctest_at else self.frames.first_project_file()
         path = self.name if doctest else title_to_path(self.name)
         node = f"{test_file}::{path}" if test_file else ""
         key = node_key("failed", node) if node else ("pytest", "failed", path)
@@ -359,7 +381,8 @@ _BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured "
 _SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
 
 SUMMARY = re.compile(
-    r"^(?P<outcome>FAILED|ERROR) (?P<node>[^\s:]+?\.py(?:::\S.*?)?)(?: - (?P<message>.*))?$"
+    r"^(?P<outcome>FAILED|ERROR) (?P<node>[^\s:]+?\.py(?:::\S.*?)?|[^\s:]+?\.(?:rst|txt|md)::\S.*?)"
+    r"(?: - (?P<message>.*))?$"
 )
 
 

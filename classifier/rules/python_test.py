@@ -30,7 +30,7 @@ from .pytest_report import (
     summary_hit,
 )
 from .python_causes import cause_of, exception_hint
-from .python_traceback import TRACEBACK_HEAD, Traceback
+from .python_traceback import FRAME, TRACEBACK_HEAD, Raised, Traceback, is_pseudo
 from .registry import rule
 
 _PYTEST_DOCS = "https://docs.pytest.org/en/stable/how-to/output.html"
@@ -297,6 +297,8 @@ class _UnittestBlock:
         tb = self.done_tb or self.tb
         if tb is None or tb.exc is None:
             return []
+        if tb.exc == "AssertionError" and tb.message.startswith("Failed doctest test for "):
+            return []  # a DocTestCase: the failed examples under it are the records
         where = tb.location()
         failed_import = self.test_id.startswith("unittest.loader._FailedTest.")
         test_id = self.test_id.rsplit(".", 1)[-1] if failed_import else self.test_id
@@ -320,20 +322,27 @@ class _UnittestBlock:
         if tb.chain:
             hint["context"] = [r.text[:300] for r in tb.chain]
         category = FailureType.COMPILE if failed_import else FailureType.TEST
-        code = [f.code for f in tb.frames if f.code]
-        cause = cause_of(tb.exceptions(), code, self.ctx.in_project)
+        source = [f.code for f in tb.frames if f.code]
+        cause = cause_of(tb.exceptions(), source, self.ctx.in_project)
+        file, line = (where.file, where.line) if where else (None, None)
+        signal = tb.signal
+        code: str | None = tb.exc
         if cause is not None and (
             category is FailureType.TEST or cause.category is FailureType.INFRA
         ):
             category = cause.category
             hint.update(cause.hint)
+            if cause.at is not None:
+                file, line = cause.at
+                signal = hint["why"] = cause.hint["cause_exception"]
+                code = signal.split(":", 1)[0]
         return [
             Hit(
-                signal=tb.signal,
-                message=f"{self.outcome}: {test_id}: {tb.signal}",
-                file=where.file if where else None,
-                line=where.line if where else None,
-                code=tb.exc,
+                signal=signal,
+                message=f"{self.outcome}: {test_id}: {signal}",
+                file=file,
+                line=line,
+                code=code,
                 category=category,
                 log_line=tb.exc_line or self.start,
                 hint=hint,
@@ -400,6 +409,7 @@ class _DoctestBlock:
         self.parts: dict[str, list[str]] = {"example": []}
         self.part = "example"
         self.exception: str | None = None
+        self.innermost: tuple[str, int] | None = None  # the raising frame
 
     def feed(self, line: str, line_no: int) -> bool:
         if line.startswith("****"):
@@ -415,7 +425,10 @@ class _DoctestBlock:
             return False
         text = line[4:]
         if self.part == "raised":
-            if not text.startswith(" ") and text.strip() and text != TRACEBACK_HEAD:
+            frame = FRAME.match(text)
+            if frame:
+                self.innermost = (frame.group("file"), int(frame.group("line")))
+            elif not text.startswith(" ") and text.strip() and text != TRACEBACK_HEAD:
                 self.exception = text.strip()  # the exception line ends the traceback
         elif self.part and len(self.parts[self.part]) < 20:
             self.parts[self.part].append(text)
@@ -434,18 +447,34 @@ class _DoctestBlock:
         for part in ("expected", "actual"):
             if part in self.parts:
                 hint[part] = "\n".join(self.parts[part])
+        file, line = at.group("file"), int(at.group("line"))
+        category: FailureType | None = None
+        signal = f"doctest failed: {at.group('name')}: {example.splitlines()[0] if example else ''}"
         if self.exception:
             hint["why"] = self.exception[:500]
-            hint["exception"] = self.exception.split(":", 1)[0]
+            exc, _, message = self.exception.partition(":")
+            hint.update(exception_hint(exc, message.strip(), self.ctx))
+            # The example is right and the code it ran is not: an exception
+            # raised inside the project (not in the example's own `<doctest>`
+            # frame) may name a cause, the code's (a missing import).
+            raised = self.innermost
+            if raised is not None and not is_pseudo(raised[0]):
+                cause = cause_of([Raised(exc, message.strip())], (), self.ctx.in_project)
+                if cause is not None:
+                    category = cause.category
+                    hint.update(cause.hint)
+                    file, line = raised
+                    signal = self.exception
         elif "expected" in hint:
             hint["why"] = f"expected {hint['expected']!r}, got {hint.get('actual', '')!r}"
         return [
             Hit(
-                signal=f"doctest failed: {at.group('name')}: {example.splitlines()[0] if example else ''}",
+                signal=signal,
                 message=f"Failed example in {at.group('name')}: {example}",
-                file=at.group("file"),
-                line=int(at.group("line")),
+                file=file,
+                line=line,
                 code=hint.get("exception"),
+                category=category,
                 log_line=self.log_line,
                 hint=hint,
                 key=("doctest", at.group("file"), at.group("line")),
