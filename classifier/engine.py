@@ -502,6 +502,9 @@ class Classifier:
         self._store(hit)
 
     def _store(self, hit: Hit) -> None:
+        # a test id is argv for a re-run: its raw value is kept apart
+        # (FailureRecord.raw_hint) before secrets are masked
+        identity = [(k, hit.hint[k]) for k in IDENTITY_KEYS if k in hit.hint]
         redact_hit(hit, self.secrets)
         ft = hit.category
         if type(ft) is not FailureType:  # a rule may name its category by value
@@ -520,6 +523,7 @@ class Classifier:
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
+            _keep_raw(existing, hit, identity)
             return
         if normalised is None:
             normalised = normalise_message(message)
@@ -537,7 +541,7 @@ class Classifier:
             for f, ln, col, msg in hit.related
             if f
         ]
-        self._records[key] = FailureRecord(
+        record = self._records[key] = FailureRecord(
             failure_type=ft,
             severity=cat.severity,
             signal=hit.signal.strip()[:MAX_SIGNAL],
@@ -560,6 +564,8 @@ class Classifier:
             hint=hit.hint,
             related=related,
         )
+        if identity:
+            _keep_raw(record, hit, identity)
 
     @staticmethod
     def _merge(rec: FailureRecord, hit: Hit) -> None:
@@ -589,6 +595,16 @@ class Classifier:
 
             finalize(self)
         return self.records
+
+
+# Hint values a re-run passes as argv (record.py FailureRecord.raw_hint).
+IDENTITY_KEYS = ("test_id", "test_path", "test_title", "test_name", "test_file")
+
+
+def _keep_raw(record: FailureRecord, hit: Hit, identity: list[tuple[str, Any]]) -> None:
+    for k, raw in identity:
+        if record.hint.get(k) == hit.hint.get(k) != raw:
+            record.keep_raw(k, raw)
 
 
 def classify_bytes(data: bytes, options: Options | None = None) -> list[FailureRecord]:

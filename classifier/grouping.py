@@ -116,8 +116,19 @@ def test_location(r: FailureRecord) -> Location:
     return Location(file=file, line=line, message=_text(r)[:300], test=test_of(r))
 
 
+def _keep_raw_tests(head: FailureRecord, members: list[FailureRecord]) -> None:
+    """The unmasked ids of the head's tests (a title holding `user:pw@host`)."""
+    for r in members:
+        tid = test_of(r)
+        if tid is not None:
+            head.keep_raw_test(tid, r.raw_hint("test_id"))
+            head.keep_raw_test(tid, r.raw_test(tid))
+
+
 class _Tests:
-    """The tests of one cause: counted exactly, listed up to MAX_TESTS."""
+    """The tests of one cause, each counted once by its id (a test reported
+    twice, as pytest's report and summary line, unittest's subtests or a
+    doctest's examples, is one test to re-run), listed up to MAX_TESTS."""
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
@@ -127,7 +138,7 @@ class _Tests:
     def take(self, loc: Location) -> None:
         if loc.test is not None:
             if loc.test in self.seen:
-                return  # one test reported twice (pytest's subtests, a summary)
+                return
             self.seen.add(loc.test)
         self.count += 1
         if len(self.listed) < MAX_TESTS and (loc.test is not None or loc.file):
@@ -155,6 +166,7 @@ def _fold(group: _Group) -> FailureRecord:
     for other in group.others:
         _absorb(head, other)
     _list_tests(head, tests, places)
+    _keep_raw_tests(head, group.members)
     return head
 
 

@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from .engine import Classifier
     from .record import FailureRecord
 
+# Hint values a re-run passes as argv (as engine.IDENTITY_KEYS; not imported
+# from the engine, which imports this module).
+IDENTITY_KEYS = ("test_id", "test_path", "test_title", "test_name", "test_file")
+
 MAX_CONFLICT_FILE = 4 * 1024 * 1024
 MAX_HUNKS = 100
 
@@ -60,7 +64,21 @@ def finalize(classifier: Classifier) -> None:
         add_fallback(classifier)
     if classifier.secrets:
         for r in classifier.records:
-            redact_record(r, classifier.secrets)
+            _redact_keeping_raw_ids(r, classifier.secrets)
+
+
+def _redact_keeping_raw_ids(r: FailureRecord, secrets: set[str]) -> None:
+    """Mask what scanners named, remembering the raw test ids (argv of a
+    re-run: FailureRecord.raw_hint / raw_test)."""
+    ids = [(k, r.hint[k]) for k in IDENTITY_KEYS if k in r.hint]
+    tests = [loc.test for loc in r.related]
+    redact_record(r, secrets)
+    for k, before in ids:
+        if r.hint.get(k) != before:
+            r.keep_raw(k, before)
+    for loc, before in zip(r.related, tests, strict=True):
+        if loc.test is not None and before is not None and loc.test != before:
+            r.keep_raw_test(loc.test, r.raw_test(before))
 
 
 def drop_redundant_fallbacks(classifier: Classifier) -> None:

@@ -193,7 +193,10 @@ def absorb(winner: FailureRecord, loser: FailureRecord, why: str) -> None:
         seen.append({"failure_type": loser.failure_type.value, "rule": loser.rule, "why": why})
     if isinstance(loser.hint.get("runner"), str):
         # a failing test: it counts among the tests the winner's cause failed
-        winner.related.append(test_location(loser))
+        loc = test_location(loser)
+        winner.related.append(loc)
+        if loc.test is not None:
+            winner.keep_raw_test(loc.test, loser.raw_hint("test_id"))
     elif loser.source_file and (loser.source_file, loser.source_line) != (
         winner.source_file,
         winner.source_line,

@@ -148,3 +148,17 @@ def test_the_tools_own_suggestion_is_kept_verbatim(case, advice):
     r = classify(case)[0]
     assert r.hint["advice"][0] == advice
     assert r.hint.get("suggestion")
+
+
+def test_a_test_title_holding_a_url_password_is_masked_in_the_record_but_kept_raw_for_a_rerun():
+    """unjs/ufo's normalizeURL tests are named by fixture URLs
+    (`http://userid:password@example.com`): the record masks them like any
+    secret, and the raw id a re-run needs is kept in memory only."""
+    (r,) = classify("projects/vitest-ufo-removed-import")
+    masked = [t.test for t in r.related if t.test and "…(8 chars)" in t.test]
+    assert "normalizeURL http://userid:pass…(8 chars)@example.com:8080" in masked
+    assert r.raw_test("normalizeURL http://userid:pass…(8 chars)@example.com:8080") == (
+        "normalizeURL http://userid:password@example.com:8080"
+    )
+    assert "password@" not in r.model_dump_json()
+    assert r.raw_test("normalizeURL http://foo.com") == "normalizeURL http://foo.com"

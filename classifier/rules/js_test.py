@@ -352,6 +352,8 @@ class _VitestBlock:
         self.done = False
         self.texts: list[str] = []
         self.title = names
+        # the further tests printed with this one's error: (file, names, heading, line)
+        self.shared: list[tuple[str, str, str, int]] = []
 
     def feed(self, line: str, line_no: int) -> bool:
         s = line.strip()
@@ -364,7 +366,14 @@ class _VitestBlock:
             # comes before its "Serialized Error:" (the error's properties)
             self.done = "[" in s
             return True
-        if re.match(_VITEST_FAIL, line) or s.startswith(("Test Files ", "Tests ")):
+        heading = re.match(_VITEST_FAIL, line)
+        if heading and not self.message and not self.frames and heading.group("names"):
+            # vitest prints one error under the headings of every test that
+            # failed with it: this test shares the error below
+            names = heading.group("names")
+            self.shared.append((heading.group("file"), names, line.strip(), line_no))
+            return True
+        if heading or s.startswith(("Test Files ", "Tests ")):
             return False
         if not s:
             return True
@@ -383,21 +392,23 @@ class _VitestBlock:
         return True
 
     def finish(self) -> Iterable[Hit]:
-        yield _test_hit(
-            runner="vitest",
-            names=self.names,
-            test_file=self.test_file,
-            message=self.message,
-            frames=self.frames,
-            ctx=self.ctx,
-            log_line=self.log_line,
-            values=self.values,
-            diff=self.diff.values(),
-            signal=f"{self.signal}: {self.message}" if self.message else self.signal,
-            suite_failure=self.suite,
-            texts=self.texts,
-            title=self.title,
-        )
+        tests = [(self.test_file, self.title, self.signal, self.log_line), *self.shared]
+        for test_file, title, heading, log_line in tests:
+            yield _test_hit(
+                runner="vitest",
+                names=title.split(" > ") if title else [],
+                test_file=test_file,
+                message=self.message,
+                frames=self.frames,
+                ctx=self.ctx,
+                log_line=log_line,
+                values=self.values,
+                diff=self.diff.values(),
+                signal=f"{heading}: {self.message}" if self.message else heading,
+                suite_failure=self.suite,
+                texts=self.texts,
+                title=title,
+            )
 
 
 @rule(
