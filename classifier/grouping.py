@@ -213,6 +213,7 @@ def group(records: list[FailureRecord]) -> list[FailureRecord]:
                 g = groups[key] = _Group(r)
                 order.append(g)
             g.members.append(r)
+    _join_unplaced(groups)
     _fold_consequences(groups)
     absorbed: set[int] = set()
     for k, r in loose:
@@ -235,6 +236,18 @@ def group(records: list[FailureRecord]) -> list[FailureRecord]:
             out.append(item)
     _cause_ids(out)
     return out
+
+
+def _join_unplaced(groups: dict[tuple[Hashable, ...], _Group]) -> None:
+    """A missing name reported without the frame that threw (an error with
+    no stack) is the placed cause of the same name, when there is one."""
+    for key, g in groups.items():
+        if key[:2] != ("compile", "name") or key[-1] is not None:
+            continue
+        placed = [h for k, h in groups.items() if k[:4] == key[:4] and k[-1] is not None]
+        if len(placed) == 1:
+            placed[0].members.extend(g.members)
+            g.members = []
 
 
 def _fold_consequences(groups: dict[tuple[Hashable, ...], _Group]) -> None:
@@ -276,6 +289,7 @@ def _cause_ids(records: list[FailureRecord]) -> None:
         if r.affected < 2 and r.failure_type is FailureType.TEST:
             continue
         r.message = _text(r)[:2000]
+        r.signal = _text(r)[:500]  # the error, not the first test's title
         new = _cause_id(r)
         if new == r.id:
             continue

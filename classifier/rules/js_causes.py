@@ -64,6 +64,9 @@ def js_cause(message: str, texts: Sequence[str] = (), code: Sequence[str] = ()) 
     `texts` the further lines printed with it ("Caused by: ...", the
     error's properties), `code` the source lines of its code frame."""
     head = message.strip()
+    if head.startswith("[") and head.endswith("]"):
+        # node:test prints an error with no stack as `[ReferenceError [Error]: x]`
+        head = head[1:-1]
     if not head or _ASSERTION.match(head):
         return None
     kind, text = error_type(head)

@@ -26,7 +26,7 @@ from .javascript import (
     related,
     same_file,
 )
-from .js_causes import code_lines, js_cause
+from .js_causes import code_lines, error_type, js_cause
 from .registry import rule
 
 _COMPILE_SIGNS = re.compile(
@@ -80,10 +80,12 @@ def _test_hit(
         missing = _MISSING_MODULE.search(message)
         if missing:
             hint.update(module_hint(missing.group("module")))
-    else:
+    code = None
+    if not (suite_failure and category is not None):
         cause = js_cause(message, texts, code_lines(texts))
         if cause is not None:
             category = cause.category
+            code = error_type(message.strip().strip("[]"))[0]
             hint.update(cause.hint)
             if cause.at_throw:
                 chosen = project_frame(frames, ctx) or chosen
@@ -99,6 +101,7 @@ def _test_hit(
         hint=hint,
         related=related(frames, chosen),
         category=category,
+        code=code,
         key=(runner, key_file, tuple(names), message.strip()[:200] if not names else ""),
     )
 

@@ -1,0 +1,72 @@
+"""Real open-source projects broken the way developers and agents break them
+(tests/samples/projects/<case>: the output, cmd.txt naming the project, its
+commit and the exact command, breakage.diff; the project's files are not
+kept, only empty placeholders for the paths the output names).
+
+One removed import fails dozens of tests; the user sees one failure, at the
+line that needs the import, with the count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from faultlens.classifier import Options, classify_bytes
+
+PROJECTS = Path(__file__).parent / "samples" / "projects"
+
+
+def classify(case: str):
+    d = PROJECTS / case
+    return classify_bytes((d / "output.txt").read_bytes(), Options(cwd=str(d)))
+
+
+@pytest.mark.parametrize(
+    ("case", "where", "name", "tests"),
+    [
+        # python-semver: `import warnings` removed; pytest with .rst doctests
+        ("pytest-semver-removed-import", ("src/semver/_deprecated.py", 70), "warnings", 29),
+        # the same under pytest.warns: "DID NOT WARN" raised over the NameError
+        ("pytest-semver-did-not-warn", ("src/semver/_deprecated.py", 70), "warnings", 3),
+        # more-itertools: `deque` dropped from an import; unittest + DocTestSuite
+        ("unittest-more-itertools-removed-import", ("more_itertools/more.py", 1055), "deque", 25),
+        # unjs/ufo: `parseURL` dropped from an import; vitest groups tests under one error
+        ("vitest-ufo-removed-import", ("src/utils.ts", 596), "parseURL", 119),
+        # jshttp/negotiator: a require removed; mocha
+        ("mocha-negotiator-removed-require", ("lib/mediaType.js", 85), "contentType", 51),
+        # fastify/fastify-plugin: a require removed; node --test, TAP and spec
+        ("node-test-fastify-plugin-removed-require", ("index.js", 56), "toCamelCase", 30),
+        ("node-test-spec-fastify-plugin-removed-require", ("index.js", 56), "toCamelCase", 30),
+    ],
+)
+def test_one_removed_import_is_one_compile_record_for_all_the_tests_it_fails(
+    case, where, name, tests
+):
+    compile_ = [r for r in classify(case) if r.failure_type.value == "compile"]
+    assert len(compile_) == 1
+    (r,) = compile_
+    assert ((r.source_file, r.source_line), r.hint["name"], r.affected) == (where, name, tests)
+    listed = [loc.test for loc in r.related if loc.test]
+    assert len(listed) == min(tests, 100) and len(set(listed)) == len(listed)
+
+
+def test_tests_that_swallow_the_error_stay_test_failures():
+    """fastify-plugin's version tests catch whatever fp() throws and call
+    t.assert.fail(): nothing in their report names the cause."""
+    tests = [
+        r
+        for r in classify("node-test-spec-fastify-plugin-removed-require")
+        if r.failure_type.value == "test"
+    ]
+    assert {r.hint["test_id"] for r in tests} == {
+        'should support "default" function from babel module',
+        "should check the fastify version",
+    }
+
+
+def test_a_wrong_return_value_is_one_test_record_per_failing_assertion():
+    records = classify("pytest-semver-wrong-return")
+    assert [r.failure_type.value for r in records] == ["test"] * 9
+    assert records[-1].source_file == "docs/usage/raise-parts-of-a-version.rst"  # a .rst doctest
+    assert records[0].hint["expected"] == "'3.4.6'" and records[0].hint["actual"] == "'3.4.7'"
