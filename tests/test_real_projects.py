@@ -70,3 +70,32 @@ def test_a_wrong_return_value_is_one_test_record_per_failing_assertion():
     assert [r.failure_type.value for r in records] == ["test"] * 9
     assert records[-1].source_file == "docs/usage/raise-parts-of-a-version.rst"  # a .rst doctest
     assert records[0].hint["expected"] == "'3.4.6'" and records[0].hint["actual"] == "'3.4.7'"
+
+
+def test_tests_generated_by_one_macro_failing_one_assertion_are_one_group_and_the_doc_test_its_own():
+    """dtolnay/itoa with an off-by-one in the unsigned writer: five tests
+    made by one macro fail at tests/test.rs:16 with different values (one
+    cause), the module's doc example at its own line."""
+    group, doc = classify("cargo-itoa-wrong-return")
+    assert (group.source_file, group.source_line, group.affected) == ("tests/test.rs", 16, 5)
+    assert {loc.test for loc in group.related if loc.test} == {
+        "test_u128_0",
+        "test_u128_max",
+        "test_u64_0",
+        "test_u64_half",
+        "test_u64_max",
+    }
+    assert (doc.rule, doc.source_file, doc.source_line) == ("rust.doc_test", "src/lib.rs", 20)
+    assert (doc.hint["test_id"], doc.hint["expected"], doc.hint["actual"]) == (
+        "src/lib.rs - (line 20)",
+        '"128"',
+        '"28"',
+    )
+
+
+def test_go_subtests_failing_on_one_check_are_one_group_with_the_line_that_says_why():
+    records = classify("go-uuid-wrong-return")
+    group = next(r for r in records if r.affected > 1)
+    assert (group.source_file, group.source_line, group.affected) == ("version6_test.go", 30, 6)
+    assert group.hint["why"] == "got 12, want version 6"
+    assert all(t.test.startswith("TestNewV6WithTime/") for t in group.related if t.test)

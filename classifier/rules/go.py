@@ -231,6 +231,7 @@ class _GoTestRun:
             log_line=t.log_line,
             hint=hint,
             related=related,
+            key=("go test", self.package or "", t.name),  # one record per test
         )
 
     def _locate(self, name: str) -> str:
