@@ -24,6 +24,23 @@ def _scalar(value: str) -> str:
     return v
 
 
+_SUBTEST = re.compile(r"^(?P<indent>\s*)# Subtest: (?P<name>.+?)\s*$")
+
+
+def _suites(ctx: LineContext, indent: int) -> list[str]:
+    """The names of the suites a test point at `indent` is nested in: the
+    `# Subtest: name` lines less indented above it (node:test's TAP)."""
+    path: list[str] = []
+    for prev in reversed(ctx.before(300)):
+        s = _SUBTEST.match(prev)
+        if s and len(s.group("indent")) < indent:
+            path.insert(0, s.group("name"))
+            indent = len(s.group("indent"))
+            if indent == 0:
+                break
+    return path
+
+
 class _TapFailure:
     """`not ok N - name` and the YAML diagnostics block under it."""
 
@@ -91,11 +108,14 @@ class _TapFailure:
         # node:test's TAP names the test's own place (`location:`) and the
         # kind of failure; other TAP producers (tape, prove, bats) do not
         node = "failureType" in self.fields
+        path = [*_suites(self.ctx, len(self.indent)), self.name] if node else [self.name]
         hint: dict[str, object] = {
-            "test_id": self.name,
+            "test_id": " ".join(path),
             "test_name": self.name,
             "runner": "node:test" if node else "tap",
         }
+        if node:
+            hint["test_path"] = path
         for k in ("expected", "actual", "operator", "failureType"):
             if k in self.fields:
                 hint[k] = self.fields[k]
