@@ -16,7 +16,6 @@ Noise is never decoded at all.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
+from .postprocess import finalize
 from .record import FailureRecord, Location
 from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
@@ -595,8 +595,6 @@ class Classifier:
             for rule, block, _ in self._blocks:
                 self._finish(rule, block)
             self._blocks = []
-            from .postprocess import finalize
-
             finalize(self)
         return self.records
 
@@ -621,12 +619,3 @@ def classify_bytes(data: bytes, options: Options | None = None) -> list[FailureR
 def classify_text(text: str, options: Options | None = None) -> list[FailureRecord]:
     """Classify a complete output given as text."""
     return classify_bytes(text.encode("utf-8", "surrogatepass"), options)
-
-
-def classify_file(
-    path: str | os.PathLike[str], options: Options | None = None
-) -> list[FailureRecord]:
-    """Classify a file (text output or a structured report), streaming it."""
-    from .structured import classify_path
-
-    return classify_path(path, options or Options())

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import (
     conflicts,
@@ -45,12 +45,42 @@ from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
 from .taxonomy import FailureType
 
 if TYPE_CHECKING:
-    from .engine import Classifier
+    from collections import deque
+    from collections.abc import Hashable, Sequence
+
+    from .locate import Locator
     from .record import FailureRecord
 
-# Hint values a re-run passes as argv (as engine.IDENTITY_KEYS; not imported
-# from the engine, which imports this module).
+# Hint values a re-run passes as argv (FailureRecord.raw_hint).
 IDENTITY_KEYS = ("test_id", "test_path", "test_title", "test_name", "test_file")
+
+
+class _Options(Protocol):
+    command: Sequence[str] | str | None
+    exit_code: int | None
+
+
+class Classifier(Protocol):
+    """What these passes use of a closed engine.Classifier (a protocol: this
+    module is imported by the engine, never the other way round)."""
+
+    @property
+    def options(self) -> _Options: ...
+
+    locator: Locator
+    secrets: set[str]
+    warning_keys: set[tuple[Hashable, ...]]
+    unclaimed: deque[tuple[int, str]]
+    _records: dict[tuple[Hashable, ...], FailureRecord]
+    _lines: int
+
+    @property
+    def records(self) -> list[FailureRecord]: ...
+
+    def tail(self) -> list[str]: ...
+
+    def add_hit(self, hit: Hit, *, rule_id: str, category_: FailureType, tool: str) -> None: ...
+
 
 MAX_CONFLICT_FILE = 4 * 1024 * 1024
 MAX_HUNKS = 100
