@@ -91,6 +91,14 @@ class FailureRecord(BaseModel):
     # memory only (never serialised, never shown). See raw_hint/raw_test.
     _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
 
+    def __eq__(self, other: object) -> bool:
+        """Records are equal when their fields are: the raw copies kept in
+        memory (a record read back from JSON has none) do not count."""
+        if not isinstance(other, FailureRecord):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data (safe to put in LSP `data`)."""
         return self.model_dump(mode="json")
