@@ -103,6 +103,28 @@ def test_the_compile_recipe_plans_the_missing_import_from_the_cause_record(
     assert (got.title, [e.path for e in got.edits]) == (title, [edited])
 
 
+@pytest.mark.parametrize(
+    "case",
+    ["js_test/mocha-cannot-find-module-at-run-time", "js_test/jest-cannot-find-module-at-run-time"],
+)
+def test_a_module_required_at_run_time_that_does_not_exist_is_compile_at_the_require(case):
+    (r,) = classify(case)
+    assert (r.failure_type.value, r.source_file, r.source_line) == ("compile", "src/report.js", 3)
+    assert (r.hint["module"], r.hint["cause"], r.affected) == ("./formatter", "import", 2)
+
+
+def test_import_errors_raised_in_code_under_pytest_are_compile_where_the_import_is():
+    wrong_name, missing = classify("python_test/pytest-import-error-in-module")
+    assert (wrong_name.source_file, wrong_name.source_line, wrong_name.affected) == (
+        "shop/report.py",
+        3,
+        2,
+    )
+    assert (wrong_name.hint["name"], wrong_name.hint["module"]) == ("Mony", "shop.money")
+    assert (missing.source_line, missing.hint["module"]) == (9, "reportlab_missing")
+    assert "package" not in missing.hint  # not on the curated list: never installed by guess
+
+
 # -- a service that does not answer -------------------------------------------------------------
 def test_refused_connections_in_pytest_are_transient_infra_with_the_address_when_printed():
     records = classify("python_test/pytest-connection-refused")
