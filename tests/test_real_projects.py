@@ -99,3 +99,21 @@ def test_go_subtests_failing_on_one_check_are_one_group_with_the_line_that_says_
     assert (group.source_file, group.source_line, group.affected) == ("version6_test.go", 30, 6)
     assert group.hint["why"] == "got 12, want version 6"
     assert all(t.test.startswith("TestNewV6WithTime/") for t in group.related if t.test)
+
+
+@pytest.mark.parametrize(
+    ("case", "rule", "where"),
+    [
+        # a stray `+` in jshttp/negotiator: mocha's "Exception during run:" is Node's report
+        ("mocha-negotiator-syntax-error", "node.syntax_error", ("lib/mediaType.js", 86)),
+        # a missing `:` in python-semver: the conftest cannot import the package
+        ("pytest-semver-syntax-error", "pytest.conftest_error", ("src/semver/version.py", 313)),
+    ],
+)
+def test_a_syntax_error_is_one_compile_record_at_the_line_that_does_not_parse(case, rule, where):
+    (r,) = classify(case)
+    assert (r.failure_type.value, r.rule, (r.source_file, r.source_line)) == (
+        "compile",
+        rule,
+        where,
+    )
