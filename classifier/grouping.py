@@ -241,12 +241,16 @@ def group(records: list[FailureRecord]) -> list[FailureRecord]:
 def _join_unplaced(groups: dict[tuple[Hashable, ...], _Group]) -> None:
     """A missing name reported without the frame that threw (an error with
     no stack) is the placed cause of the same name, when there is one."""
+    placed: dict[tuple[Hashable, ...], list[_Group]] = {}
+    for key, g in groups.items():
+        if key[:2] == ("compile", "name") and key[-1] is not None:
+            placed.setdefault(key[:4], []).append(g)
     for key, g in groups.items():
         if key[:2] != ("compile", "name") or key[-1] is not None:
             continue
-        placed = [h for k, h in groups.items() if k[:4] == key[:4] and k[-1] is not None]
-        if len(placed) == 1:
-            placed[0].members.extend(g.members)
+        same = placed.get(key[:4], [])
+        if len(same) == 1:
+            same[0].members.extend(g.members)
             g.members = []
 
 

@@ -98,7 +98,6 @@ class FailureRecord(BaseModel):
             return NotImplemented
         return type(self) is type(other) and self.__dict__ == other.__dict__
 
-
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data (safe to put in LSP `data`)."""
         return self.model_dump(mode="json")

@@ -6,7 +6,7 @@ test file) is placed on the line that defines the test, never on line 1:
 `def test_y(` (inside `class TestC:` for `TestC::test_y`), `it("title"` /
 `test('title'`, `func TestX(`, `fn name(`.
 
-:func:`definition_line` is pure (text in, line out); :func:`place` reads
+:func:`definition_line` is pure (lines in, line out); :func:`place` reads
 the test files through `locate.read_in_tree` (regular files inside the
 working tree, bounded in size), each file once.
 """
@@ -19,18 +19,17 @@ from pathlib import Path
 from .locate import read_in_tree
 from .record import FailureRecord
 
-MAX_TEST_FILE = 2 * 1024 * 1024
-MAX_FILES = 200  # test files read for one output
+MAX_TEST_FILE = 1024 * 1024
+MAX_FILES = 100  # test files read for one output
 
 
-def _python(text: str, test_id: str, runner: str) -> int | None:
+def _python(lines: list[str], test_id: str, runner: str) -> int | None:
     # pytest: file::Class::test_x[param]; unittest: module.Class.test_x
     parts = test_id.split("::")[1:] if runner == "pytest" else test_id.split(".")[-2:]
     if not parts:
         return None
     func = parts[-1].split("[", 1)[0]
     classes = parts[:-1]
-    lines = text.splitlines()
     start = 0
     for cls in classes:
         pat = re.compile(rf"^\s*class\s+{re.escape(cls)}\b")
@@ -46,58 +45,58 @@ _JS_CALL = (
 )
 
 
-def _javascript(text: str, names: list[str]) -> int | None:
+def _javascript(lines: list[str], names: list[str]) -> int | None:
     if not names:
         return None
     pat = re.compile(_JS_CALL.format(title=re.escape(names[-1])))
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(lines):
         if pat.search(line):
             return i + 1
     return None
 
 
-def _go(text: str, test_id: str) -> int | None:
+def _go(lines: list[str], test_id: str) -> int | None:
     top = test_id.partition("/")[0]
     pat = re.compile(rf"^func\s+{re.escape(top)}\s*\(")
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(lines):
         if pat.match(line):
             return i + 1
     return None
 
 
-def _rust(text: str, test_id: str) -> int | None:
+def _rust(lines: list[str], test_id: str) -> int | None:
     name = test_id.rsplit("::", 1)[-1]
     pat = re.compile(rf"^\s*(?:pub\s+)?(?:async\s+)?fn\s+{re.escape(name)}\s*\(")
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(lines):
         if pat.match(line):
             return i + 1
     return None
 
 
-def definition_line(text: str, record: FailureRecord) -> int | None:
-    """The line of `text` (the test's file) that defines the record's test."""
+def definition_line(lines: list[str], record: FailureRecord) -> int | None:
+    """The line of `lines` (the test's file) that defines the record's test."""
     h = record.hint
     runner = h.get("runner")
     test_id = h.get("test_id")
     if not isinstance(runner, str) or not isinstance(test_id, str) or not test_id:
         return None
     if runner in ("pytest", "unittest"):
-        return _python(text, test_id, runner)
+        return _python(lines, test_id, runner)
     if runner in ("jest", "vitest", "mocha", "node:test"):
         path = h.get("test_path")
         names = [n for n in path if isinstance(n, str)] if isinstance(path, list) else [test_id]
-        return _javascript(text, names)
+        return _javascript(lines, names)
     if runner == "go":
-        return _go(text, test_id)
+        return _go(lines, test_id)
     if runner == "cargo":
-        return _rust(text, test_id)
+        return _rust(lines, test_id)
     return None
 
 
 def place(records: list[FailureRecord], cwd: Path) -> None:
     """Put every record that knows its test but no line on the test's
     definition (and give its hint the `test_line`)."""
-    cache: dict[str, str | None] = {}
+    cache: dict[str, list[str] | None] = {}
     for r in records:
         file = r.hint.get("test_file")
         if not isinstance(file, str) or not file:
@@ -107,9 +106,10 @@ def place(records: list[FailureRecord], cwd: Path) -> None:
         if file not in cache:
             if len(cache) >= MAX_FILES:
                 continue
-            cache[file] = read_in_tree(cwd, file, MAX_TEST_FILE)
-        text = cache[file]
-        line = definition_line(text, r) if text is not None else None
+            text = read_in_tree(cwd, file, MAX_TEST_FILE)
+            cache[file] = text.splitlines() if text is not None else None
+        lines = cache[file]
+        line = definition_line(lines, r) if lines is not None else None
         if line is None:
             continue
         r.hint.setdefault("test_line", line)
