@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from .base import Hit, LineContext
 from .javascript import DiffValues, Frame, parse_frame
-from .js_test_hit import MAX_TEXTS, test_hit
+from .js_test_hit import MAX_TEXTS, suite_path, test_hit
 
 _MOCHA_NAMED_FILE = re.compile(r"\((?P<file>[^()\s]+\.[cm]?[jt]sx?)\)\s*$")
 _MOCHA_ITEM = re.compile(r"^  (?P<n>\d+)\) (?P<title>.*?)\s*$")
@@ -174,16 +174,7 @@ class NodeTestBlock:
         before = ctx.before(300)
         if before and _NODE_TEST_AT.match(before[-1]):
             return []  # the "failing tests" recap names no suites
-        path: list[str] = []
-        depth = self.indent
-        for prev in reversed(before):
-            s = _NODE_SUITE.match(prev)
-            if s and len(s.group("indent")) < depth:
-                path.insert(0, s.group("name"))
-                depth = len(s.group("indent"))
-                if depth == 0:
-                    break
-        return path
+        return suite_path(before, self.indent, _NODE_SUITE)
 
     def feed(self, line: str, line_no: int) -> bool:
         if not line.strip():

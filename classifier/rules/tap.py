@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .js_causes import js_cause
+from .js_test_hit import suite_path
 from .registry import rule
 
 _YAML_KEY = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*):\s?(?P<value>.*)$")
@@ -25,20 +26,6 @@ def _scalar(value: str) -> str:
 
 
 _SUBTEST = re.compile(r"^(?P<indent>\s*)# Subtest: (?P<name>.+?)\s*$")
-
-
-def _suites(ctx: LineContext, indent: int) -> list[str]:
-    """The names of the suites a test point at `indent` is nested in: the
-    `# Subtest: name` lines less indented above it (node:test's TAP)."""
-    path: list[str] = []
-    for prev in reversed(ctx.before(300)):
-        s = _SUBTEST.match(prev)
-        if s and len(s.group("indent")) < indent:
-            path.insert(0, s.group("name"))
-            indent = len(s.group("indent"))
-            if indent == 0:
-                break
-    return path
 
 
 class _TapFailure:
@@ -108,7 +95,11 @@ class _TapFailure:
         # node:test's TAP names the test's own place (`location:`) and the
         # kind of failure; other TAP producers (tape, prove, bats) do not
         node = "failureType" in self.fields
-        path = [*_suites(self.ctx, len(self.indent)), self.name] if node else [self.name]
+        path = (
+            [*suite_path(self.ctx.before(300), len(self.indent), _SUBTEST), self.name]
+            if node
+            else [self.name]
+        )
         hint: dict[str, object] = {
             "test_id": " ".join(path),
             "test_name": self.name,
