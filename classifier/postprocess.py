@@ -99,6 +99,7 @@ def finalize(classifier: Classifier) -> None:
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
     plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
     testdefs.place(records, cwd)  # a test known by its id only: on its definition
+    testdefs.name_variables(records, cwd)  # `NotPresent`: the variable its line reads
     kept = grouping.group(precedence.apply(records))
     if len(kept) != len(records):
         ids = {id(r) for r in kept}

@@ -1,4 +1,5 @@
-"""Where a test is defined in its file, from its id.
+"""Where a test is defined in its file, from its id; and which variable an
+unset-variable failure is about, from the line it points at.
 
 A record that only knows its test (pytest's summary line under
 `--tb=no`, a Go test with no log line, a mocha failure with no frame in the
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from .locate import read_in_tree
 from .record import FailureRecord
+from .rules.causes import env_reads
 
 MAX_TEST_FILE = 1024 * 1024
 MAX_FILES = 100  # test files read for one output
@@ -116,3 +118,27 @@ def place(records: list[FailureRecord], cwd: Path) -> None:
         if r.source_line is None:
             r.source_file = file
             r.source_line = line
+
+
+def name_variables(records: list[FailureRecord], cwd: Path) -> None:
+    """An unset variable reported without its name (Rust's `NotPresent`
+    from `std::env::var(...).unwrap()`): the variable the source line the
+    failure points at reads (`env::var("X")`, `os.environ["X"]`,
+    `process.env.X`, `os.Getenv("X")`), when it reads exactly one."""
+    cache: dict[str, list[str] | None] = {}
+    for r in records:
+        h = r.hint
+        if h.get("kind") != "env" or h.get("variable") or not r.source_file or not r.source_line:
+            continue
+        file = r.source_file
+        if file not in cache:
+            if len(cache) >= MAX_FILES:
+                continue
+            text = read_in_tree(cwd, file, MAX_TEST_FILE)
+            cache[file] = text.splitlines() if text is not None else None
+        lines = cache[file]
+        if lines is None or r.source_line > len(lines):
+            continue
+        reads = env_reads([lines[r.source_line - 1]])
+        if len(reads) == 1:
+            h["variable"] = reads[0]

@@ -256,3 +256,22 @@ def test_a_pytest_summary_line_alone_lands_on_the_test_functions_definition():
 def test_a_test_id_is_never_placed_on_line_1_when_its_file_cannot_be_read(tmp_path):
     records = classify("python_test/pytest-quiet-no-tb", cwd=tmp_path)  # no test files there
     assert all(r.source_line is None for r in records)
+
+
+def test_a_rust_test_returning_an_io_error_is_infra_and_a_notpresent_panic_names_its_variable():
+    """`fn t() -> Result<..>` returning `Err(Os { kind: ConnectionRefused })`
+    prints no panic, only `Error: ...` under its header; a bare
+    `env::var("SVC_TOKEN").unwrap()` panics with `NotPresent`: the variable is
+    read from the line the panic points at."""
+    refused, token = classify("rust/cargo-test-result-error-and-env")
+    assert (refused.rule, refused.hint["test_id"], refused.hint["kind"]) == (
+        "rust.test_error",
+        "tests::cache_answers",
+        "refused",
+    )
+    assert (token.hint["kind"], token.hint["variable"]) == ("env", "SVC_TOKEN")
+
+
+def test_a_go_test_binary_that_log_fatals_on_an_unset_variable_is_infra():
+    (r,) = classify("go/test-log-fatal")
+    assert (r.failure_type.value, r.hint["variable"]) == ("infra", "SVC_CONFIG")

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
+from .causes import environment_cause, infra_env
 from .registry import rule
 from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
 from .rust_panic import DOC_TEST, PANIC_NEW, PANIC_OLD, RustPanic, doc_hint
@@ -261,6 +262,65 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
         if doc:
             return RustPanic(full, ctx, doc)
     return None
+
+
+_STDOUT_HEADER = re.compile(r"^---- (?P<name>\S+) stdout ----$")
+
+
+@rule(
+    id="rust.test_error",
+    category=FailureType.TEST,
+    tool="cargo test",
+    pattern=r"^Error: (?P<message>.+)$",
+    triggers=("Error: ",),
+    url="https://doc.rust-lang.org/book/ch11-01-writing-tests.html#using-resultt-e-in-tests",
+)
+def rust_test_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """A Rust test that returned `Err` (a test `fn x() -> Result<(), E>`).
+
+    What it detects: the `Error: <Debug of the error>` line libtest prints
+    as the whole output of such a test, right under its `---- name stdout
+    ----` header (no panic, no location). The error decides the category as
+    for a panic: `Os { code: 111, kind: ConnectionRefused, ... }` is infra
+    (transient), a message naming an unset variable infra; anything else is
+    the test's failure. Only directly under a test's header, so other
+    programs' `Error:` lines stay theirs.
+
+    Example output (`cargo test`, cargo 1.95.0):
+        ---- tests::cache_answers stdout ----
+        Error: Os { code: 111, kind: ConnectionRefused, message: "Connection refused" }
+
+    Recipe: test (or infra): re-run the one test (`cargo test
+    tests::cache_answers -- --exact`); hint["test_id"] is its path.
+
+    References: https://doc.rust-lang.org/book/ch11-01-writing-tests.html#using-resultt-e-in-tests
+    """
+    before = ctx.before(1)
+    header = _STDOUT_HEADER.match(before[-1]) if before else None
+    if header is None or DOC_TEST.match(before[-1]):
+        return None
+    name = header.group("name")
+    message = m.group("message").strip()
+    hint: dict[str, Any] = {
+        "runner": "cargo",
+        "test_id": name,
+        "test_path": name.split("::"),
+        "why": ctx.line.strip()[:500],
+    }
+    category: FailureType | None = None
+    cause = environment_cause([message])
+    if cause is None and "NotPresent" in message:
+        cause = infra_env(None)
+    if cause is not None:
+        category = cause.category
+        hint.update(cause.hint)
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"{name}: {message}",
+        category=category,
+        hint=hint,
+        key=("cargo", name),
+    )
 
 
 @rule(
