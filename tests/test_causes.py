@@ -275,3 +275,15 @@ def test_a_rust_test_returning_an_io_error_is_infra_and_a_notpresent_panic_names
 def test_a_go_test_binary_that_log_fatals_on_an_unset_variable_is_infra():
     (r,) = classify("go/test-log-fatal")
     assert (r.failure_type.value, r.hint["variable"]) == ("infra", "SVC_CONFIG")
+
+
+def test_a_variable_read_at_import_time_makes_the_collection_error_infra():
+    (r,) = classify("python_test/pytest-collection-env-var")
+    assert (r.rule, r.failure_type.value, r.source_file, r.source_line) == (
+        "pytest.collection_error",
+        "infra",
+        "app/config.py",
+        4,
+    )
+    assert r.hint["variable"] == "APP_DATABASE_URL"
+
