@@ -98,6 +98,7 @@ def finalize(classifier: Classifier) -> None:
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
     plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
+    testdefs.find_js_test_files(records, cwd)  # mocha's failure outside a test body
     testdefs.place(records, cwd)  # a test known by its id only: on its definition
     testdefs.name_variables(records, cwd)  # `NotPresent`: the variable its line reads
     kept = grouping.group(precedence.apply(records))

@@ -14,6 +14,7 @@ working tree, bounded in size), each file once.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -23,6 +24,11 @@ from .rules.causes import env_reads
 
 MAX_TEST_FILE = 1024 * 1024
 MAX_FILES = 100  # test files read for one output
+MAX_WALK = 2_000  # entries looked at when a JS test's file must be found
+_JS_RUNNERS = ("jest", "vitest", "mocha", "node:test")
+_JS_TEST_FILE = re.compile(r"(?:\.(?:test|spec)\.[cm]?[jt]sx?|_test\.[cm]?[jt]s)$")
+_TEST_DIRS = frozenset({"test", "tests", "spec", "__tests__"})
+_SKIP_DIRS = frozenset({"node_modules", ".git", "dist", "build", "coverage", ".next", "out"})
 
 
 def _python(lines: list[str], test_id: str, runner: str) -> int | None:
@@ -142,3 +148,59 @@ def name_variables(records: list[FailureRecord], cwd: Path) -> None:
         reads = env_reads([lines[r.source_line - 1]])
         if len(reads) == 1:
             h["variable"] = reads[0]
+
+
+def _js_test_files(cwd: Path) -> list[str]:
+    """The project's JavaScript/TypeScript test files (bounded walk, no
+    vendored or built folders, no symlinked folders), relative to cwd."""
+    found: list[str] = []
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(cwd, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        rel_dir = os.path.relpath(dirpath, cwd)
+        in_tests = any(part in _TEST_DIRS for part in Path(rel_dir).parts)
+        for name in sorted(filenames):
+            seen += 1
+            if seen > MAX_WALK or len(found) >= MAX_FILES:
+                return found
+            if _JS_TEST_FILE.search(name) or (
+                in_tests and name.endswith((".js", ".mjs", ".cjs", ".ts"))
+            ):
+                found.append(os.path.normpath(os.path.join(rel_dir, name)))
+    return found
+
+
+def find_js_test_files(records: list[FailureRecord], cwd: Path) -> None:
+    """A JS test failure the runner reported without its file (mocha prints
+    no file for an error thrown outside the test body, a refused connection
+    in a callback): the one test file that defines a test of that title
+    under its first suite's title, when exactly one does."""
+    wanted = [
+        r
+        for r in records
+        if r.hint.get("runner") in _JS_RUNNERS
+        and not r.hint.get("test_file")
+        and isinstance(r.hint.get("test_path"), list)
+        and r.hint["test_path"]
+    ]
+    if not wanted:
+        return
+    texts: list[tuple[str, list[str]]] = []
+    for file in _js_test_files(cwd):
+        text = read_in_tree(cwd, file, MAX_TEST_FILE)
+        if text is not None:
+            texts.append((file, text.splitlines()))
+    for r in wanted:
+        names = [n for n in r.hint["test_path"] if isinstance(n, str)]
+        hits = []
+        for file, lines in texts:
+            line = _javascript(lines, names)
+            if line is not None and (len(names) < 2 or _javascript(lines, names[:1])):
+                hits.append((file, line))
+        if len(hits) != 1:
+            continue  # no file, or several: a guess would mislead
+        file, line = hits[0]
+        r.hint["test_file"] = file
+        r.hint.setdefault("test_line", line)
+        if r.source_file is None:
+            r.source_file, r.source_line = file, line

@@ -287,3 +287,12 @@ def test_a_variable_read_at_import_time_makes_the_collection_error_infra():
     )
     assert r.hint["variable"] == "APP_DATABASE_URL"
 
+
+def test_a_mocha_failure_printed_without_its_file_is_placed_on_the_one_test_that_has_its_title():
+    """An ECONNREFUSED from a socket callback has no frame in the test file:
+    the test file is the one test file defining `it("is healthy"` under
+    `describe("client"`."""
+    refused = classify("js_test/mocha-service-and-env")[0]
+    assert (refused.source_file, refused.source_line) == ("test/client.test.js", 5)
+    assert refused.hint["test_file"] == "test/client.test.js"
+
