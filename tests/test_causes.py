@@ -295,4 +295,3 @@ def test_a_mocha_failure_printed_without_its_file_is_placed_on_the_one_test_that
     refused = classify("js_test/mocha-service-and-env")[0]
     assert (refused.source_file, refused.source_line) == ("test/client.test.js", 5)
     assert refused.hint["test_file"] == "test/client.test.js"
-
