@@ -104,13 +104,17 @@ def test_the_compile_recipe_plans_the_missing_import_from_the_cause_record(
 
 
 @pytest.mark.parametrize(
-    "case",
-    ["js_test/mocha-cannot-find-module-at-run-time", "js_test/jest-cannot-find-module-at-run-time"],
+    ("case", "module"),
+    [
+        ("js_test/mocha-cannot-find-module-at-run-time", "./formatter"),
+        ("js_test/jest-cannot-find-module-at-run-time", "./formatter"),
+        ("js_test/vitest-cannot-find-module-at-run-time", "/src/formatter.js"),  # vite's id
+    ],
 )
-def test_a_module_required_at_run_time_that_does_not_exist_is_compile_at_the_require(case):
+def test_a_module_required_at_run_time_that_does_not_exist_is_compile_at_the_require(case, module):
     (r,) = classify(case)
     assert (r.failure_type.value, r.source_file, r.source_line) == ("compile", "src/report.js", 3)
-    assert (r.hint["module"], r.hint["cause"], r.affected) == ("./formatter", "import", 2)
+    assert (r.hint["module"], r.hint["cause"], r.affected) == (module, "import", 2)
 
 
 def test_import_errors_raised_in_code_under_pytest_are_compile_where_the_import_is():
