@@ -299,3 +299,41 @@ def test_a_mocha_failure_printed_without_its_file_is_placed_on_the_one_test_that
     refused = classify("js_test/mocha-service-and-env")[0]
     assert (refused.source_file, refused.source_line) == ("test/client.test.js", 5)
     assert refused.hint["test_file"] == "test/client.test.js"
+
+
+# -- what names no cause ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "message",
+    [
+        'Error: Timeout of 50ms exceeded. For async tests and hooks, ensure "done()" is called',
+        'thrown: "Exceeded timeout of 5000 ms for a test."',
+        'Error: Failed to resolve import "./missing-format" from "src/index.js". Does the file exist?',
+        "Error: cannot connect to db",  # a test's own fixture message, no errno or code
+        "RuntimeError: database unreachable",
+        "AssertionError: expected 'ECONNREFUSED' to equal 'ok'",
+    ],
+)
+def test_test_runner_timeouts_vite_resolution_and_assertions_name_no_network_cause(message):
+    from faultlens.classifier.rules.js_causes import js_cause
+
+    assert js_cause(message) is None
+
+
+def test_a_guard_whose_message_says_nothing_of_the_environment_is_not_read_as_a_variable():
+    from faultlens.classifier.rules.js_causes import js_cause
+
+    code = ['if (process.env.NODE_ENV === "test") {', 'throw new Error("fixture missing");']
+    assert js_cause("Error: fixture missing", (), code) is None
+    assert js_cause("Error: API key not set", (), code) is not None  # says "not set"
+
+
+def test_an_assertion_under_pytest_is_a_test_failure_even_when_its_values_mention_a_cause():
+    from faultlens.classifier.rules.python_causes import cause_of
+    from faultlens.classifier.rules.python_traceback import Raised
+
+    assert cause_of([Raised("AssertionError", "assert 'Connection refused' == 'ok'")]) is None
+    # raised while handling a NameError ("DID NOT WARN" over it): the NameError's cause
+    chained = cause_of(
+        [Raised("NameError", "name 'warnings' is not defined"), Raised("Failed", "DID NOT WARN")]
+    )
+    assert chained is not None and chained.hint["name"] == "warnings"

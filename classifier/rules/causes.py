@@ -43,7 +43,7 @@ _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"ENOTFOUND|EAI_AGAIN|getaddrinfo failed|Name or service not known|nodename nor servname"
             r"|Temporary failure in name resolution|[Nn]o such host|[Cc]ould not resolve host"
-            r"|failed to lookup address|Failed to resolve"
+            r"|failed to lookup address"
         ),
     ),
     (

@@ -36,9 +36,9 @@ _ERROR = re.compile(
 _NOT_DEFINED = re.compile(r"^(?P<name>[A-Za-z_$][\w$]*) is not defined$")
 _MISSING_MODULE = re.compile(r"Cannot find (?:module|package) ['\"](?P<module>[^'\"]+)['\"]")
 _ASSERTION = re.compile(r"^(?:AssertionError|expect\(|Expected|assert)")
-_MISSING_WORDS = re.compile(
-    r"\b(?:not set|missing|required|undefined|not defined|empty|unset)\b", re.I
-)
+# A message that says a setting is missing without naming it: the variable is
+# the one the code frame reads, when it reads exactly one.
+_MISSING_WORDS = re.compile(r"\b(?:not set|unset|must be set|environment|env var|variable)\b", re.I)
 # A code-frame line of vitest (`  4|   let x`) or jest (`> 4 |   let x`): its source text.
 _CODE_FRAME = re.compile(r"^\s*>?\s*\d+\s?\|(?P<code>.*)$")
 
