@@ -89,6 +89,7 @@ MAX_HUNKS = 100
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
     apply_warning_policy(classifier)
+    attach_cargo_targets(classifier.records)
     drop_redundant_fallbacks(classifier)
     records = classifier.records
     cwd = classifier.locator.cwd
@@ -110,6 +111,28 @@ def finalize(classifier: Classifier) -> None:
     if classifier.secrets:
         for r in classifier.records:
             _redact_keeping_raw_ids(r, classifier.secrets)
+
+
+def attach_cargo_targets(records: list[FailureRecord]) -> None:
+    """cargo closes each failing test target with `error: test failed, to
+    rerun pass `--test api`` (rust.cargo_failed, a summary dropped when the
+    tests were read): the tests reported above it belong to that target,
+    which is what a re-run passes (hint["target"])."""
+    targets = sorted(
+        (r.log_line, r.hint["rerun_args"])
+        for r in records
+        if r.rule == "rust.cargo_failed"
+        and r.log_line
+        and isinstance(r.hint.get("rerun_args"), str)
+    )
+    if not targets:
+        return
+    for r in records:
+        if r.hint.get("runner") != "cargo" or r.log_line is None or "target" in r.hint:
+            continue
+        after = next((t for line, t in targets if line > r.log_line), None)
+        if after:
+            r.hint["target"] = after
 
 
 def _redact_keeping_raw_ids(r: FailureRecord, secrets: set[str]) -> None:

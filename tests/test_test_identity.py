@@ -166,3 +166,14 @@ def test_a_test_title_holding_a_url_password_is_masked_in_the_record_but_kept_ra
     ]
     assert "password@" not in r.model_dump_json()
     assert r.raw_test("normalizeURL http://foo.com") == "normalizeURL http://foo.com"
+
+
+def test_each_cargo_test_knows_the_target_to_re_run_it_in():
+    """cargo closes each failing target with `error: test failed, to rerun
+    pass `--test test`` (`--lib`, `--doc`): the tests above it are in it."""
+    group, doc = classify("projects/cargo-itoa-wrong-return")
+    assert (group.hint["target"], doc.hint["target"]) == ("--test test", "--doc")
+    assert {r.hint["target"] for r in classify("rust/cargo-test-doc-service-env")} == {
+        "--lib",
+        "--doc",
+    }

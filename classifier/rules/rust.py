@@ -330,9 +330,14 @@ def rust_test_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
     pattern=(
         r"^error: (?:could not compile `(?P<crate>[^`]+)`(?P<what>.*)"
         r"|aborting due to (?P<count>.+)"
-        r"|test failed, to rerun pass `(?P<target>[^`]*)`)$"
+        r"|(?:doc)?test failed, to rerun pass `(?P<target>[^`]*)`)$"
     ),
-    triggers=("error: could not compile `", "error: aborting due to ", "error: test failed, "),
+    triggers=(
+        "error: could not compile `",
+        "error: aborting due to ",
+        "error: test failed, ",
+        "error: doctest failed, ",
+    ),
     url="https://doc.rust-lang.org/cargo/commands/cargo-build.html",
 )
 def rust_cargo_failed(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -340,8 +345,10 @@ def rust_cargo_failed(m: re.Match[str], ctx: LineContext) -> Hit:
 
     What it detects: `error: could not compile `crate` (bin "x") due to 2
     previous errors`, rustc's `error: aborting due to 2 previous errors` and
-    cargo test's `error: test failed, to rerun pass `--lib``.  These repeat
-    what the detailed diagnostics said, so the record is a fallback
+    cargo test's `error: test failed, to rerun pass `--lib`` (`doctest
+    failed, ... `--doc`` for doc tests): the target is given to the test
+    records above it as hint["target"] before this summary is dropped.
+    These repeat what the detailed diagnostics said, so the record is a fallback
     (Hit.key FALLBACK, confidence 0.5): it is dropped when any more specific
     record was found, and stands when the details are missing (a log cut to
     its tail, a diagnostic format no rule reads), so a failed run is never
