@@ -13,15 +13,18 @@ become ONE record for the cause:
   normalised message (numbers and hashes folded: `assert 4 == 5` and
   `assert 6 == 7` at one line are one cause).
 
-The group record is the first of its members in the output, with
-`affected` = the number of tests it accounts for (exact) and those tests
-in `related` as `Location(test_file, test_line, why, test=<test id>)`
-(the first MAX_TESTS of them); other places the cause was seen (the same
-missing name on another line of the file) are `related` locations too.
-Its id is the cause's (category, code, file and normalised message; no
-test name in it), so it is the same whichever tests failed.  A record of
-the same cause that names no test (an infra rule that read the same line)
-is folded into the group and counts no test.
+The group record is the first of its members whose own error names the
+cause, with `affected` = the number of tests it accounts for (each test id
+counted once, however often it was reported) and those tests in `related`
+as `Location(test_file, test_line, why, test=<test id>)` (the first
+MAX_TESTS of them); other places the cause was seen (the same missing name
+on another line of the file) are `related` locations too.  Its id is the
+cause's (category, code, file and normalised message; no test name in it),
+so it is the same whichever tests failed.  Also folded into a group: a
+record of the same cause that names no test (an infra rule that read the
+same line; it counts no test), a missing name reported without the frame
+that threw (into the one placed group of that name), and the later
+failures of a test the cause already failed (a doctest's next examples).
 
 Every record of a failing test lists its test(s) this way, a group of one
 included, so what a recipe re-runs is always `[l.test for l in
@@ -46,7 +49,8 @@ _NETWORK_KINDS = frozenset({"refused", "reset", "dns", "timeout", "unreachable",
 
 
 def test_of(r: FailureRecord) -> str | None:
-    """The test a record is the failure of (its hint's raw test id)."""
+    """The test a record is the failure of (its hint's test id; the raw id,
+    when redaction masked part of it, is record.raw_hint("test_id"))."""
     tid = r.hint.get("test_id")
     return tid if isinstance(tid, str) and tid else None
 
