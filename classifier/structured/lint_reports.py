@@ -42,7 +42,7 @@ from ..engine import Classifier
 from ..rules.base import Hit
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
-from . import Parser
+from .parsing import Parser
 from .stream import Rejoined
 
 log = logging.getLogger(__name__)

@@ -33,7 +33,7 @@ from ..engine import Classifier
 from ..rules.base import Hit
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
-from . import Parser
+from .parsing import Parser
 
 RULE_ID = "sarif.result"
 _HEAD = re.compile(
