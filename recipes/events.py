@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import statedir
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -197,6 +198,7 @@ class EventLog:
 
     def emit(self, event: str, record: FailureRecord, **extra: Any) -> dict[str, Any]:
         """Write one event (JSON line + text log).  Returns the JSON object."""
+        statedir.ensure(self.ws.state)
         obj, entries = self._entries(event, record, extra)
         for path, text in entries:
             _append(path, text)
@@ -208,6 +210,7 @@ class EventLog:
         """`emit` for each record, in order, with the same extra fields: the
         same entries, but each file gets one write holding all of its entries
         (a run's hundreds of records cost three appends, not three per record)."""
+        statedir.ensure(self.ws.state)
         objs: list[dict[str, Any]] = []
         by_file: dict[Path, list[str]] = {}
         for record in records:
@@ -248,6 +251,7 @@ class EventLog:
     def info(self, text: str, *, level: str = "INFO", task: str | None = None) -> None:
         """A free-form line in the session log (`INFO user selected: retry`); also in
         the task's error log when `task` is given."""
+        statedir.ensure(self.ws.state)
         now = self.ws.settings.clock()
         entry = line(now, level, text)
         _append(self.session_log(now), entry)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import statedir
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -187,7 +188,7 @@ class Ledger:
         self.path = path
         if path in _READY and path.exists():
             return  # schema already made by this process
-        path.parent.mkdir(parents=True, exist_ok=True)
+        statedir.ensure(path.parent)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
         with self._tx() as db:

@@ -242,3 +242,31 @@ def test_two_processes_claiming_one_type_attempt_get_it_once(tmp_path):
     for p in procs:
         p.join(60)
     assert sum(1 for g in got if g is not None) == 1
+
+
+def test_a_state_dir_faultlens_creates_gets_a_gitignore_holding_a_star(tmp_path):
+    ws = Workspace.at(tmp_path)
+    Ledger.open(ws)
+    assert (ws.state / ".gitignore").read_text().splitlines()[-1] == "*"
+    mine = tmp_path / "own"
+    mine.mkdir()  # made by its owner: left as it is
+    Ledger.open(Workspace(roots=[tmp_path], state_dir=mine))
+    assert not (mine / ".gitignore").exists()
+
+
+def test_the_gitignore_keeps_the_state_out_of_git(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        return
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    Ledger.open(Workspace.at(tmp_path))
+    out = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout == ""
