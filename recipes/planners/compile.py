@@ -151,7 +151,7 @@ def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal |
     ):
         return Refusal(f"'{module}' is part of this workspace, not a third-party package")
     start = ctx.root / src if src else ctx.cwd_path
-    inst = install_plan(eco, module, start, ctx.root, ctx.python())
+    inst = install_plan(eco, module, start, ctx.root, ctx.python(), ctx.command)
     if inst is None:
         hint = {"python": f"python -m pip install {package}", "node": f"npm install {package}"}
         return Refusal(
