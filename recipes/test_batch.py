@@ -63,10 +63,16 @@ def tests_of(record: FailureRecord, runner: str | None, cwd: Path, root: Path) -
                 path=tuple(str(p) for p in path) if isinstance(path, list) else (),
             )
         )
+    # node:test 20 matches a test by its own name: the group's other tests' names
+    # are their full names without the suites the record's own test is in.
+    suites = " ".join(str(p) for p in path[:-1]) + " " if isinstance(path, list) and path else ""
     for loc in record.related:
         if loc.test and all(t.test_id != loc.test for t in out):
             js_file = loc.file if name in ("jest", "vitest", "mocha", "node") else None
-            out.append(SingleTest(name, loc.test, package=pkg_dir, file=js_file))
+            leaf: tuple[str, ...] = ()
+            if name == "node" and suites.strip() and loc.test.startswith(suites):
+                leaf = (*path[:-1], loc.test[len(suites) :])  # type: ignore[index]
+            out.append(SingleTest(name, loc.test, package=pkg_dir, file=js_file, path=leaf))
     return out
 
 

@@ -238,8 +238,10 @@ def _select_unittest(
 
 
 # -- JavaScript runners -------------------------------------------------------------------
-def _title_pattern(tests: Sequence[SingleTest], sep: str = " ") -> str:
-    names = sorted({sep.join(t.path) if t.path else t.test_id for t in tests})
+def _title_pattern(tests: Sequence[SingleTest]) -> str:
+    """The full names (suite titles and the test's, joined by one space: what
+    jest/vitest `-t` and mocha `--grep` match), escaped, as one anchored pattern."""
+    names = sorted({t.test_id for t in tests})
     alt = "|".join(regex_escape(n) for n in names)
     return f"^(?:{alt})$"
 
