@@ -84,7 +84,8 @@ def _workspace_import(
         if exporter is None:
             return None
         style = ts_imports.detect_style(text)
-        spec = ts_imports.specifier(abs_src, exporter, style)
+        esm = not style.js_extension and ts_imports.node_esm(abs_src, ctx.root)
+        spec = ts_imports.specifier(abs_src, exporter, style, esm=esm)
         edit = ts_imports.import_edit(src, text, name, spec, style)
         if edit is None:
             return _already(ctx, f"Import {name} from '{spec}'", src)
