@@ -120,6 +120,9 @@ def task_box(
         )
         error = f"{len(escalated)} failures escalated ({counts})"
     details: list[str] = []
+    shared = len(escalated) > 1 and len({o.tried for o in escalated}) == 1
+    if shared:
+        details.append(f"Tried: {escalated[0].tried}")
     for o in escalated:
         rec = o.record
         if len(escalated) > 1:
@@ -130,7 +133,8 @@ def task_box(
                 details.append(f"At: {loc}")
             if rec.affected > 1:
                 details.append(f"Affected: {rec.affected} tests")
-        details.append(f"Tried: {o.tried}")
+        if not shared:
+            details.append(f"Tried: {o.tried}")
         details.append(f"Why it failed: {o.reason}")
         details.extend(o.details)
         tests = affected_tests(rec)

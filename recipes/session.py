@@ -297,7 +297,9 @@ def _test_attempt(st: _State, records: list[FailureRecord]) -> str:
         tried = f"re-ran {names[0]} once ({runners})"
     else:
         tried = f"re-ran the {n} failing tests once ({runners})"
-    for v, rec in zip(verdicts(records, per_record, refused, runs), records, strict=True):
+    for v, rec in zip(
+        verdicts(records, per_record, refused, runs, st.command), records, strict=True
+    ):
         if v.verdict == "flaky":
             _settle(st, rec, "recovered", tried, f"flaky test: {v.reason}", verified=True)
             st.results[rec.id].details.append("Flaky: failed, then passed on its own re-run")

@@ -217,11 +217,25 @@ def run_reruns(
     return out
 
 
+def alone(sel: Selection, tests: Sequence[SingleTest], command: Sequence[str]) -> str:
+    """The command that runs only `tests` (what a human copies to reproduce one
+    failure), built like `sel`; `sel`'s own command when it cannot be."""
+    ids = {t.test_id for t in tests}
+    if ids == {t.test_id for t in sel.tests}:
+        return shlex.join(sel.argv)
+    try:
+        (one,) = select_commands(list(tests), command, lambda _p: True)[:1]
+    except (Refused, ValueError):
+        return shlex.join(sel.argv)
+    return shlex.join(one.argv)
+
+
 def verdicts(
     records: Sequence[FailureRecord],
     per_record: dict[str, list[SingleTest]],
     refused: dict[str, str],
     runs: Sequence[tuple[Selection, RerunResult]],
+    command: Sequence[str] = (),
 ) -> list[TestVerdict]:
     """One verdict per record: flaky when every one of its tests passed on the
     re-run, real when one failed again, not_run when the runner ran none."""
@@ -237,7 +251,8 @@ def verdicts(
         tests = per_record.get(rec.id, [])
         names = [t.test_id for t in tests]
         got = [results.get(t.test_id) for t in tests]
-        cmd = shlex.join(got[0][1].argv) if got and got[0] else ""
+        first = got[0] if got else None
+        cmd = alone(first[1], tests, command) if first and command else ""
         states = [g[0] if g else "not_run" for g in got]
         summary = next((g[2].summary for g in got if g), "")
         if states and all(s == "passed" for s in states):

@@ -98,9 +98,14 @@ def _workspace_import(
     if src.endswith(".py"):
         if not valid("identifier", name) or "$" in name:
             return None
+        definitions = py_imports.find_definitions(ctx.root, name, exclude=abs_src)
+        if not definitions:
+            module_plan = _python_module_import(ctx, src, text, name)
+            if module_plan is not None:
+                return module_plan
         definer = _one_module(
             ctx,
-            py_imports.find_definitions(ctx.root, name, exclude=abs_src),
+            definitions,
             notes,
             f"'{name}' is defined in several modules",
             f"no workspace module defines '{name}'",
@@ -134,6 +139,30 @@ def _workspace_import(
             return None
         return _plan(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
     return None
+
+
+def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
+    """A missing name that is a module: a sibling in the file's package (`from .
+    import keys`, or absolute as the file imports), or the standard library
+    (`import functools`)."""
+    abs_src = ctx.root / src
+    sibling = py_imports.sibling_module(abs_src, name)
+    if sibling is not None:
+        package, _ = py_imports.module_name(sibling.parent / "__init__.py", ctx.root)
+        if py_imports.uses_relative_imports(text) or not package:
+            line = f"from . import {name}"
+        else:
+            line = f"from {package} import {name}"
+        title = f"Import {name} ({line})"
+    elif py_imports.stdlib_module(name):
+        line = f"import {name}"
+        title = f"Import {name} from the standard library"
+    else:
+        return None
+    edit = py_imports.import_edit(src, text, line)
+    if edit is None:
+        return _already(ctx, title, src)
+    return _plan(ctx, title, f"add `{line}`", [edit])
 
 
 def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal | None:
