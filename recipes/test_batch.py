@@ -95,8 +95,8 @@ def go_package_dir(package: str, cwd: Path, root: Path) -> str | None:
                 rel = package[len(module) + 1 :]
             else:
                 return None
-            where = folder / rel
-            return "./" + os.path.relpath(where, cwd).replace(os.sep, "/")
+            rel_dir = os.path.relpath(folder / rel, cwd).replace(os.sep, "/")
+            return "." if rel_dir == "." else "./" + rel_dir
         if folder == root or folder.parent == folder:
             return None
         folder = folder.parent
