@@ -423,7 +423,9 @@ def _verify_batch(st: _State, todo: list[tuple[FailureRecord, Plan]], verify: Pl
             break
     assert full is not None
     still = {base_id(r.id) for r in full.records}
-    after = f" (after {i} retr{'y' if i == 1 else 'ies'})" if i else ""
+    # Every run after the first is a retry: 1 s, 2 s, 4 s are three.
+    n = i + 1 if verify.backoff else 0
+    after = f" (after {n} retr{'y' if n == 1 else 'ies'})" if n else ""
     for rec, p in todo:
         if base_id(rec.id) in still:
             _settle(
