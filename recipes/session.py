@@ -508,6 +508,11 @@ def _conclude(st: _State, records: Sequence[FailureRecord]) -> Recovery:
         )
         for r in new
     ]
+    for o in outcomes:
+        if o.result == "escalated" and o.record.failure_type.value == "branch_divergence":
+            counts = _ahead_behind(st)
+            if counts:
+                o.details.append(counts)
     escalated = [o for o in (*outcomes, *new_outcomes) if o.result == "escalated"]
     others = [o for o in outcomes if o.result != "escalated"]
     box = task_box(ws, ledger, st.task, escalated, others, st.command) if escalated else None
@@ -532,6 +537,28 @@ def _conclude(st: _State, records: Sequence[FailureRecord]) -> Recovery:
         reruns=st.reruns,
         box=box,
     )
+
+
+def _ahead_behind(st: _State) -> str | None:
+    """Fresh counts for the box: how far the branch is from its upstream now."""
+    import subprocess
+
+    cwd = st.ws.root if st.cwd in ("", ".") else st.ws.root / st.cwd
+    try:
+        res = subprocess.run(
+            ["git", "rev-list", "--left-right", "--count", "HEAD...@{upstream}"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    parts = res.stdout.split()
+    if res.returncode != 0 or len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return None
+    return f"Now: {parts[0]} ahead, {parts[1]} behind the upstream (after this run's fetch)"
 
 
 def _final(

@@ -81,3 +81,6 @@ def test_a_rebase_whose_push_is_still_refused_is_not_recovered(tmp_path, monkeyp
     assert report.exit_code != 0  # the last push's status
     assert report.outcomes and all(o.result == "escalated" for o in report.outcomes)
     assert "mine" not in git(remote, "log", "--format=%s", "main").split()
+    (rebased,) = [o for o in report.outcomes if o.record.failure_type.value == "branch_divergence"]
+    # Rebased onto the remote's commit: one ahead, none behind, counted after the fact.
+    assert "Now: 1 ahead, 0 behind the upstream (after this run's fetch)" in rebased.details
