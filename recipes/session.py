@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .conclude import conclude
-from .engine import NEVER_AUTOMATIC, plan
 from .events import EventLog
 from .ledger import Ledger
 from .model import Refusal, Workspace
 from .outcome import make_outcome
+from .planning import NEVER_AUTOMATIC, plan
 from .run_state import FullRun, Recovery, RunState, Say, settle
 from .runner import Sink
 from .type_attempts import batch_attempt, test_attempt

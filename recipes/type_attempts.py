@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from .batch import ApplyLock, merge_plans
 from .edits import apply_edits
-from .engine import plan
 from .model import ApplyError, CommandStep, Plan, Refusal, Result, UnsafeEdit
+from .planning import plan
 from .run_state import FullRun, RunState, rerun_original, settle
 from .runner import run_step
 from .test_batch import plan_reruns, run_reruns, verdicts
