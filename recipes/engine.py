@@ -28,7 +28,6 @@ from .ledger import Ledger
 from .model import (
     DEFAULT_TASK,
     ApplyError,
-    CommandStep,
     Outcome,
     Plan,
     Refusal,
@@ -38,7 +37,7 @@ from .model import (
 )
 from .outcome import emit_result, make_outcome, store
 from .planning import NEVER_AUTOMATIC, availability, plan
-from .runner import Sink, run_step
+from .runner import Sink, run_commands
 from .verify import verify
 
 if TYPE_CHECKING:
@@ -63,22 +62,6 @@ def _outcome(
 
 _emit_result = emit_result
 _store = store
-
-
-def _run_commands(commands: Sequence[CommandStep], ws: Workspace, echo: Sink | None) -> str | None:
-    """Run the plan's commands in order; the first failure's description, or None."""
-    for step in commands:
-        res = run_step(step, ws, echo=echo)
-        if res.error:
-            return f"could not run `{step.display()}`: {res.error}"
-        if res.timed_out:
-            return f"`{step.display()}` timed out after {step.timeout:g} s"
-        if res.exit_code != 0:
-            tail = res.tail.decode("utf-8", "replace").strip().splitlines()[-3:]
-            return f"`{step.display()}` exited {res.exit_code}" + (
-                f": {' / '.join(tail)}" if tail else ""
-            )
-    return None
 
 
 def complete_attempt(
@@ -119,7 +102,7 @@ def complete_attempt(
                 plan.details,
             )
         else:
-            failure = _run_commands(plan.commands, ws, echo)
+            failure = run_commands(plan.commands, ws, echo)
             if failure is not None:
                 outcome = _outcome(
                     record, ws, ledger, plan.on_failure, tried, failure, plan.details

@@ -208,3 +208,20 @@ def run_step(
         on_stderr=echo,
         on_data=on_data,
     )
+
+
+def run_commands(commands: Sequence[CommandStep], ws: Workspace, echo: Sink | None) -> str | None:
+    """Run a plan's commands in order, each once; the first failure's description
+    (which command, its exit status and last lines), or None when all passed."""
+    for step in commands:
+        res = run_step(step, ws, echo=echo)
+        if res.error:
+            return f"could not run `{step.display()}`: {res.error}"
+        if res.timed_out:
+            return f"`{step.display()}` timed out after {step.timeout:g} s"
+        if res.exit_code != 0:
+            tail = res.tail.decode("utf-8", "replace").strip().splitlines()[-3:]
+            return f"`{step.display()}` exited {res.exit_code}" + (
+                f": {' / '.join(tail)}" if tail else ""
+            )
+    return None

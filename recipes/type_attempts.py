@@ -5,15 +5,14 @@ commands run once, one verification)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .batch import ApplyLock, merge_plans
 from .edits import apply_edits
-from .model import ApplyError, CommandStep, Plan, Refusal, Result, UnsafeEdit
+from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
 from .planning import plan
 from .run_state import FullRun, RunState, rerun_original, settle
-from .runner import run_step
+from .runner import run_commands
 from .test_batch import plan_reruns, run_reruns, verdicts
 from .verdict import base_id
 
@@ -114,7 +113,9 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
             for rec, p in todo:
                 settle(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
             return batch.title
-    failure = _run_commands(st, batch.commands)
+    for step in batch.commands:
+        st.say(f"running {step.display()}")
+    failure = run_commands(batch.commands, st.ws, st.echo)
     if batch.commands:
         st.changes += 1
     if failure is not None:
@@ -123,22 +124,6 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         return batch.title
     _verify_batch(st, todo, batch.verify)
     return batch.title
-
-
-def _run_commands(st: RunState, commands: Sequence[CommandStep]) -> str | None:
-    for step in commands:
-        st.say(f"running {step.display()}")
-        res = run_step(step, st.ws, echo=st.echo)
-        if res.error:
-            return f"could not run {step.argv[0]}: {res.error}"
-        if res.timed_out:
-            return f"{step.argv[0]} timed out after {step.timeout:g} s"
-        if res.exit_code != 0:
-            tail = res.tail.decode("utf-8", "replace").strip().splitlines()[-2:]
-            return f"{step.argv[0]} exited {res.exit_code}" + (
-                f": {' / '.join(tail)}" if tail else ""
-            )
-    return None
 
 
 def _verify_batch(
