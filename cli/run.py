@@ -64,11 +64,28 @@ def find_root(cwd: Path) -> Path:
 
 
 def workspace_for(args: argparse.Namespace, cwd: Path, worker: str = "cli") -> Workspace:
-    from faultlens.recipes import RecipeSettings, Workspace
+    """The workspace of a command; problems with its state dir are said on
+    stderr, one line each, once."""
+    from faultlens.recipes import RecipeSettings, Workspace, statefs
 
+    statefs.set_reporter(lambda message: _say(sys.stderr, message))
     root = Path(args.workspace).resolve() if getattr(args, "workspace", None) else find_root(cwd)
-    state = Path(args.state_dir).resolve() if getattr(args, "state_dir", None) else None
+    state = Path(os.path.abspath(args.state_dir)) if getattr(args, "state_dir", None) else None
     return Workspace(roots=[root], state_dir=state, settings=RecipeSettings(worker=worker))
+
+
+def guarded(ws: Workspace, fn: Any, *args: Any) -> Any:
+    """`fn(*args)`, or None when the state cannot be written (said once): a
+    read-only or full state dir never stops the command."""
+    from faultlens.recipes import StateUnavailable
+
+    try:
+        return fn(*args)
+    except StateUnavailable as exc:
+        from faultlens.recipes.events import unwritable
+
+        unwritable(ws, exc)
+        return None
 
 
 @dataclass(slots=True)
@@ -111,17 +128,23 @@ def run_command(
     from faultlens.recipes.ledger import Ledger
     from faultlens.recipes.runner import build_env, spawn
 
-    from .passthrough import copy_through
+    from .passthrough import copy_through, shell_status
 
-    ledger = Ledger.open(ws)
+    ledger: Ledger | None = guarded(ws, Ledger.open, ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
-    run_id = ledger.start_run(task, cmd, cwd_rel)
+    run_id: int | None = None
+    if ledger is not None:
+        from faultlens.recipes.recovery import recover_state
+
+        recover_state(ws)  # what a killed faultlens left half done
+        run_id = guarded(ws, ledger.start_run, task, cmd, cwd_rel)
     # The command starts first; the classifier is built and fed on a worker
     # thread started after it (its imports and rule compiling overlap the
     # command), and copying the output through never waits for classification.
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
     if isinstance(child, str):
-        ledger.finish_run(run_id, 127, [])
+        if ledger is not None and run_id is not None:
+            guarded(ws, ledger.finish_run, run_id, 127, [])
         _say(err, f"cannot run {cmd[0]}: {child}")
         return RunReport(127)
     from .background import BackgroundClassifier
@@ -140,15 +163,22 @@ def run_command(
     events = EventLog(ws)
     classifier.options.exit_code = code
     records = classifier.close()
+    from faultlens.classifier.redact import redact_argv
+
+    shown = redact_argv(cmd)  # what is stored and shown; `cmd` itself is what runs
     for r in records:
-        r.hint.setdefault("command", list(cmd))
+        r.hint.setdefault("command", shown)
         r.hint.setdefault("cwd", cwd_rel)
         if task and not r.task:
             r.task = task
-    events.emit_many("failure.classified", records, command=list(cmd), exit_code=code)
-    ledger.finish_run(run_id, code, records)
+    events.emit_many("failure.classified", records, command=shown, exit_code=code)
+    if ledger is not None and run_id is not None:
+        guarded(ws, ledger.finish_run, run_id, code, records)
     report = RunReport(code, records)
     if not recover or not records:
+        return report
+    if ledger is None or run_id is None:
+        _say(err, "recipes are not attempted: each needs the ledger (one attempt per failure)")
         return report
 
     from faultlens.recipes.session import recover_run
@@ -167,9 +197,12 @@ def run_command(
     report.outcomes = [*rec_report.outcomes, *rec_report.new]
     report.box = rec_report.box
     report.reruns = rec_report.reruns
-    report.exit_code = rec_report.exit_code if rec_report.exit_code is not None else code
+    # a re-run killed by a signal: 128+N, as a shell says
+    report.exit_code = (
+        shell_status(rec_report.exit_code) if rec_report.exit_code is not None else code
+    )
     if report.exit_code == 0 and all(o.result != "escalated" for o in report.outcomes):
-        ledger.set_task_status(task, "completed")
+        guarded(ws, ledger.set_task_status, task, "completed")
     return report
 
 

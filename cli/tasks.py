@@ -68,7 +68,7 @@ def _ws(args: argparse.Namespace) -> Any:
 
 def _masked(argv: list[str]) -> str | None:
     try:
-        from faultlens.classifier.redact import masked_secret  # type: ignore[attr-defined]
+        from faultlens.classifier.redact import masked_secret
     except ImportError:
         return None
     found: str | None = masked_secret(argv)

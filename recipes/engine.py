@@ -359,6 +359,7 @@ def escalate(
 
 __all__ = [
     "DEFAULT_TASK",
+    "NEVER_AUTOMATIC",
     "attempt",
     "availability",
     "claim",

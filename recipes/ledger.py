@@ -39,7 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import statedir
+from faultlens.classifier.redact import redact_argv, redact_commands
+
+from . import ledgerguard, statedir
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -185,10 +187,16 @@ class Ledger:
     """The attempt ledger of one workspace (one SQLite file)."""
 
     def __init__(self, path: Path) -> None:
+        """Open (and make) the ledger.  StateUnavailable when it cannot be
+        used (read-only or full, a symlink); a ledger this machine did not
+        make is moved aside first (recipes/ledgerguard.py)."""
         self.path = path
-        if path in _READY and path.exists():
-            return  # schema already made by this process
-        statedir.ensure(path.parent)
+        if path in _READY and ledgerguard.ready(path):
+            return  # schema already made (and the file checked) by this process
+        ledgerguard.check_files(path)
+        with ledgerguard.state_errors(path):
+            statedir.ensure(path.parent)
+            ledgerguard.adopt(path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
         with self._tx() as db:
@@ -196,7 +204,9 @@ class Ledger:
                 if stmt.strip():
                     db.execute(stmt)
             _migrate(db)
+            ledgerguard.sign_new(db)
         _READY.add(path)
+        ledgerguard.mark_ready(path)
 
     @classmethod
     def open(cls, ws: Workspace) -> Ledger:
@@ -205,13 +215,15 @@ class Ledger:
     # -- connections -------------------------------------------------------------
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            db.execute("PRAGMA synchronous=NORMAL")
-            yield db
-        finally:
-            db.close()
+        with ledgerguard.state_errors(self.path):
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            try:
+                db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA trusted_schema=OFF")
+                yield db
+            finally:
+                db.close()
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -242,16 +254,18 @@ class Ledger:
         cache: dict[Path, tuple[int, int, sqlite3.Connection]] = _READERS.__dict__.setdefault(
             "by_path", {}
         )
-        inode = self.path.stat().st_ino  # a ledger removed and made again is a new file
-        held = cache.get(self.path)
-        if held is None or held[0] != os.getpid() or held[1] != inode:
-            if held is not None and held[0] == os.getpid():
-                held[2].close()
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            held = (os.getpid(), inode, db)
-            cache[self.path] = held
-        yield held[2]
+        with ledgerguard.state_errors(self.path):
+            inode = self.path.stat().st_ino  # a ledger removed and made again is a new file
+            held = cache.get(self.path)
+            if held is None or held[0] != os.getpid() or held[1] != inode:
+                if held is not None and held[0] == os.getpid():
+                    held[2].close()
+                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+                db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                db.execute("PRAGMA trusted_schema=OFF")
+                held = (os.getpid(), inode, db)
+                cache[self.path] = held
+            yield held[2]
 
     # -- attempts ------------------------------------------------------------------
     def claim(
@@ -279,7 +293,7 @@ class Ledger:
                     key,
                     failure_type,
                     int(automatic),
-                    json.dumps(record.to_json()) if record is not None else None,
+                    json.dumps(redact_commands(record.to_json())) if record is not None else None,
                     os.getpid(),
                     time.time(),
                     self._generation(db, key),
@@ -361,8 +375,8 @@ class Ledger:
                     outcome.result,
                     outcome.tried,
                     outcome.reason,
-                    json.dumps(outcome.record.to_json()),
-                    json.dumps(outcome.to_json()),
+                    json.dumps(redact_commands(outcome.record.to_json())),
+                    json.dumps(redact_commands(outcome.to_json())),
                     time.time(),
                     attempt_id,
                 ),
@@ -418,6 +432,15 @@ class Ledger:
                     "SELECT * FROM attempts WHERE failure_id=? ORDER BY id DESC LIMIT ?",
                     (failure_id, limit),
                 ).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def pending_attempts(self, limit: int = 1000) -> list[AttemptRow]:
+        """Attempts claimed and never finished, oldest first (the start-up
+        recovery closes those whose process is gone: recipes/recovery.py)."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT * FROM attempts WHERE state='pending' ORDER BY id LIMIT ?", (limit,)
+            ).fetchall()
         return [_attempt(r) for r in rows]
 
     def last_outcome(self, failure_id: str) -> dict[str, Any] | None:
@@ -486,11 +509,13 @@ class Ledger:
 
     # -- runs ----------------------------------------------------------------------------
     def start_run(self, task: str | None, argv: Sequence[str], cwd: str) -> int:
+        """Record a run; its argv is stored redacted (`RunRow.argv` may hold a
+        masked secret: see `redact.masked_secret` before running it again)."""
         with self._tx() as db:
             self._touch_task(db, task_key(task))
             cur = db.execute(
                 "INSERT INTO runs(task, argv, cwd, started) VALUES (?, ?, ?, ?)",
-                (task_key(task), json.dumps(list(argv)), cwd, time.time()),
+                (task_key(task), json.dumps(redact_argv(argv)), cwd, time.time()),
             )
             return int(cur.lastrowid or 0)
 
@@ -505,7 +530,10 @@ class Ledger:
             db.executemany(
                 "INSERT OR REPLACE INTO run_records(run_id, seq, failure_id, record)"
                 " VALUES (?, ?, ?, ?)",
-                [(run_id, i, r.id, json.dumps(r.to_json())) for i, r in enumerate(records)],
+                [
+                    (run_id, i, r.id, json.dumps(redact_commands(r.to_json())))
+                    for i, r in enumerate(records)
+                ],
             )
 
     def last_run(self, task: str | None = None) -> RunRow | None:

@@ -9,10 +9,10 @@ commands), the runner's expected vs actual, the tool's own suggestion, and
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.redact import shown_command
 from faultlens.classifier.taxonomy import category
 
 from .box import BoxContent, options_for, render_box
@@ -149,7 +149,7 @@ def task_box(
         done.append(f"{group_line(o.record).split(': ', 1)[0]}{named}: {o.result} - {o.reason}")
     exclude = {o.record.id for o in (*escalated, *others)}
     cmd = list(command) if command else command_of(first.hint.get("command"))
-    title = shlex.join(cmd) if cmd else (first.tool or "")
+    title = shown_command(cmd) if cmd else (first.tool or "")
     phase = PHASES.get(first.failure_type.value, first.failure_type.value)
     cat = (
         category(first.failure_type.value).title

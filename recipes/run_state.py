@@ -88,7 +88,9 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     step = step or CommandStep(argv=list(st.command), cwd=st.cwd, timeout=timeout)
     cwd = st.ws.root if st.cwd in ("", ".") else st.ws.root / st.cwd
     classifier = Classifier(Options(cwd=str(cwd), task=st.task, command=list(st.command)))
-    st.say(f"re-running the original command ({step.display()})")
+    from faultlens.classifier.redact import shown_command
+
+    st.say(f"re-running the original command ({shown_command(step.argv)})")
     res = run_step(step, st.ws, on_data=classifier.feed, echo=st.echo)
     classifier.options.exit_code = res.exit_code
     records = classifier.close()

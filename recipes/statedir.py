@@ -23,6 +23,8 @@ def ensure(state: Path) -> None:
     except FileExistsError:
         _MADE.add(state)
         return
+    except OSError:
+        return  # read-only or full: the state's writers say so, once
     with contextlib.suppress(OSError):
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(state / ".gitignore", flags, 0o644)

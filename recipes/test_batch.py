@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -220,14 +219,16 @@ def run_reruns(
 def alone(sel: Selection, tests: Sequence[SingleTest], command: Sequence[str]) -> str:
     """The command that runs only `tests` (what a human copies to reproduce one
     failure), built like `sel`; `sel`'s own command when it cannot be."""
+    from faultlens.classifier.redact import shown_command  # shown: secrets masked
+
     ids = {t.test_id for t in tests}
     if ids == {t.test_id for t in sel.tests}:
-        return shlex.join(sel.argv)
+        return shown_command(sel.argv)
     try:
         (one,) = select_commands(list(tests), command, lambda _p: True)[:1]
     except (Refused, ValueError):
-        return shlex.join(sel.argv)
-    return shlex.join(one.argv)
+        return shown_command(sel.argv)
+    return shown_command(one.argv)
 
 
 def verdicts(

@@ -113,8 +113,10 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
             for rec, p in todo:
                 settle(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
             return batch.title
+    from faultlens.classifier.redact import shown_command
+
     for step in batch.commands:
-        st.say(f"running {step.display()}")
+        st.say(f"running {shown_command(step.argv)}")
     failure = run_commands(batch.commands, st.ws, st.echo)
     if batch.commands:
         st.changes += 1

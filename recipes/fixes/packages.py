@@ -22,6 +22,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from faultlens.classifier.files import read_text
+
 from ..safety import valid
 
 # Import names whose distribution is named differently.
@@ -136,7 +138,7 @@ def _py_declared(folder: Path) -> tuple[set[str], str | None]:
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file():
         try:
-            data = tomllib.loads(pyproject.read_text("utf-8"))
+            data = tomllib.loads(read_text(pyproject))
         except (OSError, tomllib.TOMLDecodeError):
             data = {}
         project = data.get("project", {})
@@ -156,7 +158,7 @@ def _py_declared(folder: Path) -> tuple[set[str], str | None]:
         source = "pyproject.toml"
     for req in sorted(folder.glob("requirements*.txt")):
         try:
-            for line in req.read_text("utf-8").splitlines():
+            for line in read_text(req).splitlines():
                 m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line)
                 if m and not line.lstrip().startswith(("#", "-")):
                     names.add(normalise_py(m.group(1)))
@@ -274,7 +276,7 @@ def _node_plan(folder: Path, package: str, command: list[str] | None = None) -> 
     if not manifest.is_file():
         return None
     try:
-        data = json.loads(manifest.read_text("utf-8"))
+        data = json.loads(read_text(manifest))
     except (OSError, ValueError):
         data = {}
     ranges = [
@@ -304,7 +306,7 @@ def _rust_plan(folder: Path, package: str) -> InstallPlan | None:
     if not manifest.is_file():
         return None
     try:
-        data = tomllib.loads(manifest.read_text("utf-8"))
+        data = tomllib.loads(read_text(manifest))
     except (OSError, tomllib.TOMLDecodeError):
         data = {}
     declared = any(
