@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from faultlens.classifier.redact import shown_command
+
 from .fixes.test_runners import Refused, Selection, SingleTest, runner_name, script_invocation
 from .fixes.test_runners import select as select_commands
 from .model import CommandStep, UnsafeEdit, Workspace
@@ -219,7 +221,6 @@ def run_reruns(
 def alone(sel: Selection, tests: Sequence[SingleTest], command: Sequence[str]) -> str:
     """The command that runs only `tests` (what a human copies to reproduce one
     failure), built like `sel`; `sel`'s own command when it cannot be."""
-    from faultlens.classifier.redact import shown_command  # shown: secrets masked
 
     ids = {t.test_id for t in tests}
     if ids == {t.test_id for t in sel.tests}:
