@@ -168,6 +168,22 @@ def test_cargo_keeps_offline_release_features_and_packages_and_matches_exactly()
     ]  # fmt: skip
 
 
+def test_cargo_reruns_each_test_binary_it_named_alone():
+    tests = [
+        SingleTest("cargo", "tests::adds", package="--lib"),
+        SingleTest("cargo", "src/lib.rs - add (line 5)", package="--doc"),
+        SingleTest("cargo", "formats", package="--test integration"),
+    ]
+    argvs = [s.argv for s in select(tests, ["cargo", "test", "--offline"], INSIDE)]
+    assert argvs == [
+        ["cargo", "test", "--offline", "--lib", "--", "--exact", "tests::adds"],
+        ["cargo", "test", "--offline", "--doc", "--", "--exact", "src/lib.rs - add (line 5)"],
+        ["cargo", "test", "--offline", "--test", "integration", "--", "--exact", "formats"],
+    ]
+    (own,) = select(tests[:1], ["cargo", "test", "--lib"], INSIDE)  # the command's own target
+    assert own.argv == ["cargo", "test", "--lib", "--", "--exact", "tests::adds"]
+
+
 def test_unittest_discover_reruns_from_the_start_directory():
     tests = [SingleTest("unittest", "test_cart.CartTest.test_total_0")]
     (sel,) = select(tests, ["python3", "-m", "unittest", "discover", "-s", "tests"], INSIDE)
