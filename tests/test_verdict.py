@@ -236,3 +236,12 @@ def test_jvm_ruby_and_php_runners_get_their_own_selection_flags():
 )
 def test_other_runners_summaries_decide_a_pass_the_same_way(runner, output, code, passed):
     assert proves_a_pass(runner, output, code)[0] is passed
+
+
+def test_a_title_holding_a_nul_or_a_newline_still_becomes_one_argv_element():
+    t = SingleTest("vitest", "parses a\x00b\nc", file="src/p.test.ts")
+    (sel,) = select([t], ["vitest", "run"], INSIDE)
+    assert sel.argv[-1] == r"^(?:parses a\x00b\x0ac)$"
+    assert all("\x00" not in a for a in sel.argv)
+    with pytest.raises(Refused):  # a pytest node id is a path: no NUL there
+        select([SingleTest("pytest", "t.py::x\x00")], ["pytest"], INSIDE)

@@ -68,7 +68,9 @@ def _base(arg: str) -> str:
 def regex_escape(text: str) -> str:
     """Escape a title for a JavaScript RegExp (jest/vitest `-t`, mocha `--grep`,
     node `--test-name-pattern`), like the spec's RegExp.escape for what matters."""
-    return re.sub(r"([\\^$.*+?()\[\]{}|/-])", r"\\\1", text)
+    escaped = re.sub(r"([\\^$.*+?()\[\]{}|/-])", r"\\\1", text)
+    # A control character (a NUL in a title) cannot be an argv byte: \xNN in the pattern.
+    return re.sub(r"[\x00-\x1f\x7f]", lambda m: f"\\x{ord(m.group()):02x}", escaped)
 
 
 def go_quote_meta(text: str) -> str:
@@ -714,6 +716,8 @@ def select(
     if not picked:
         raise Refused(f"the failing tests were not reported by {runner.name}")
     out = runner.select(argv, at, picked, inside)
+    if any("\x00" in a for sel in out for a in sel.argv):
+        raise Refused(f"a test id holds a NUL byte, which no {runner.name} command line can carry")
     if wrapper is not None:
         for sel in out:
             sel.argv = _rewrap(wrapper, argv, sel.argv)
