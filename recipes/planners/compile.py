@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..context import PlanContext
-from ..fixes import go_imports, py_imports, suggest, ts_imports
+from ..fixes import cjs_exports, cjs_imports, go_imports, py_imports, suggest, ts_imports
 from ..fixes.packages import ecosystem_of, install_plan, package_for
 from ..fixes.scan import (
     import_statement,
@@ -72,29 +72,7 @@ def _workspace_import(
 ) -> Plan | None:
     abs_src = ctx.root / src
     if src.endswith(TS_EXTS):
-        if not valid("identifier", name):
-            return None
-        exporter = _one_module(
-            ctx,
-            ts_imports.find_exporters(ctx.root, name, exclude=abs_src),
-            notes,
-            f"'{name}' is exported by several modules",
-            f"no workspace module exports '{name}'",
-        )
-        if exporter is None:
-            return None
-        style = ts_imports.detect_style(text)
-        esm = not style.js_extension and ts_imports.node_esm(abs_src, ctx.root)
-        spec = ts_imports.specifier(abs_src, exporter, style, esm=esm)
-        edit = ts_imports.import_edit(src, text, name, spec, style)
-        if edit is None:
-            return _already(ctx, f"Import {name} from '{spec}'", src)
-        return _plan(
-            ctx,
-            f"Import {name} from '{spec}'",
-            f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, exporter)})",
-            [edit],
-        )
+        return _js_import(ctx, src, text, name, notes)
     if src.endswith(".py"):
         if not valid("identifier", name) or "$" in name:
             return None
@@ -139,6 +117,88 @@ def _workspace_import(
             return None
         return _plan(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
     return None
+
+
+def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
+    """A name another workspace module exports: an ES import (`import { Money }
+    from './money.js'`, Node's own form in an ES module), or in a CommonJS file a
+    require (`const { Money } = require('./money')`, also of a declared package
+    or a Node built-in bound under its usual name)."""
+    if not valid("identifier", name):
+        return None
+    abs_src = ctx.root / src
+    commonjs = cjs_exports.is_commonjs(abs_src, text, ctx.root)
+    esm = ts_imports.find_exporters(ctx.root, name, exclude=abs_src)
+    cjs = cjs_exports.find_exports(ctx.root, name, exclude=abs_src)
+    if commonjs:
+        return _require(ctx, src, text, name, cjs, esm, notes)
+    named = {ts_imports.module_path_without_ext(p): p for p in esm}
+    for prov in cjs:  # Node reads a CommonJS module's named exports for ES importers
+        if prov.kind == "named" and prov.path is not None:
+            named.setdefault(ts_imports.module_path_without_ext(prov.path), prov.path)
+    exporter = _one_module(
+        ctx,
+        list(named.values()),
+        notes,
+        f"'{name}' is exported by several modules",
+        f"no workspace module exports '{name}'",
+    )
+    if exporter is None:
+        return None
+    style = ts_imports.detect_style(text)
+    esm_node = not style.js_extension and ts_imports.node_esm(abs_src, ctx.root)
+    spec = ts_imports.specifier(abs_src, exporter, style, esm=esm_node)
+    edit = ts_imports.import_edit(src, text, name, spec, style)
+    if edit is None:
+        return _already(ctx, f"Import {name} from '{spec}'", src)
+    return _plan(
+        ctx,
+        f"Import {name} from '{spec}'",
+        f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, exporter)})",
+        [edit],
+    )
+
+
+def _require(
+    ctx: PlanContext,
+    src: str,
+    text: str,
+    name: str,
+    cjs: list[cjs_exports.Provider],
+    esm: list[Path],
+    notes: list[str],
+) -> Plan | None:
+    abs_src = ctx.root / src
+    if len(cjs) > 1:
+        where = ", ".join(to_workspace_relative(ctx.ws, p.path) for p in cjs[:5] if p.path)
+        notes.append(f"'{name}' is exported by several modules: {where}")
+        return None
+    provider = cjs[0] if cjs else cjs_exports.package_providing(abs_src, ctx.root, name)
+    if provider is None:
+        if esm:
+            where = ", ".join(to_workspace_relative(ctx.ws, p) for p in esm[:5])
+            notes.append(
+                f"'{name}' is exported by an ES module ({where}), which {src} cannot require"
+            )
+        else:
+            notes.append(f"no workspace module exports '{name}'")
+        return None
+    # Where the file itself shows no quotes: the module required, then the test's file.
+    near = [to_workspace_relative(ctx.ws, provider.path)] if provider.path else []
+    near.append(ctx.rel(str(ctx.record.hint.get("test_file") or "")) or "")
+    style = cjs_imports.detect_style(text, *(ctx.read(n) or "" for n in near if n))
+    spec = cjs_imports.specifier(abs_src, provider, style)
+    binding = f"{{ {name} }}" if provider.kind == "named" else name
+    title = f"Require {name} from '{spec}'"
+    edit = cjs_imports.require_edit(src, text, name, provider, spec, style)
+    if edit is None:
+        return _already(ctx, title, src)
+    origin = (
+        f"exported by {to_workspace_relative(ctx.ws, provider.path)}"
+        if provider.path is not None
+        else ("a Node built-in" if provider.builtin else "a dependency in package.json")
+    )
+    return _plan(ctx, title, f"add `{style.decl} {binding} = require('{spec}')` ({origin})", [edit])
 
 
 def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
