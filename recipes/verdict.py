@@ -337,9 +337,11 @@ def judge_rerun(
     records: Sequence[FailureRecord] = (),
 ) -> RerunResult:
     """Each re-run test's result: `passed` only on the runner's own evidence (it
-    names the test as passed, or its summary counts every selected test as
-    passed with none failed and the run exited 0), `failed` when the runner or
-    the classifier reports it failing, else `not_run`."""
+    names the test as passed — pytest, unittest, go, cargo, and the JS runners'
+    listings, recipes/js_results.py —, or its summary counts every selected
+    test as passed with none failed and the run exited 0, and it did not list
+    the test as skipped), `failed` when the runner or the classifier reports it
+    failing, else `not_run`."""
     t = tally(runner, output)
     failing = failed_ids(runner, output) | record_tests(records)
     passing = passed_ids(runner, output)
@@ -347,11 +349,15 @@ def judge_rerun(
     all_passed = (
         exit_code == 0 and t is not None and t.failed == 0 and t.passed >= max(1, len(unique))
     )
+    from .js_results import per_test
+
+    listing = per_test(runner, output, tests)  # JS runners: each test's line
     res = RerunResult(runner, summary=t.line if t else "no summary printed", exit_code=exit_code)
     for s in tests:
-        if s.test_id in failing or _named_in(s, failing):
+        seen = listing.get(s.test_id)
+        if s.test_id in failing or _named_in(s, failing) or seen == "failed":
             res.results[s.test_id] = "failed"
-        elif s.test_id in passing or all_passed:
+        elif s.test_id in passing or seen == "passed" or (all_passed and seen != "skipped"):
             res.results[s.test_id] = "passed"
         else:
             res.results[s.test_id] = "not_run"
