@@ -303,6 +303,14 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             )
         notes.append("the tool's suggestion is not machine-applicable")
 
+    entry = rec.hint.get("manifest_entry")
+    if isinstance(entry, str):  # cargo: the manifest names a crate it cannot find
+        return Refusal(
+            f"{rec.source_file or 'the manifest'} depends on `{entry}`, which cargo cannot "
+            "find; a dependency is never renamed or added automatically",
+            details=notes,
+        )
+
     module = missing_module(rec)
     name = missing_name(rec)
     if module and (not name or name == module):
