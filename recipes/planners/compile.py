@@ -303,6 +303,15 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             )
         notes.append("the tool's suggestion is not machine-applicable")
 
+    dependency = rec.hint.get("dependency")
+    if isinstance(dependency, str):  # classifier/dependency_errors.py
+        n = rec.hint.get("dependency_errors")
+        return Refusal(
+            f"the {n} errors are inside the installed dependency {dependency}: nothing there "
+            "is the project's to edit; choose its version (or the compiler's) by hand",
+            suggestions=[str(a) for a in rec.hint.get("advice") or []][:1],
+        )
+
     entry = rec.hint.get("manifest_entry")
     if isinstance(entry, str):  # cargo: the manifest names a crate it cannot find
         return Refusal(
