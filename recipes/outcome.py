@@ -51,6 +51,10 @@ def human_details(record: FailureRecord) -> list[str]:
     why = _first(hint, WHY_KEYS)
     if why:
         out.append(f"Says: {why[:300]}")
+    subtests = hint.get("subtests")
+    if isinstance(subtests, list) and subtests:
+        shown = ", ".join(str(s) for s in subtests[:5]) + ("…" if len(subtests) > 5 else "")
+        out.append(f"Subtests failed: {len(subtests)} ({shown})")
     advice = hint.get("advice")
     if isinstance(advice, list) and advice:
         out += [f"Suggestion: {str(a)[:300]}" for a in advice[:3] if str(a).strip()]

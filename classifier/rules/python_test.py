@@ -147,7 +147,7 @@ def pytest_conftest_error(m: re.Match[str], ctx: LineContext) -> PytestBlock:
     category=FailureType.TEST,
     tool="pytest",
     pattern=SUMMARY.pattern,
-    triggers=("FAILED ", "ERROR "),
+    triggers=("FAILED ", "ERROR ", "SUBFAILED", "SUBFAIL "),
     url="https://docs.pytest.org/en/stable/how-to/output.html#producing-a-detailed-summary-report",
 )
 def pytest_summary(m: re.Match[str], ctx: LineContext) -> Hit:
