@@ -9,6 +9,7 @@ others from its summary alone; the runners list each test they ran:
     mocha (spec)           math / ✔ flaky one / 1) adds 2 + 2 / - pending
     jest                   math / ✓ flaky one (1 ms) / ✕ adds 2 + 2 / ○ skipped x
     vitest                 ✓ flaky one 5ms / × adds 2 + 2 / ↓ x  (names only, by depth)
+    uvu                    FAIL  suite  "name"  (failures only; every test of a listed file ran)
 
 Suites are known from the nesting (TAP's `# Subtest:`, the indentation);
 vitest lists only each test's own name at its depth, so a vitest test is
@@ -136,6 +137,37 @@ def _vitest(lines: list[str]) -> list[Listed]:
     return out
 
 
+_UVU_FAIL = re.compile(r'^   FAIL  (?:(?P<suite>\S(?:.*?\S)?)  )?"(?P<name>.*)"$')
+_UVU_FILE = re.compile(r"^(?P<file>\S+\.[cm]?[jt]sx?)$")
+_UVU_SKIPPED = re.compile(r"^\s*Skipped:\s+(?P<n>\d+)\s*$")
+
+
+def _uvu(lines: list[str]) -> list[Listed]:
+    """uvu names only its failures; it runs every test of each file it lists
+    (`cart.js` on a line of its own): with nothing skipped, a test of a listed
+    file that did not fail passed (per_test decides that, knowing the tests)."""
+    out = []
+    for line in lines:
+        if m := _UVU_FAIL.match(line):
+            suites = (m.group("suite"),) if m.group("suite") else ()
+            out.append(Listed(suites, m.group("name"), len(suites), "failed"))
+    return out
+
+
+def _uvu_passed(output: str, tests: Sequence[SingleTest], failed: set[str]) -> dict[str, Result]:
+    lines = output.splitlines()
+    skipped = [int(m.group("n")) for ln in lines if (m := _UVU_SKIPPED.match(ln))]
+    if not skipped or skipped[-1] != 0:
+        return {}
+    files = {m.group("file") for ln in lines if (m := _UVU_FILE.match(ln))}
+    out: dict[str, Result] = {}
+    for t in tests:
+        ran = t.file is not None and any(t.file == f or t.file.endswith("/" + f) for f in files)
+        if ran and t.test_id not in failed:
+            out[t.test_id] = "passed"
+    return out
+
+
 def listed(runner: str, output: str) -> list[Listed]:
     """Every test the runner's output lists, with its result."""
     lines = output.splitlines()
@@ -152,6 +184,8 @@ def listed(runner: str, output: str) -> list[Listed]:
         return _indented(lines, _JEST_TEST, "✓√", "✕×")
     if runner == "vitest":
         return _vitest(lines)
+    if runner == "uvu":
+        return _uvu(lines)
     return []
 
 
@@ -159,7 +193,7 @@ def per_test(runner: str, output: str, tests: Sequence[SingleTest]) -> dict[str,
     """The result of each selected test the listing names (by its suites and
     name; vitest by name and depth when that is unambiguous)."""
     seen = listed(runner, output)
-    if not seen:
+    if not seen and runner != "uvu":
         return {}
     out: dict[str, Result] = {}
     keys = [(t.path[-1], len(t.path) - 1) if t.path else (t.test_id, 0) for t in tests]
@@ -178,4 +212,7 @@ def per_test(runner: str, output: str, tests: Sequence[SingleTest]) -> dict[str,
             out[t.test_id] = "passed"
         elif found:
             out[t.test_id] = "skipped"
+    if runner == "uvu":
+        failed = {t for t, r in out.items() if r == "failed"}
+        out.update(_uvu_passed(output, tests, failed))
     return out

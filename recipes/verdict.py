@@ -172,6 +172,19 @@ def _tally_node(text: str) -> Tally | None:
     )
 
 
+def _tally_uvu(text: str) -> Tally | None:
+    total = _last(r"^\s*Total:\s+(\d+)\s*$", text)
+    if total is None:
+        return None
+    tail = text[total.start() :]
+    passed = re.search(r"^\s*Passed:\s+(\d+)", tail, re.MULTILINE)
+    skipped = re.search(r"^\s*Skipped:\s+(\d+)", tail, re.MULTILINE)
+    p = int(passed.group(1)) if passed else 0
+    k = int(skipped.group(1)) if skipped else 0
+    n = int(total.group(1))
+    return Tally(p, max(0, n - p - k), k, f"Total {n}, Passed {p}, Skipped {k}")
+
+
 def _tally_maven(text: str) -> Tally | None:
     m = _last(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)", text)
     if m is None:
@@ -232,6 +245,7 @@ TALLIES: dict[str, Callable[[str], Tally | None]] = {
     "vitest": _tally_vitest,
     "mocha": _tally_mocha,
     "node": _tally_node,
+    "uvu": _tally_uvu,
     "maven": _tally_maven,
     "gradle": _tally_gradle,
     "rspec": _tally_rspec,
@@ -351,7 +365,7 @@ def judge_rerun(
     )
     from .js_results import per_test
 
-    listing = per_test(runner, output, tests)  # JS runners: each test's line
+    listing = per_test(runner, plain(output), tests)  # JS runners: each test's line
     res = RerunResult(runner, summary=t.line if t else "no summary printed", exit_code=exit_code)
     for s in tests:
         seen = listing.get(s.test_id)
