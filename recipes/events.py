@@ -178,6 +178,10 @@ def unwritable(ws: Workspace, exc: BaseException) -> None:
     """Say once per state dir that the state cannot be written, and why."""
     where = str(ws.state_dir)
     why = str(exc) if isinstance(exc, StateUnavailable) else statefs.describe(exc)
+    if ws.state_problem is None and ws.state_dir is not None and ws.state_dir.is_dir():
+        probed = statefs.probe_writable(ws.state_dir)
+        if probed is not None and probed not in why:
+            why = f"{probed}: {why}"
     statefs.report(
         f"state cannot be written in {where} ({why}); going on without the ledger and logs",
         once=f"unwritable:{where}",

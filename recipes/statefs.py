@@ -64,17 +64,38 @@ def report(message: str, *, once: str | None = None) -> None:
             if once in _said:
                 return
             _said.add(once)
-    log.warning("%s", message)
     fn = _reporter
-    if fn is not None:
-        with contextlib.suppress(Exception):
-            fn(message)
+    if fn is None:
+        log.warning("%s", message)
+        return
+    log.info("%s", message)  # the reporter is the user's channel: not twice on stderr
+    with contextlib.suppress(Exception):
+        fn(message)
 
 
 def forget_reports() -> None:
     """Say every `once` message again (tests; a server whose workspace changed)."""
     with _said_lock:
         _said.clear()
+
+
+def probe_writable(folder: Path) -> str | None:
+    """None when a file can be made in `folder`, else why not (`Read-only
+    file system`, `No space left on device`)."""
+    name = folder / tmp_name("probe")
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        return describe(exc)
+    try:
+        os.write(fd, b"\n" * 4096)
+    except OSError as exc:
+        return describe(exc)
+    finally:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+    return None
 
 
 def describe(exc: BaseException) -> str:
