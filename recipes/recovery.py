@@ -51,7 +51,7 @@ class Handler(Protocol):
 
 HANDLERS: dict[str, str | Handler] = {
     "edits": "faultlens.recipes.edits:recover_entry",
-    "git.sync": "faultlens.recipes.fixes.gitsync:recover_entry",
+    "git.sync": "faultlens.recipes.fixes.gitjournal:recover_entry",
 }
 
 
@@ -67,7 +67,11 @@ def _handler(kind: str) -> Handler | None:
     if target is None or not isinstance(target, str):
         return target
     module, _, name = target.partition(":")
-    fn: Handler = getattr(importlib.import_module(module), name)
+    try:
+        fn: Handler = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        log.warning("the handler of %s journals (%s) cannot be loaded: %s", kind, target, exc)
+        return None
     return fn
 
 
@@ -130,7 +134,7 @@ def _run_handler(ws: Workspace, entry: journal.Entry, handler: Handler) -> list[
             result.summary,
             entry.kind,
             result.done,
-            entry.owner.pid,
+            result.on_behalf_of or entry.owner.pid,
             fields,
         )
     ]
