@@ -52,6 +52,8 @@ class Handler(Protocol):
 HANDLERS: dict[str, str | Handler] = {
     "edits": "faultlens.recipes.edits:recover_entry",
     "git.sync": "faultlens.recipes.fixes.gitjournal:recover_entry",
+    "git.worktree": "faultlens.recipes.scratch:recover_worktree",
+    "paths": "faultlens.recipes.scratch:recover_paths",
 }
 
 
