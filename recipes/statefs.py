@@ -27,6 +27,7 @@ import stat
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 log = logging.getLogger(__name__)
 
@@ -287,6 +288,26 @@ def write_state(state: Path, rel: str, data: bytes, mode: int = 0o644) -> None:
             raise
         with contextlib.suppress(OSError):
             os.fsync(dfd)
+
+
+def open_for_write(path: Path) -> BinaryIO:
+    """`path` opened for writing from the start (truncated), refusing a final
+    symlink and anything but a regular file; its folder must have been made
+    with `ensure_dirs` (which refuses symlinks on the way)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO):
+            raise UnsafeStateFile(exc.errno, "a symlink or not a regular file", str(path)) from None
+        raise
+    try:
+        _check_regular(fd, str(path), None)
+        os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "wb")
 
 
 def remove_state(state: Path, rel: str) -> bool:

@@ -135,16 +135,21 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        return (self.root / self.settings.state_dir).resolve()
+        """Where the state lives, as the Workspace vetted it (a `.faultlens`
+        linked out of the workspace is refused there: `ws.state` raises)."""
+        path = self.recipe_workspace().state_dir
+        assert path is not None
+        return path
 
     def recipe_workspace(self) -> Workspace:
         """The recipe engine's view of the workspace (rebuilt when settings change)."""
         from faultlens.recipes import RecipeSettings, Workspace
 
         s = self.settings
+        configured = Path(os.path.abspath(self.root / s.state_dir))  # not resolved: vetted
         key = (
             tuple(self.roots),
-            self.state_dir,
+            configured,
             s.max_task_retries,
             s.infra_max_retries,
             s.verify_after_recipe,
@@ -152,7 +157,7 @@ class FaultLensServer(LanguageServer):
         if self._ws is None or key != self._ws_key:
             self._ws = Workspace(
                 roots=self.roots,
-                state_dir=self.state_dir,
+                state_dir=configured,
                 settings=RecipeSettings(
                     max_task_retries=s.max_task_retries,
                     infra_max_retries=s.infra_max_retries,
@@ -161,6 +166,20 @@ class FaultLensServer(LanguageServer):
             )
             self._ws_key = key
         return self._ws
+
+    def recover_state(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At start: put back what a killed faultlens left half done (an apply,
+        a rebase, scratch space, pending attempts), and from now on tell the
+        user about state problems (through `loop`, the server's).  Blocking:
+        run it in a thread."""
+        from faultlens.recipes import statefs
+        from faultlens.recipes.recovery import recover_state
+
+        def tell(message: str) -> None:
+            loop.call_soon_threadsafe(lambda: self.warn(f"faultlens: {message}", show=True))
+
+        statefs.set_reporter(tell)
+        recover_state(self.recipe_workspace())
 
     # -- messages ---------------------------------------------------------------
     def info(self, message: str) -> None:
@@ -402,9 +421,15 @@ class FaultLensServer(LanguageServer):
     def run_log(self, store_task: str) -> Path:
         """Where a run's output is kept (the log line a location-less failure points at)."""
         slug = _SLUG.sub("-", store_task).strip("-")[:80] or "run"
-        folder = self.state_dir / "runs"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder / f"{slug}.log"
+        from faultlens.recipes import StateUnavailable, statefs
+        from faultlens.recipes.events import unwritable
+
+        ws = self.recipe_workspace()
+        try:  # the folder, refusing a symlink a checkout left on the way
+            return statefs.ensure_dirs(ws.state, "runs") / f"{slug}.log"
+        except (OSError, StateUnavailable) as exc:
+            unwritable(ws, exc)
+            return self.state_dir / "runs" / f"{slug}.log"
 
     def log_writer(self, path: Path, data: bytes) -> Callable[[], None]:
         """A function saving `data` (redacted: the log on disk never holds a
@@ -414,12 +439,19 @@ class FaultLensServer(LanguageServer):
 
         def write() -> None:
             from faultlens.classifier.redact import LogRedactor
+            from faultlens.recipes import StateUnavailable, statefs
+            from faultlens.recipes.events import unwritable
 
             scrub = LogRedactor()
             text = scrub.feed(data) + scrub.close()
+            ws = self.recipe_workspace()
             with self._log_lock:
                 if self._log_seq.get(path) == seq:
-                    path.write_bytes(text)
+                    try:  # never through a symlink a checkout left under runs/
+                        rel = path.relative_to(ws.state).as_posix()
+                        statefs.write_state(ws.state, rel, text)
+                    except (OSError, ValueError, StateUnavailable) as exc:
+                        unwritable(ws, exc)
 
         return write
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import shlex
 import time
 import uuid
@@ -174,9 +175,16 @@ async def run_task(
             return stop.is_set() or (fut is not None and fut.cancelled())
 
         from faultlens.classifier.redact import LogRedactor
+        from faultlens.recipes import statefs
+        from faultlens.recipes.events import unwritable
 
         scrub = LogRedactor()  # the log on disk never holds a secret
-        with open(log_path, "wb") as out:
+        try:  # never through a symlink a checkout left in the state dir
+            log_out = statefs.open_for_write(log_path)
+        except OSError as exc:
+            unwritable(ls.recipe_workspace(), exc)
+            log_out = open(os.devnull, "wb")  # noqa: SIM115 - closed by the with below
+        with log_out as out:
 
             async def on_output(chunk: bytes) -> None:
                 out.write(scrub.feed(chunk))
