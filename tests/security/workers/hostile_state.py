@@ -39,7 +39,8 @@ def main() -> None:
     from faultlens.classifier import classify_text
     from faultlens.classifier.engine import Options
 
-    output = open(os.path.join(root, "output.txt"), encoding="utf-8").read()
+    with open(os.path.join(root, "output.txt"), encoding="utf-8") as f:
+        output = f.read()
     (record,) = classify_text(output, Options(cwd=root))
     from faultlens.recipes import (
         ApplyError,
@@ -65,7 +66,7 @@ def main() -> None:
         except expected as exc:
             results[name] = f"refused: {type(exc).__name__}"
             return None
-        except BaseException as exc:  # noqa: BLE001 - the parent decides
+        except BaseException as exc:  # the parent decides
             errors.append(f"{name}: {''.join(traceback.format_exception(exc))[-1500:]}")
             return None
         results[name] = "ok"
