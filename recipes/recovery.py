@@ -235,23 +235,25 @@ def close_interrupted_attempts(
 ) -> list[Notice]:
     """Close every pending attempt whose claimer is gone: escalated, saying it
     was interrupted (and what recovery put back for that process)."""
-    from faultlens.classifier.record import FailureRecord
-
-    from .events import EventLog
     from .ledger import Ledger
-    from .model import Outcome
 
     if not (ws.state / "ledger.sqlite3").exists():
         return []
     ledger = Ledger.open(ws)
+    rows = [r for r in ledger.pending_attempts() if r.record is not None and gone(r.pid, r.created)]
+    if not rows:
+        return []  # the usual start: no import of the record model needed
+    from faultlens.classifier.record import FailureRecord
+
+    from .events import EventLog
+    from .model import Outcome
+
     by_pid: dict[int | None, list[str]] = {}
     for n in notices:
         if n.event == "state.recovered":
             by_pid.setdefault(n.owner_pid, []).append(n.message)
     closed: list[Notice] = []
-    for row in ledger.pending_attempts():
-        if not gone(row.pid, row.created) or row.record is None:
-            continue
+    for row in rows:
         try:
             record = FailureRecord.model_validate(row.record)
         except ValueError:
