@@ -19,9 +19,11 @@ if TYPE_CHECKING:
     from .engine import (
         attempt,
         availability,
+        claim,
         complete_attempt,
         escalate,
         plan,
+        refuse,
         retry_task,
         skip_task,
         stop_task,
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
         VerifyResult,
         Workspace,
     )
+    from .session import recover_run
     from .trust import mark_reviewed
 
 # Each public name and the module that defines it.  Loaded on first use
@@ -64,6 +67,9 @@ _EXPORTS: dict[str, str] = {
     "recover_interrupted": "edits",
     "attempt": "engine",
     "availability": "engine",
+    "claim": "engine",
+    "refuse": "engine",
+    "recover_run": "session",
     "complete_attempt": "engine",
     "escalate": "engine",
     "plan": "engine",
@@ -129,6 +135,7 @@ __all__ = [
     "apply_edits",
     "attempt",
     "availability",
+    "claim",
     "complete_attempt",
     "conflict_hunks",
     "escalate",
@@ -137,6 +144,8 @@ __all__ = [
     "plan",
     "recipe_doc",
     "recover_interrupted",
+    "recover_run",
+    "refuse",
     "render_box",
     "resolve_hunk",
     "retry_task",

@@ -8,7 +8,7 @@ import pytest
 
 # tests/samples/ holds the broken inputs the samples were captured from
 # (failing test files among them): data, never part of this suite.
-collect_ignore_glob = ["samples/*"]
+collect_ignore_glob = ["samples/*", "rerun_samples/*"]
 
 _STATE_HOME: list[str] = []
 

@@ -215,3 +215,121 @@ def test_a_malformed_override_falls_back_to_the_shipped_recipe(tmp_path):
     _override(tmp_path).write_text("+++\nautomatic = \n")
     doc = recipe_doc("compile", Workspace.at(tmp_path))
     assert not doc.overridden
+
+
+# -- the ledger is data unless this machine made it ----------------------------------------------
+def _committed_ledger(
+    state: Path, failure_id: str, argv: list[str], *, mark: bool = False, record: dict | None = None
+) -> None:
+    """A ledger as a repository could commit it: one stored run of `failure_id`
+    whose argv a recipe would re-run, and a trigger that rewrites every new run."""
+    import json
+    import sqlite3
+
+    state.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(state / "ledger.sqlite3")
+    try:
+        db.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, task TEXT NOT NULL,"
+            " argv TEXT NOT NULL, cwd TEXT NOT NULL, exit_code INTEGER, started REAL NOT NULL,"
+            " finished REAL);"
+            "CREATE TABLE run_records (run_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
+            " failure_id TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (run_id, seq));"
+            "CREATE TABLE attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, failure_id TEXT NOT NULL,"
+            " task TEXT NOT NULL, failure_type TEXT NOT NULL, automatic INTEGER NOT NULL DEFAULT 1,"
+            " state TEXT NOT NULL, tried TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '',"
+            " record TEXT, outcome TEXT, pid INTEGER NOT NULL, created REAL NOT NULL, finished REAL);"
+        )
+        db.execute(
+            "CREATE TRIGGER rewrite AFTER INSERT ON runs BEGIN UPDATE runs SET argv = ? "
+            "WHERE id = new.id; END".replace("?", "'" + json.dumps(argv).replace("'", "''") + "'")
+        )
+        db.execute("INSERT INTO meta VALUES ('schema', '1')")
+        if mark:
+            db.execute("INSERT INTO meta VALUES ('nonce', 'ab'), ('owner', ?)", ("0" * 64,))
+        rec = record or {"id": failure_id, "failure_type": "compile", "signal": "x"}
+        db.execute(
+            "INSERT INTO runs(task, argv, cwd, started) VALUES ('default', ?, '.', 0)",
+            (json.dumps(argv),),
+        )
+        db.execute("INSERT INTO run_records VALUES (1, 0, ?, ?)", (failure_id, json.dumps(rec)))
+        db.execute(
+            "INSERT INTO attempts(failure_id, task, failure_type, state, pid, created)"
+            " VALUES ('an-earlier-failure', 'default', 'compile', 'escalated', 1, 0)"
+        )
+        db.commit()
+    finally:
+        db.close()
+
+
+def _cli(*args: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "faultlens.cli.main", *args]
+
+
+def test_a_committed_ledger_never_names_the_command_a_recipe_runs(tmp_path):
+    import shutil
+    import sqlite3
+    import subprocess
+    import sys
+
+    from faultlens.classifier import classify_text
+    from faultlens.classifier.engine import Options
+
+    from .conftest import SAMPLES
+
+    canary = tmp_path / "canary"
+    argv = [sys.executable, "-c", f"open({str(canary)!r}, 'w')"]
+    root = tmp_path / "repo"
+    shutil.copytree(SAMPLES / "typescript" / "tsc-plain-ts2304", root)
+    # A failure the compile recipe fixes and verifies by re-running "its" command.
+    (rec,) = classify_text((root / "output.txt").read_text(), Options(cwd=str(root)))
+    _committed_ledger(root / ".faultlens", rec.id, argv, record=rec.to_json())
+    res = subprocess.run(
+        [*_cli("recover", rec.id), "--cwd", str(root), "--workspace", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert not canary.exists(), res.stderr
+    assert "stored runs and records are dropped" in res.stderr
+    db = sqlite3.connect(root / ".faultlens" / "ledger.sqlite3")
+    try:
+        kinds = db.execute(
+            "SELECT type FROM sqlite_master WHERE type IN ('trigger', 'view')"
+        ).fetchall()
+        attempts = db.execute("SELECT failure_id, state FROM attempts").fetchall()
+    finally:
+        db.close()
+    assert kinds == []  # the trigger that rewrote stored runs is gone
+    assert attempts[0] == ("an-earlier-failure", "escalated")  # the history is kept
+
+
+def test_another_machines_ledger_is_moved_aside(tmp_path):
+    from faultlens.recipes import Ledger
+
+    _committed_ledger(tmp_path / ".faultlens", "0123456789abcdef", ["true"], mark=True)
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    assert ledger.find_record("0123456789abcdef") is None
+    assert ledger.history() == []
+    aside = list((tmp_path / ".faultlens").glob("ledger.sqlite3.untrusted-*"))
+    assert len(aside) == 1
+
+
+def test_a_ledger_file_that_is_a_symlink_is_not_used(tmp_path):
+    from faultlens.recipes import Ledger
+    from faultlens.recipes.model import StateUnavailable
+
+    outside = tmp_path / "outside.db"
+    outside.write_bytes(b"")
+    state = tmp_path / "repo" / ".faultlens"
+    state.mkdir(parents=True)
+    for name in ("ledger.sqlite3", "ledger.sqlite3-wal"):
+        link = state / name
+        link.symlink_to(outside)
+        with pytest.raises(StateUnavailable, match="symlink"):
+            Ledger.open(Workspace.at(tmp_path / "repo"))
+        link.unlink()
+    assert outside.read_bytes() == b""
