@@ -181,23 +181,6 @@ def _read_fd(fd: int, name: str, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_file(path: Path, limit: int) -> bytes:
-    """The bytes of `path` if it is a regular file of at most `limit` bytes.
-    Its final component is not followed if it is a symlink, a FIFO never
-    blocks; UnsafeStateFile when it is anything else, FileNotFoundError when
-    it is missing."""
-    try:
-        fd = os.open(path, READ_FLAGS)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise UnsafeStateFile(exc.errno, "a symlink", str(path)) from None
-        raise
-    try:
-        return _read_fd(fd, str(path), limit)
-    finally:
-        os.close(fd)
-
-
 def read_state(state: Path, rel: str, limit: int) -> bytes:
     """A file under the state dir (no symlink anywhere below `state`)."""
     *dirs, leaf = parts_of(rel)

@@ -36,7 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import journal, statefs
+from faultlens.classifier.files import read_bytes
+
+from .. import journal
 from ..model import StateUnavailable, UnsafeEdit, Workspace
 from ..safety import to_workspace_relative
 from .gitrefs import valid_ref
@@ -93,7 +95,7 @@ def _git_file(git: Git, name: str) -> str | None:
         return None
     full = Path(path) if Path(path).is_absolute() else git.cwd / path
     try:
-        return statefs.read_file(full, 4096).decode("utf-8", "replace").strip()
+        return read_bytes(full, 4096).decode("utf-8", "replace").strip()
     except OSError:
         return None
 
