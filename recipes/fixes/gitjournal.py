@@ -42,7 +42,7 @@ from .. import journal
 from ..model import StateUnavailable, UnsafeEdit, Workspace
 from ..safety import to_workspace_relative
 from .gitrefs import valid_ref
-from .gitsync import Git, dirty_paths, display_ref, operation_in_progress
+from .gitsync import Git, display_ref, not_restored, operation_in_progress
 
 KIND = "git.sync"
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?", re.ASCII)
@@ -137,16 +137,7 @@ def _wrong(git: Git, branch: str, head: str) -> str | None:
     current = git.out("symbolic-ref", "-q", "--short", "HEAD")
     if current != branch:
         return f"HEAD is {'detached' if current is None else 'on ' + current}, not on {branch}"
-    now = git.out("rev-parse", "--verify", "-q", "HEAD")
-    if now != head:
-        return f"{branch} is at {now}, not {head}"
-    op = operation_in_progress(git)
-    if op:
-        return f"a {op} is still in progress"
-    dirty = dirty_paths(git)
-    if dirty:
-        return "the work tree is not clean: " + ", ".join(d[3:] for d in dirty[:5])
-    return None
+    return not_restored(git, head)
 
 
 def _repo(ws: Workspace, raw: Any) -> Path | None:

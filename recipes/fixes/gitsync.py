@@ -235,7 +235,7 @@ def _conflicted(git: Git) -> list[str]:
     return [x for x in (out or "").splitlines() if x]
 
 
-def _restored(git: Git, head: str) -> str | None:
+def not_restored(git: Git, head: str) -> str | None:
     """None when HEAD is `head` and index and work tree are clean, else what is wrong."""
     now = git.out("rev-parse", "--verify", "-q", "HEAD")
     if now != head:
@@ -323,7 +323,7 @@ def _sync(
     _say(f"rebase stopped ({', '.join(files) or _tail(res)}); git rebase --abort")
     step("rebase-abort")
     git.run("rebase", "--abort")
-    broken = _restored(git, head)
+    broken = not_restored(git, head)
     if broken:
         _say(f"the aborted rebase did not restore the branch: {broken}")
         return EXIT_BROKEN
@@ -343,7 +343,7 @@ def _sync(
     merge_files = _conflicted(git)
     step("merge-abort")
     git.run("merge", "--abort")
-    broken = _restored(git, head)
+    broken = not_restored(git, head)
     if broken:
         _say(f"the aborted merge did not restore the branch: {broken}")
         return EXIT_BROKEN

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from .gitrepo import ENV, commit, git, out, snapshot
+from .gitrepo import ENV, commit, diverged, git, out, snapshot
+from .hostile import journal_by_a_dead_process
 
 pytestmark = pytest.mark.real_tool
 
@@ -57,20 +58,10 @@ def _fast_import(repo: Path, n: int) -> None:
 
 
 def _diverged_big(tmp: Path) -> Path:
+    """A clone whose branch diverged from origin/main by OURS + 1 commits."""
     tmp.mkdir(parents=True, exist_ok=True)
-    origin = tmp / "origin.git"
-    git(tmp, "init", "-q", "--bare", "-b", "main", str(origin))
-    seed = tmp / "seed"
-    git(tmp, "clone", "-q", str(origin), str(seed))
-    git(seed, "checkout", "-q", "-b", "main")
-    commit(seed, "app.txt", "one\ntwo\n", "base")
-    git(seed, "push", "-q", "origin", "main")
-    repo = tmp / "repo"
-    git(tmp, "clone", "-q", str(origin), str(repo))
-    commit(seed, "theirs.txt", "theirs\n", "theirs")
-    git(seed, "push", "-q", "origin", "main")
+    _, repo = diverged(tmp)
     _fast_import(repo, OURS)
-    git(repo, "fetch", "-q")
     return repo
 
 
@@ -172,16 +163,8 @@ def test_kill_9_of_the_process_tree_mid_rebase_is_rolled_back_at_the_next_start(
     missing = sum(1 for i in range(OURS) if not (repo / "ours" / f"{i:04d}.txt").exists())
     assert snapshot(repo) != before
 
-    start = subprocess.run(
-        _faultlens(repo, state, "--", sys.executable, "-c", "pass"),
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert start.returncode == 0, start.stderr
-    assert "rolled back the rebase of main onto origin/main" in start.stderr, start.stderr
+    said = _start(repo, state)
+    assert "rolled back the rebase of main onto origin/main" in said, said
     assert snapshot(repo) == before, f"not restored ({missing} files were missing after the kill)"
 
     db = sqlite3.connect(state / "ledger.sqlite3")
@@ -200,19 +183,6 @@ def test_kill_9_of_the_process_tree_mid_rebase_is_rolled_back_at_the_next_start(
     ]
     assert recovered and recovered[0]["rolled_back"] == "rebase"
     assert not list((state / "journal").glob("*.json"))
-
-
-def _journal_by_a_dead_process(repo: Path, state: Path, data: dict) -> None:
-    code = (
-        "import json, sys\n"
-        "from pathlib import Path\n"
-        "from faultlens.recipes import Workspace, journal\n"
-        "ws = Workspace(roots=[Path(sys.argv[1])], state_dir=Path(sys.argv[2]))\n"
-        "journal.begin(ws, 'git.sync', json.loads(sys.argv[3]))\n"
-    )
-    subprocess.run(
-        [sys.executable, "-c", code, str(repo), str(state), json.dumps(data)], cwd=ROOT, check=True
-    )
 
 
 def _start(repo: Path, state: Path) -> str:
@@ -248,9 +218,9 @@ def test_a_rebase_the_user_started_is_never_aborted(tmp_path, monkeypatch):
     assert (repo / ".git" / "rebase-merge").exists()
     state = tmp_path / "state"
     # An older sync of main (at the base commit) that was interrupted.
-    _journal_by_a_dead_process(
+    journal_by_a_dead_process(
         repo,
-        state,
+        "git.sync",
         {
             "repo": str(repo),
             "branch": "main",
@@ -258,6 +228,7 @@ def test_a_rebase_the_user_started_is_never_aborted(tmp_path, monkeypatch):
             "upstream": "refs/remotes/origin/main",
             "phase": "rebase",
         },
+        state,
     )
     before = snapshot(repo)
     said = _start(repo, state)
@@ -279,9 +250,9 @@ def test_a_git_journal_naming_a_repository_outside_the_workspace_is_ignored(tmp_
     ws_root = tmp_path / "ws"
     ws_root.mkdir()
     state = tmp_path / "state"
-    _journal_by_a_dead_process(
+    journal_by_a_dead_process(
         ws_root,
-        state,
+        "git.sync",
         {
             "repo": str(outside),
             "branch": "main",
@@ -289,6 +260,7 @@ def test_a_git_journal_naming_a_repository_outside_the_workspace_is_ignored(tmp_
             "upstream": "refs/heads/main",
             "phase": "rebase",
         },
+        state,
     )
     before = snapshot(outside)
     said = _start(ws_root, state)

@@ -35,7 +35,6 @@ import base64
 import json
 import os
 import shutil
-import sqlite3
 import stat
 import sys
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from hypothesis import strategies as st
 
 from .bounded import ROOT, run_bounded
 from .conftest import SAMPLES
+from .hostile import committed_ledger
 
 EXAMPLES = int(os.environ.get("FAULTLENS_PROPERTY_EXAMPLES", "20"))
 SAMPLE = SAMPLES / "typescript" / "tsc-plain-ts2304"
@@ -131,35 +131,6 @@ def _target(name: str, root: Path, outside: Path) -> str:
     }.get(name, name)
 
 
-def _canary_ledger(path: Path, record_id: str, canary: Path, forged: bool) -> None:
-    """A ledger as a repository could commit it: a stored run of the failure
-    whose argv creates the canary (what a recipe would re-run to verify)."""
-    db = sqlite3.connect(path)
-    try:
-        db.executescript(
-            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-            "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, task TEXT NOT NULL,"
-            " argv TEXT NOT NULL, cwd TEXT NOT NULL, exit_code INTEGER, started REAL NOT NULL,"
-            " finished REAL);"
-            "CREATE TABLE run_records (run_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
-            " failure_id TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (run_id, seq));"
-        )
-        argv = [sys.executable, "-c", f"open({str(canary)!r}, 'w').write({MARK!r})"]
-        db.execute(
-            "INSERT INTO runs(task, argv, cwd, exit_code, started) VALUES ('default', ?, '.', 2, 0)",
-            (json.dumps(argv),),
-        )
-        record = json.loads((SAMPLE / "expected.json").read_text())
-        rec = record[0] if isinstance(record, list) else record
-        db.execute("INSERT INTO run_records VALUES (1, 0, ?, ?)", (record_id, json.dumps(rec)))
-        db.execute("INSERT INTO meta VALUES ('schema', '1')")
-        if forged:
-            db.execute("INSERT INTO meta VALUES ('nonce', 'ab'), ('owner', ?)", ("0" * 64,))
-        db.commit()
-    finally:
-        db.close()
-
-
 def _journal_old(root: Path, outside: Path, target: str) -> dict[str, object]:
     path = {
         "outside-file": str(outside / "victim.txt"),
@@ -176,7 +147,7 @@ def _journal_old(root: Path, outside: Path, target: str) -> dict[str, object]:
     }
 
 
-def _plant(root: Path, outside: Path, plant: Plant, record_id: str, n: int) -> None:
+def _plant(root: Path, outside: Path, plant: Plant, record: dict[str, object], n: int) -> None:
     state = root / ".faultlens"
     if plant.kind in ("journal-old", "journal-forged", "journal-junk"):
         jdir = state / "journal"
@@ -222,7 +193,9 @@ def _plant(root: Path, outside: Path, plant: Plant, record_id: str, n: int) -> N
         path = state / "ledger.sqlite3"
         if os.path.lexists(path) or not state.is_dir() or state.is_symlink():
             return
-        _canary_ledger(path, record_id, outside / "canary", plant.target == "forged-mark")
+        canary = outside / "canary"
+        argv = [sys.executable, "-c", f"open({str(canary)!r}, 'w').write({MARK!r})"]
+        committed_ledger(path, record, argv, mark=plant.target == "forged-mark")
         return
     path = state / plant.where
     if os.path.lexists(path):
@@ -317,7 +290,7 @@ def _build(base: Path, spec: dict[str, object]) -> tuple[Path, Path, str]:
     else:
         (root / ".faultlens").mkdir()
         for n, plant in enumerate(spec["plants"]):  # type: ignore[arg-type]
-            _plant(root, outside, plant, record.id, n)
+            _plant(root, outside, plant, record.to_json(), n)
     return root, outside, record.id
 
 

@@ -29,6 +29,7 @@ from faultlens.recipes import (
 from faultlens.recipes.safety import inside_workspace
 
 from .bounded import run_bounded
+from .hostile import committed_ledger
 
 
 def _insert(path: str, text: str = "import os\n") -> TextEdit:
@@ -218,51 +219,6 @@ def test_a_malformed_override_falls_back_to_the_shipped_recipe(tmp_path):
 
 
 # -- the ledger is data unless this machine made it ----------------------------------------------
-def _committed_ledger(
-    state: Path, failure_id: str, argv: list[str], *, mark: bool = False, record: dict | None = None
-) -> None:
-    """A ledger as a repository could commit it: one stored run of `failure_id`
-    whose argv a recipe would re-run, and a trigger that rewrites every new run."""
-    import json
-    import sqlite3
-
-    state.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(state / "ledger.sqlite3")
-    try:
-        db.executescript(
-            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-            "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, task TEXT NOT NULL,"
-            " argv TEXT NOT NULL, cwd TEXT NOT NULL, exit_code INTEGER, started REAL NOT NULL,"
-            " finished REAL);"
-            "CREATE TABLE run_records (run_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
-            " failure_id TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (run_id, seq));"
-            "CREATE TABLE attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, failure_id TEXT NOT NULL,"
-            " task TEXT NOT NULL, failure_type TEXT NOT NULL, automatic INTEGER NOT NULL DEFAULT 1,"
-            " state TEXT NOT NULL, tried TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '',"
-            " record TEXT, outcome TEXT, pid INTEGER NOT NULL, created REAL NOT NULL, finished REAL);"
-        )
-        db.execute(
-            "CREATE TRIGGER rewrite AFTER INSERT ON runs BEGIN UPDATE runs SET argv = ? "
-            "WHERE id = new.id; END".replace("?", "'" + json.dumps(argv).replace("'", "''") + "'")
-        )
-        db.execute("INSERT INTO meta VALUES ('schema', '1')")
-        if mark:
-            db.execute("INSERT INTO meta VALUES ('nonce', 'ab'), ('owner', ?)", ("0" * 64,))
-        rec = record or {"id": failure_id, "failure_type": "compile", "signal": "x"}
-        db.execute(
-            "INSERT INTO runs(task, argv, cwd, started) VALUES ('default', ?, '.', 0)",
-            (json.dumps(argv),),
-        )
-        db.execute("INSERT INTO run_records VALUES (1, 0, ?, ?)", (failure_id, json.dumps(rec)))
-        db.execute(
-            "INSERT INTO attempts(failure_id, task, failure_type, state, pid, created)"
-            " VALUES ('an-earlier-failure', 'default', 'compile', 'escalated', 1, 0)"
-        )
-        db.commit()
-    finally:
-        db.close()
-
-
 def _cli(*args: str) -> list[str]:
     import sys
 
@@ -286,7 +242,7 @@ def test_a_committed_ledger_never_names_the_command_a_recipe_runs(tmp_path):
     shutil.copytree(SAMPLES / "typescript" / "tsc-plain-ts2304", root)
     # A failure the compile recipe fixes and verifies by re-running "its" command.
     (rec,) = classify_text((root / "output.txt").read_text(), Options(cwd=str(root)))
-    _committed_ledger(root / ".faultlens", rec.id, argv, record=rec.to_json())
+    committed_ledger(root / ".faultlens" / "ledger.sqlite3", rec.to_json(), argv)
     res = subprocess.run(
         [*_cli("recover", rec.id), "--cwd", str(root), "--workspace", str(root)],
         capture_output=True,
@@ -310,7 +266,8 @@ def test_a_committed_ledger_never_names_the_command_a_recipe_runs(tmp_path):
 def test_another_machines_ledger_is_moved_aside(tmp_path):
     from faultlens.recipes import Ledger
 
-    _committed_ledger(tmp_path / ".faultlens", "0123456789abcdef", ["true"], mark=True)
+    record = {"id": "0123456789abcdef", "failure_type": "compile", "signal": "x"}
+    committed_ledger(tmp_path / ".faultlens" / "ledger.sqlite3", record, ["true"], mark=True)
     ledger = Ledger.open(Workspace.at(tmp_path))
     assert ledger.find_record("0123456789abcdef") is None
     assert ledger.history() == []
