@@ -251,3 +251,23 @@ def test_on_a_really_full_disk_the_command_runs_and_events_stay_one_per_line(tmp
         "recovery.skipped",
         "recovery.succeeded",
     )
+
+
+@pytest.mark.parametrize("command", ["recover", "status"])
+def test_other_commands_refuse_a_linked_out_state_dir_in_one_line(tmp_path, command):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".faultlens").symlink_to(outside, target_is_directory=True)
+    args = ["0123456789abcdef"] if command == "recover" else []
+    proc = subprocess.run(
+        _faultlens(command, *args, "--workspace", str(root), "--cwd", str(root)),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "outside the workspace" in proc.stderr
+    assert list(outside.iterdir()) == []
