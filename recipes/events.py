@@ -185,7 +185,7 @@ def unwritable(ws: Workspace, exc: BaseException) -> None:
         if probed is not None and probed not in why:
             why = f"{probed}: {why}"
     statefs.report(
-        f"state cannot be written in {where} ({why}); going on without the ledger and logs",
+        f"state cannot be written in {where} ({why}); going on without it",
         once=f"unwritable:{where}",
     )
 

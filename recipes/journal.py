@@ -41,6 +41,7 @@ from .model import Workspace
 DIR = "journal"
 PURPOSE = "faultlens-journal-v1"
 MAX_ENTRY = 96 * 1024 * 1024  # bytes of one journal file
+MAX_ENTRIES = 1000  # journal files looked at per start (a checkout could hold millions)
 KIND = re.compile(r"[a-z][a-z0-9_.]{0,39}", re.ASCII)
 NAME = re.compile(r"([a-z][a-z0-9_.]{0,39})-(\d{1,10})-([0-9a-f]{12})\.json", re.ASCII)
 
@@ -269,7 +270,7 @@ def scan(ws: Workspace) -> list[Found]:
     dead writer of the journal itself are removed on the way."""
     names = statefs.list_state(ws.state, DIR)
     found: list[Found] = []
-    for name in names:
+    for name in names[:MAX_ENTRIES]:
         pid = statefs.tmp_pid(name)
         if pid is not None:
             if not pid_exists(pid):

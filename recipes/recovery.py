@@ -171,7 +171,7 @@ def recover(ws: Workspace, *, kinds: Iterable[str] | None = None) -> list[Notice
                     Notice(
                         "state.refused",
                         f"ignoring {journal.DIR}/{f.name} in the state dir ({f.problem}):"
-                        " nothing in it is acted on",
+                        " nothing in it is acted on (delete it to silence this)",
                         fields={"journal": f.name, "problem": f.problem},
                     )
                 )
