@@ -226,9 +226,8 @@ class EventLog:
         """Append each text to its state-relative file; on a state problem,
         say so once and drop the rest (logging never stops the caller)."""
         try:
-            state = self.ws.state
-            for rel, text in writes.items():
-                statefs.append_state(state, rel, text.encode("utf-8", "replace"))
+            data = {rel: text.encode("utf-8", "replace") for rel, text in writes.items()}
+            statefs.append_many(self.ws.state, data)
         except (OSError, StateUnavailable) as exc:
             unwritable(self.ws, exc)
 

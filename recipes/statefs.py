@@ -25,7 +25,7 @@ import os
 import secrets
 import stat
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
@@ -201,6 +201,22 @@ def list_state(state: Path, rel: str) -> list[str]:
         return []
 
 
+def _append_at(dfd: int, leaf: str, rel: str, data: bytes) -> None:
+    fd = _open_leaf(dfd, leaf, APPEND_FLAGS)
+    try:
+        _check_regular(fd, rel, None)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        st = os.fstat(fd)
+        if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
+            data = b"\n" + data
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+    finally:
+        os.close(fd)
+
+
 def append_state(state: Path, rel: str, data: bytes) -> None:
     """Append `data` to a file under the state dir with one write on an
     O_APPEND descriptor (several processes may append at once).
@@ -211,21 +227,29 @@ def append_state(state: Path, rel: str, data: bytes) -> None:
     skip.  The look at the last byte and the write happen under an advisory
     lock, so a writer never mistakes another's write in progress for a torn
     line."""
-    *dirs, leaf = parts_of(rel)
-    with dir_fd(state, dirs, create=True) as dfd:
-        fd = _open_leaf(dfd, leaf, APPEND_FLAGS)
+    append_many(state, {rel: data})
+
+
+def append_many(state: Path, writes: Mapping[str, bytes]) -> None:
+    """`append_state` for several files, walking each folder once."""
+    with dir_fd(state, create=True) as base:
+        opened: dict[tuple[str, ...], int] = {}
         try:
-            _check_regular(fd, rel, None)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            st = os.fstat(fd)
-            if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
-                data = b"\n" + data
-            view = memoryview(data)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
+            for rel, data in writes.items():
+                *dirs, leaf = parts_of(rel)
+                key = tuple(dirs)
+                dfd = opened.get(key)
+                if dfd is None:
+                    dfd = base
+                    for i, name in enumerate(dirs):
+                        sub = opened.get(key[: i + 1])
+                        if sub is None:
+                            sub = opened[key[: i + 1]] = _open_dir_at(dfd, name, True)
+                        dfd = sub
+                _append_at(dfd, leaf, rel, data)
         finally:
-            os.close(fd)
+            for fd in opened.values():
+                os.close(fd)
 
 
 def tmp_name(name: str) -> str:
