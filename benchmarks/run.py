@@ -33,7 +33,7 @@ from .generate import Stats, generate, parse_size
 from .peers import Result
 
 ROOT = Path(__file__).resolve().parent.parent
-SECTIONS = ("classify", "peers", "editor", "run", "hook", "state")
+SECTIONS = ("classify", "peers", "editor", "run", "hook", "redact", "state")
 
 
 def _mb(n: float) -> str:
@@ -239,6 +239,21 @@ def main(argv: list[str] | None = None) -> int:
             for row in throughput_table(results, st.bytes, st.lines):
                 say(row)
             say(f"\nload average after: {_load()}")
+            say()
+        if "redact" in sections:
+            from .redaction import log_redactor
+
+            r = log_redactor(log, a.repeat)
+            say("## Log redaction (in-process, one thread, CPU time of feed + close)")
+            say()
+            say(
+                "| MB/s per CPU s | CPU s | lines masked | secret forms | maintained set | read in |"
+            )
+            say("|---:|---:|---:|---:|---|---:|")
+            say(
+                f"| {st.bytes / r.seconds / 1e6:,.0f} | {r.seconds:.3f} | {r.lines_changed} |"
+                f" {r.detectors} | {r.maintained} | {r.load_ms:.0f} ms |"
+            )
             say()
         if "editor" in sections:
             small = Path(tmp) / "editor.log"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from faultlens.classifier.redact import redact_commands
 
-from . import statefs
+from . import statedir, statefs
 from .model import DEFAULT_TASK, StateUnavailable, Workspace
 
 if TYPE_CHECKING:
@@ -226,8 +226,10 @@ class EventLog:
         """Append each text to its state-relative file; on a state problem,
         say so once and drop the rest (logging never stops the caller)."""
         try:
+            state = self.ws.state
+            statedir.ensure(state)
             data = {rel: text.encode("utf-8", "replace") for rel, text in writes.items()}
-            statefs.append_many(self.ws.state, data)
+            statefs.append_many(state, data)
         except (OSError, StateUnavailable) as exc:
             unwritable(self.ws, exc)
 
