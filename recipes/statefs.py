@@ -101,6 +101,8 @@ def probe_writable(folder: Path) -> str | None:
 
 def describe(exc: BaseException) -> str:
     """An OSError as a short phrase (`Read-only file system`), else its text."""
+    if isinstance(exc, UnsafeStateFile) and exc.filename:
+        return f"{exc.filename} is {exc.strerror}"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) or type(exc).__name__
