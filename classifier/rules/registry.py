@@ -44,6 +44,8 @@ FAMILIES: tuple[str, ...] = (
     "php_test",
     "php_lint",
     "csharp",
+    "jvm",
+    "kotlin",
 )
 
 _RULES: dict[str, Rule] = {}
