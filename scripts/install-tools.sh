@@ -94,7 +94,7 @@ ecosystem_tools() {
     ruby ruby-rspec ruby-minitest ruby-test-unit rubocop
     php-cli phpunit php-codesniffer
     mono-mcs mono-runtime nunit-console libnunit-cil-dev
-    kotlin
+    kotlin scala
   )
   local need=()
   for p in "${pkgs[@]}"; do

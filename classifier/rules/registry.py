@@ -46,6 +46,7 @@ FAMILIES: tuple[str, ...] = (
     "csharp",
     "jvm",
     "kotlin",
+    "scala",
 )
 
 _RULES: dict[str, Rule] = {}
