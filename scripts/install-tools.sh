@@ -95,6 +95,7 @@ ecosystem_tools() {
     php-cli phpunit php-codesniffer
     mono-mcs mono-runtime nunit-console libnunit-cil-dev
     kotlin scala
+    ghc cabal-install hlint libghc-hspec-dev
   )
   local need=()
   for p in "${pkgs[@]}"; do

@@ -47,6 +47,7 @@ FAMILIES: tuple[str, ...] = (
     "jvm",
     "kotlin",
     "scala",
+    "haskell",
 )
 
 _RULES: dict[str, Rule] = {}
