@@ -96,6 +96,7 @@ ecosystem_tools() {
     mono-mcs mono-runtime nunit-console libnunit-cil-dev
     kotlin scala
     ghc cabal-install hlint libghc-hspec-dev
+    elixir erlang-nox erlang-eunit rebar3
   )
   local need=()
   for p in "${pkgs[@]}"; do

@@ -48,6 +48,7 @@ FAMILIES: tuple[str, ...] = (
     "kotlin",
     "scala",
     "haskell",
+    "elixir",
 )
 
 _RULES: dict[str, Rule] = {}
