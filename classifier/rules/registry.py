@@ -49,6 +49,7 @@ FAMILIES: tuple[str, ...] = (
     "scala",
     "haskell",
     "elixir",
+    "erlang",
 )
 
 _RULES: dict[str, Rule] = {}
