@@ -97,6 +97,7 @@ ecosystem_tools() {
     kotlin scala
     ghc cabal-install hlint libghc-hspec-dev
     elixir erlang-nox erlang-eunit rebar3
+    ocaml-nox dune libalcotest-ocaml-dev
   )
   local need=()
   for p in "${pkgs[@]}"; do

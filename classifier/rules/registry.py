@@ -50,6 +50,7 @@ FAMILIES: tuple[str, ...] = (
     "haskell",
     "elixir",
     "erlang",
+    "ocaml",
 )
 
 _RULES: dict[str, Rule] = {}
