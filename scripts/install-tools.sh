@@ -98,6 +98,7 @@ ecosystem_tools() {
     ghc cabal-install hlint libghc-hspec-dev
     elixir erlang-nox erlang-eunit rebar3
     ocaml-nox dune libalcotest-ocaml-dev
+    lua5.4 lua-check lua-busted
   )
   local need=()
   for p in "${pkgs[@]}"; do

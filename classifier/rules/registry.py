@@ -51,6 +51,7 @@ FAMILIES: tuple[str, ...] = (
     "elixir",
     "erlang",
     "ocaml",
+    "lua",
 )
 
 _RULES: dict[str, Rule] = {}
