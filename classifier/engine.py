@@ -561,9 +561,14 @@ class Classifier:
             related=related,
         )
 
-    @staticmethod
-    def _merge(rec: FailureRecord, hit: Hit) -> None:
-        if rec.source_line is None and _pos(hit.line):
+    def _merge(self, rec: FailureRecord, hit: Hit) -> None:
+        if rec.source_file is None and hit.file:
+            # a summary seen first (a TAP `not ok` line), the detail naming
+            # the file after it (Test::More's `#   at t/x.t line 10.`)
+            rec.source_file = hit.file if hit.resolved else self.locator.resolve(hit.file)
+            rec.source_line = _pos(hit.line)
+            rec.source_column = _pos(hit.column)
+        elif rec.source_line is None and _pos(hit.line):
             rec.source_line = hit.line
             rec.source_column = _pos(hit.column)
         for k, v in hit.hint.items():

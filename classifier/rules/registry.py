@@ -52,6 +52,7 @@ FAMILIES: tuple[str, ...] = (
     "erlang",
     "ocaml",
     "lua",
+    "perl",
 )
 
 _RULES: dict[str, Rule] = {}
