@@ -99,6 +99,7 @@ ecosystem_tools() {
     elixir erlang-nox erlang-eunit rebar3
     ocaml-nox dune libalcotest-ocaml-dev
     lua5.4 lua-check lua-busted
+    bats
   )
   local need=()
   for p in "${pkgs[@]}"; do

@@ -53,6 +53,7 @@ FAMILIES: tuple[str, ...] = (
     "ocaml",
     "lua",
     "perl",
+    "shell",
 )
 
 _RULES: dict[str, Rule] = {}
