@@ -63,7 +63,7 @@ def register(server: FaultLensServer) -> None:
         await ls.setup_watching()
         ls.spawn(asyncio.to_thread(warm_up), "warm-up")
         mode = "pull" if ls.pull_mode else "push"
-        ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics")
+        ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics, state {ls.state_dir}")
 
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded("didChangeConfiguration")

@@ -54,6 +54,13 @@ FAMILIES: tuple[str, ...] = (
     "lua",
     "perl",
     "shell",
+    # CI linters and format checkers (issue 13)
+    "shellcheck",
+    "js_lint",
+    "docker",
+    "css",
+    "markdown",
+    "fatal_warnings",
 )
 
 _RULES: dict[str, Rule] = {}

@@ -365,6 +365,7 @@ class _StandardReport:
     pattern=r"^standard: Use Ruby Standard Style",
     triggers=("standard: Use Ruby Standard Style",),
     url="https://github.com/standardrb/standard",
+    priority=21,  # before js_lint.standard, whose banner pattern also fits
 )
 def ruby_standard(m: re.Match[str], ctx: LineContext) -> Block:
     """Offenses reported by Standard (`standardrb`), RuboCop's wrapper.
