@@ -54,6 +54,7 @@ FAMILIES: tuple[str, ...] = (
     "lua",
     "perl",
     "shell",
+    "zig",
     # CI linters and format checkers (issue 13)
     "shellcheck",
     "js_lint",
