@@ -55,6 +55,7 @@ FAMILIES: tuple[str, ...] = (
     "perl",
     "shell",
     "zig",
+    "swift",
     # CI linters and format checkers (issue 13)
     "shellcheck",
     "js_lint",
