@@ -56,6 +56,7 @@ FAMILIES: tuple[str, ...] = (
     "shell",
     "zig",
     "swift",
+    "dart",
     # CI linters and format checkers (issue 13)
     "shellcheck",
     "js_lint",
