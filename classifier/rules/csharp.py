@@ -209,7 +209,7 @@ class _Unhandled:
     id="csharp.unhandled_exception",
     category=FailureType.COMPILE,
     tool="dotnet",
-    pattern=r"^(?:Unhandled [Ee]xception(?::|\.)\s*(?P<rest>.*))$",
+    pattern=r"^Unhandled (?:Exception:|exception\. )\s*(?P<rest>.*)$",
     triggers=("Unhandled Exception:", "Unhandled exception. "),
     url="https://learn.microsoft.com/en-us/dotnet/standard/exceptions/",
 )
