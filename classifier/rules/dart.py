@@ -56,16 +56,16 @@ def _analyzer_hit(m: re.Match[str], ctx: LineContext, tool: str) -> Hit:
     triggers=("error - ", "warning - ", "info - "),
     url="https://dart.dev/tools/dart-analyze",
 )
-def dart_analyze(m: re.Match[str], ctx: LineContext) -> Hit | None:
+def dart_analyze(m: re.Match[str], ctx: LineContext) -> Hit:
     """A `dart analyze` diagnostic.
 
     What it detects: `  error - lib/cart.dart:25:71 - The getter 'cent'
     isn't defined for the type 'Price'. ... - undefined_getter` (the
     diagnostic code is the record's code) and the `warning - ` lines: `dart
     analyze` exits non-zero for errors and warnings, so both are records;
-    `info - ` lines do not fail it (unless `--fatal-infos`) and give
-    nothing.  hint["name"] / hint["type"] of an undefined member,
-    hint["module"] of a missing import.  `No issues found!` gives nothing.
+    `info - ` lines do not fail it (unless `--fatal-infos`): warning hits.
+    hint["name"] / hint["type"] of an undefined member, hint["module"] of a
+    missing import.  `No issues found!` gives nothing.
 
     Example output (`dart analyze`, the Dart SDK's documented format; no
     Dart SDK can be installed here):
@@ -76,9 +76,9 @@ def dart_analyze(m: re.Match[str], ctx: LineContext) -> Hit | None:
     References: https://dart.dev/tools/dart-analyze,
     https://dart.dev/tools/diagnostic-messages
     """
-    if m.group("sev") == "info":
-        return None
-    return _analyzer_hit(m, ctx, "dart analyze")
+    hit = _analyzer_hit(m, ctx, "dart analyze")
+    hit.warning = m.group("sev") == "info"
+    return hit
 
 
 @rule(

@@ -27,6 +27,8 @@ class _ErlcError:
 
     def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
         message = m.group("message").strip()
+        warning = message.startswith(("Warning: ", "warning: "))
+        message = message.split(": ", 1)[1] if warning else message
         hint: dict[str, Any] = {}
         if u := _UNDEFINED.match(message):
             hint["name"], hint["arity"] = u.group("name"), int(u.group("arity"))
@@ -42,6 +44,7 @@ class _ErlcError:
             column=int(m.group("column")) if m.group("column") else None,
             log_line=ctx.line_no,
             hint=hint,
+            warning=warning,
         )
 
     def feed(self, line: str, line_no: int) -> bool:
@@ -66,7 +69,7 @@ def erlang_erlc(m: re.Match[str], ctx: LineContext) -> Block | None:
     (OTP 24+ print the column; older releases `file:line:`), `...: syntax
     error before: ')'`, and the `%   13| ...` / `%     |   ^` excerpt under
     it (OTP 25+).  hint["name"] and hint["arity"] of an undefined function,
-    hint["module"] of a missing include.  `Warning:` lines are not failures;
+    hint["module"] of a missing include.  `Warning:` lines are warning hits;
     with `-Werror` / `warnings_as_errors` erlc prints `compile: warnings
     being treated as errors` and the warnings without their prefix, which
     then are records (hint["warnings_fail"]).
@@ -82,9 +85,7 @@ def erlang_erlc(m: re.Match[str], ctx: LineContext) -> Block | None:
     https://www.erlang.org/doc/man/compile.html
     """
     message = m.group("message")
-    if message.startswith(("Warning: ", "warning: ")) or re.match(
-        r"^in (?:function|call from) ", message
-    ):
+    if re.match(r"^in (?:function|call from) ", message):
         return None
     return _ErlcError(m, ctx)
 

@@ -48,7 +48,7 @@ def ghc_hint(text: str) -> dict[str, Any]:
 
 
 _GHC = re.compile(
-    r"^(?:[\w.-]+> )?(?P<file>[^\s:][^:]*?\.(?:hs|lhs|hsc|hs-boot)):(?:(?P<line>\d+):(?P<column>\d+)(?:-\d+)?|\((?P<line2>\d+),(?P<column2>\d+)\)-\(\d+,\d+\)): error:(?: \[(?P<code>[^\]]+)\])?\s*(?P<message>.*)$"
+    r"^(?:[\w.-]+> )?(?P<file>[^\s:][^:]*?\.(?:hs|lhs|hsc|hs-boot)):(?:(?P<line>\d+):(?P<column>\d+)(?:-\d+)?|\((?P<line2>\d+),(?P<column2>\d+)\)-\(\d+,\d+\)): (?P<sev>error|warning):(?: \[(?P<code>[^\]]+)\])?\s*(?P<message>.*)$"
 )
 
 
@@ -65,6 +65,7 @@ class _GhcError:
         self.line = int(m.group("line") or m.group("line2"))
         self.column = int(m.group("column") or m.group("column2"))
         self.code = m.group("code")
+        self.warning = m.group("sev") == "warning"
         self.stack = bool(_STACK_PREFIX.match(ctx.line))
         first = m.group("message").strip()
         self.lines: list[str] = [first] if first else []
@@ -95,6 +96,7 @@ class _GhcError:
                 code=self.code,
                 log_line=self.log_line,
                 hint=ghc_hint(text),
+                warning=self.warning,
             )
         ]
 
@@ -104,7 +106,7 @@ class _GhcError:
     category=FailureType.COMPILE,
     tool="ghc",
     pattern=_GHC.pattern,
-    triggers=(": error:",),
+    triggers=(": error:", ": warning:"),
     url="https://downloads.haskell.org/ghc/latest/docs/users_guide/using.html",
 )
 def haskell_ghc(m: re.Match[str], ctx: LineContext) -> Block:
@@ -118,8 +120,8 @@ def haskell_ghc(m: re.Match[str], ctx: LineContext) -> Block:
     prefix (`shop> `).  hint["name"] (`Variable not in scope: cent`),
     hint["suggestion"] (`Perhaps you meant ‘cents’`), hint["module"]
     (`Could not find module ‘Data.Maybee’`), hint["expected"] /
-    hint["actual"] of a type mismatch.  `warning:` diagnostics are not
-    failures without -Werror.
+    hint["actual"] of a type mismatch.  `warning: [-Wunused-imports]`
+    diagnostics are warning hits (failures with -Werror, docs/warnings.md).
 
     Example output (`ghc -isrc -no-link src/Shop.hs`, GHC 9.0.2):
         src/Shop.hs:21:27: error:

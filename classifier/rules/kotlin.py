@@ -44,6 +44,7 @@ class _KotlincError:
             column=int(m.group("column")),
             log_line=ctx.line_no,
             hint=kotlin_hint(message),
+            warning=m.group("sev") == "warning",
         )
         self._seen = 0
 
@@ -61,8 +62,8 @@ class _KotlincError:
     id="kotlin.kotlinc",
     category=FailureType.COMPILE,
     tool="kotlinc",
-    pattern=r"^(?P<file>[^\s:][^:]*?\.kts?):(?P<line>\d+):(?P<column>\d+): error: (?P<message>.+)$",
-    triggers=(": error: ",),
+    pattern=r"^(?P<file>[^\s:][^:]*?\.kts?):(?P<line>\d+):(?P<column>\d+): (?P<sev>error|warning): (?P<message>.+)$",
+    triggers=(": error: ", ": warning: "),
     url=_KOTLIN_DOCS,
 )
 def kotlin_kotlinc(m: re.Match[str], ctx: LineContext) -> Block:
@@ -72,8 +73,9 @@ def kotlin_kotlinc(m: re.Match[str], ctx: LineContext) -> Block:
     (Kotlin 2 writes `unresolved reference 'cent'.`), then the source line
     and a caret under the column, which are part of the report.
     hint["name"] is an unresolved name, hint["required"] / hint["found"] the
-    types of a type mismatch.  `warning:` lines are not failures (unless
-    `-Werror`); the JVM's own `OpenJDK 64-Bit Server VM warning:` neither.
+    types of a type mismatch.  `warning:` lines are warning hits (failures
+    with `-Werror`, docs/warnings.md); the JVM's own `OpenJDK 64-Bit Server
+    VM warning:` is not read.
 
     Example output (`kotlinc src -d shop.jar`, kotlinc-jvm 1.3.31):
         src/Cart.kt:13:96: error: unresolved reference: cent
@@ -91,8 +93,8 @@ def kotlin_kotlinc(m: re.Match[str], ctx: LineContext) -> Block:
     id="kotlin.gradle",
     category=FailureType.COMPILE,
     tool="kotlin-gradle-plugin",
-    pattern=r"^e: (?:file://)?(?P<file>/[^:]*?\.kts?|[CD]:[^:]*?\.kts?)(?::(?P<line>\d+):(?P<column>\d+)|: \((?P<line2>\d+), (?P<column2>\d+)\):) (?P<message>.+)$",
-    triggers=("e: file:", "e: /", "e: C:", "e: D:"),
+    pattern=r"^(?P<sev>[ew]): (?:file://)?(?P<file>/[^:]*?\.kts?|[CD]:[^:]*?\.kts?)(?::(?P<line>\d+):(?P<column>\d+)|: \((?P<line2>\d+), (?P<column2>\d+)\):) (?P<message>.+)$",
+    triggers=("e: file:", "e: /", "e: C:", "e: D:", "w: file:", "w: /", "w: C:", "w: D:"),
     url="https://kotlinlang.org/docs/gradle-compilation-and-caches.html",
 )
 def kotlin_gradle(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -102,7 +104,7 @@ def kotlin_gradle(m: re.Match[str], ctx: LineContext) -> Hit:
     Unresolved reference 'cent'.` (plugin 1.8 and later) and `e:
     /src/main/kotlin/shop/Cart.kt: (13, 96): Unresolved reference: cent`
     (before 1.8); the CI runner's absolute path is mapped onto the working
-    tree.  `w:` warnings are not failures; Gradle's `Execution failed for
+    tree.  `w:` lines are warning hits (docs/warnings.md); Gradle's `Execution failed for
     task ':compileKotlin'` summary is dropped when these lines were read.
 
     Example output (`./gradlew build`, Kotlin Gradle plugin 2.x, documented
@@ -121,4 +123,5 @@ def kotlin_gradle(m: re.Match[str], ctx: LineContext) -> Hit:
         line=int(m.group("line") or m.group("line2")),
         column=int(m.group("column") or m.group("column2")),
         hint=kotlin_hint(message),
+        warning=m.group("sev") == "w",
     )

@@ -57,12 +57,17 @@ class _OcamlError:
                 self.message.append(err.group("message").strip())
                 self.code = f"warning {err.group('warning')}" if err.group("warning") else None
                 return True
-            if line.startswith(("Warning ", "Alert ")):
+            warn = re.match(
+                r"^(?:Warning|Alert) (?P<code>[\w-]+)(?: \[[\w-]+\])?: (?P<message>.*)$", line
+            )
+            if warn:
                 self.kind = "warning"
+                self.code = f"warning {warn.group('code')}"
+                self.message.append(warn.group("message").strip())
                 return True
             # the excerpt (`11 | ...` and the carets) or a sub-location's note
             return bool(re.match(r"^(?:\s*\d+ \|.*|\s+\^+\s*|\.\.\.+|\s+\S.*)$", line))
-        if self.kind == "error" and line.startswith(("  ", "\t")) and line.strip():
+        if self.kind and line.startswith(("  ", "\t")) and line.strip():
             self.message.append(line.strip())
             return True
         if self.kind == "error" and line.startswith("Hint: "):
@@ -71,8 +76,8 @@ class _OcamlError:
         return False
 
     def finish(self) -> Iterable[Hit]:
-        if self.kind != "error":
-            return []  # a warning, or a sub-location of the error before it
+        if self.kind is None:
+            return []  # a sub-location of the error before it
         message = " ".join(self.message)
         hint: dict[str, Any] = {}
         if u := _UNBOUND.match(message):
@@ -93,6 +98,7 @@ class _OcamlError:
                 code=self.code,
                 log_line=self.log_line,
                 hint=hint,
+                warning=self.kind == "warning",
             )
         ]
 
@@ -116,8 +122,8 @@ def ocaml_compiler(m: re.Match[str], ctx: LineContext) -> Block:
     module), hint["found"] / hint["required"] of a type error.  dune's dev
     profile makes some warnings errors, `Error (warning 26 [unused-var]):
     unused variable n.` (code `warning 26`); plain `Warning 26
-    [unused-var]:` blocks are not failures, nor is a second `File ...`
-    block that only notes where an unmatched `(` was.
+    [unused-var]:` blocks are warning hits (docs/warnings.md), and a second
+    `File ...` block that only notes where an unmatched `(` was is nothing.
 
     Example output (`dune build`, dune 2.9.3, OCaml 4.13.1):
         File "lib/cart.ml", line 11, characters 61-65:

@@ -102,7 +102,7 @@ def perl_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
     line 8.` (hint["name"]), and any `die` message ending in `at FILE line
     N.`.  Perl's warnings end the same way and are told apart by their
     perldiag text (`Use of uninitialized value ...`, `Useless use of ...`,
-    ...): they are not failures.  `BEGIN failed--compilation aborted` and
+    ...): warning hits (`use warnings FATAL => 'all'` makes them errors).  `BEGIN failed--compilation aborted` and
     `Compilation failed in require` only repeat the error above them; `X
     had compilation errors.` is a count.  Lines starting with `#` are
     Test::More's (perl.test_more).
@@ -118,8 +118,16 @@ def perl_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
     https://perldoc.perl.org/perlrun#-c
     """
     message = m.group("message").strip()
-    if message.startswith(_WARNINGS) or message.startswith("#"):
+    if message.startswith("#"):
         return None
+    if message.startswith(_WARNINGS):
+        return Hit(
+            signal=ctx.line.strip(),
+            message=message,
+            file=m.group("file"),
+            line=int(m.group("line")),
+            warning=True,
+        )
     if message.startswith(_SUMMARIES):
         return Hit(
             signal=ctx.line.strip(),

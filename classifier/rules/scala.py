@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext
+from .base import FALLBACK, WARNINGS_FAILED, Block, Hit, LineContext
 from .registry import rule
 
 ECOSYSTEM = "Scala"
@@ -49,10 +49,12 @@ class _Scala2Error:
         self.message = m.group("message").strip()
         self.details: dict[str, str] = {}
         self.source: str | None = None
-        self.sbt = ctx.line.startswith("[error]")
+        self.prefix = m.group("sbt") or ""  # sbt's `[error] ` or `[warn] `
+        self.sbt = bool(self.prefix)
+        self.warning = self.prefix == "[warn] " or m.group("err") == "warning: "
 
     def feed(self, line: str, line_no: int) -> bool:
-        if self.sbt and not line.startswith("[error]"):
+        if self.sbt and not line.startswith(self.prefix):
             return False
         text = _strip(line) if self.sbt else line
         if _SCALA2.match(line) or re.match(r"^(?:\w+|\d+) errors? found$", text.strip()):
@@ -82,12 +84,13 @@ class _Scala2Error:
                 column=self.column,
                 log_line=self.log_line,
                 hint=scala_hint(self.message, self.details),
+                warning=self.warning,
             )
         ]
 
 
 _SCALA2 = re.compile(
-    r"^(?:\[error\] )?(?P<file>(?:[A-Za-z]:)?[^\s:\[][^:]*?\.(?:scala|sc|sbt)):(?P<line>\d+):(?:(?P<column>\d+):)? (?P<err>error: )?(?P<message>.+)$"
+    r"^(?P<sbt>\[(?:error|warn)\] )?(?P<file>(?:[A-Za-z]:)?[^\s:\[][^:]*?\.(?:scala|sc|sbt)):(?P<line>\d+):(?:(?P<column>\d+):)? (?P<err>error: |warning: )?(?P<message>.+)$"
 )
 
 
@@ -109,8 +112,8 @@ def scala_scalac(m: re.Match[str], ctx: LineContext) -> Block | None:
     / ` required: String` lines of a type mismatch (hint["found"],
     hint["required"]), the source line and the caret, whose position is the
     column when the line has none.  hint["name"] is a missing member or
-    name.  sbt's `[warn]` lines and scalac's `warning:` lines are not
-    failures; `two errors found` is a count.
+    name.  sbt's `[warn]` lines and scalac's `warning:` lines are warning
+    hits (failures with `-Xfatal-warnings`); `two errors found` is a count.
 
     Example output (`scalac -d out src/*.scala`, Scala 2.11.12):
         src/Cart.scala:13: error: value cent is not a member of shop.Price
@@ -122,8 +125,8 @@ def scala_scalac(m: re.Match[str], ctx: LineContext) -> Block | None:
     References: https://docs.scala-lang.org/overviews/compiler-options/index.html,
     https://www.scala-sbt.org/1.x/docs/Running.html
     """
-    if not ctx.line.startswith("[error]") and not m.group("err"):
-        return None  # scalac's `warning:` lines and anything else naming a .scala file
+    if not m.group("sbt") and not m.group("err"):
+        return None  # anything else naming a .scala file
     return _Scala2Error(m, ctx)
 
 
@@ -340,4 +343,39 @@ def scala_sbt_failed(m: re.Match[str], ctx: LineContext) -> Hit:
         confidence=0.5,
         hint={"task": task},
         key=(FALLBACK, "sbt", task),
+    )
+
+
+@rule(
+    id="scala.fatal_warnings",
+    category=FailureType.COMPILE,
+    tool="scalac",
+    pattern=r"^(?:\[error\] )?(?:error: )?No warnings can be incurred under -(?:Xfatal-warnings|Werror)\.",
+    triggers=("No warnings can be incurred under -",),
+    url="https://docs.scala-lang.org/overviews/compiler-options/index.html",
+)
+def scala_fatal_warnings(m: re.Match[str], ctx: LineContext) -> Hit:
+    """scalac saying its warnings failed the compilation.
+
+    What it detects: `error: No warnings can be incurred under
+    -Xfatal-warnings.` (`-Werror` in Scala 2.13 and 3): the `warning:`
+    lines of the same output are then failures (docs/warnings.md), and this
+    line is a record only when none of them was read.
+
+    Example output (`scalac -Ywarn-unused-import -Xfatal-warnings ...`,
+    Scala 2.11.12):
+        src/Main.scala:3: warning: Unused import
+        error: No warnings can be incurred under -Xfatal-warnings.
+
+    Recipe: compile: fix the warnings (or drop the flag deliberately).
+
+    References: https://docs.scala-lang.org/overviews/compiler-options/index.html
+    """
+    return Hit(
+        signal=ctx.line.strip(),
+        message=ctx.line.strip().removeprefix("[error] ").removeprefix("error: "),
+        code="warnings-as-errors",
+        confidence=0.8,
+        hint={"flag": "-Xfatal-warnings"},
+        key=(WARNINGS_FAILED, "scalac"),
     )

@@ -48,6 +48,7 @@ class _SwiftError:
             column=int(m.group("column")),
             log_line=ctx.line_no,
             hint=swift_hint(message),
+            warning=m.group("sev") == "warning",
         )
         self._excerpt = 0
 
@@ -89,8 +90,8 @@ def swift_compiler(m: re.Match[str], ctx: LineContext) -> Block | None:
     the working tree), the source line and the caret under it, and the
     `note:` diagnostics after it (related locations).  hint["name"] and
     hint["type"] of a missing member, hint["name"] of `cannot find 'x' in
-    scope`, hint["module"] of `no such module 'X'`.  `warning:` lines are not
-    failures; SwiftPM's `error: emit-module command failed ...` only repeats
+    scope`, hint["module"] of `no such module 'X'`.  `warning:` lines are
+    warning hits (failures with `-warnings-as-errors`); SwiftPM's `error: emit-module command failed ...` only repeats
     the error.
 
     Example output (`swift build`, SwiftPM 5.9's documented format; no Swift
@@ -104,7 +105,7 @@ def swift_compiler(m: re.Match[str], ctx: LineContext) -> Block | None:
     References: https://www.swift.org/documentation/,
     https://www.swift.org/documentation/package-manager/
     """
-    if m.group("sev") != "error":
+    if m.group("sev") == "note":
         return None
     return _SwiftError(m, ctx)
 
