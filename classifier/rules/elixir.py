@@ -27,6 +27,13 @@ _LIBRARY = ("/lib/elixir/", "/lib/erlang/", "deps/", "/usr/lib/")
 _UNDEFINED = re.compile(
     r"undefined function (?P<name>[\w?!]+)/(?P<arity>\d+)|function (?P<module>[\w.]+)\.(?P<fname>[\w?!]+)/\d+ is undefined"
 )
+# Mix refusing to run for the environment's sake: the Elixir version, Hex, a
+# dependency that cannot be fetched.
+_MIX_ENV = re.compile(
+    r"You're trying to run :\w+ on Elixir v|Could not find (?:Hex|an SCM for dependency)"
+    r"|Unchecked dependencies|dependenc(?:y|ies) .* (?:not available|could not be fetched)"
+    r"|Could not fetch|failed to fetch|Could not resolve"
+)
 _INFRA = re.compile(
     r"econnrefused|nxdomain|:timeout\b|ConnectionError|enospc|eacces", re.IGNORECASE
 )
@@ -92,7 +99,8 @@ class _ElixirError:
             ]
         else:
             chosen = innermost_in_project(self.frames, self.ctx, _LIBRARY)
-        category = FailureType.INFRA if _INFRA.search(self.rest) else FailureType.COMPILE
+        infra = _INFRA.search(self.rest) or (self.exc == "Mix" and _MIX_ENV.search(self.rest))
+        category = FailureType.INFRA if infra else FailureType.COMPILE
         return [
             Hit(
                 signal=self.signal,
@@ -112,7 +120,7 @@ class _ElixirError:
     id="elixir.error",
     category=FailureType.COMPILE,
     tool="elixir",
-    pattern=r"^\*\* \((?P<exc>[\w.]+)\) (?P<rest>.*)$",
+    pattern=r"(?:^|(?<=\s))\*\* \((?P<exc>[A-Z][\w.]*)\) (?P<rest>.*)$",
     triggers=("** (",),
     url="https://hexdocs.pm/elixir/main/Kernel.html#raise/2",
 )
@@ -130,7 +138,11 @@ def elixir_error(m: re.Match[str], ctx: LineContext) -> Block:
     `** (CompileError) lib/shop/cart.ex: cannot compile module Shop.Cart
     (errors have been logged)`: that line is a fallback, dropped when the
     logged errors were read (elixir.diagnostic).  hint["exception"],
-    hint["name"] (an undefined function).  Connection errors are infra.
+    hint["name"] (an undefined function).  Connection errors are infra, and
+    so is Mix refusing to run for the environment's sake (`** (Mix) You're
+    trying to run :shop on Elixir v1.14.0 but it has declared ... ~>
+    1.17`, `Could not find an SCM for dependency :decimal`, after Mix's Hex
+    prompt on the same line).
 
     Example output (`mix compile`, Elixir 1.14.0):
         == Compilation error in file lib/shop/cart.ex ==
