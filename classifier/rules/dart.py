@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 from .stack import Frame, innermost_in_project, related_frames
 
@@ -117,14 +117,8 @@ class _FrontEndError:
 
     def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
         message = m.group("message").strip()
-        self.hit = Hit(
-            signal=ctx.line.strip(),
-            message=message,
-            file=m.group("file"),
-            line=int(m.group("line")),
-            column=int(m.group("column")),
-            log_line=ctx.line_no,
-            hint=dart_hint(message),
+        self.hit = hit_from_match(
+            m, ctx, message=message, log_line=ctx.line_no, hint=dart_hint(message)
         )
 
     def feed(self, line: str, line_no: int) -> bool:

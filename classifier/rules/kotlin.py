@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "Kotlin"
@@ -36,12 +36,10 @@ class _KotlincError:
 
     def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
         message = m.group("message").strip()
-        self.hit = Hit(
-            signal=ctx.line.strip(),
+        self.hit = hit_from_match(
+            m,
+            ctx,
             message=message,
-            file=m.group("file"),
-            line=int(m.group("line")),
-            column=int(m.group("column")),
             log_line=ctx.line_no,
             hint=kotlin_hint(message),
             warning=m.group("sev") == "warning",

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "Swift"
@@ -40,12 +40,10 @@ class _SwiftError:
 
     def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
         message = m.group("message").strip()
-        self.hit = Hit(
-            signal=ctx.line.strip(),
+        self.hit = hit_from_match(
+            m,
+            ctx,
             message=message,
-            file=m.group("file"),
-            line=int(m.group("line")),
-            column=int(m.group("column")),
             log_line=ctx.line_no,
             hint=swift_hint(message),
             warning=m.group("sev") == "warning",

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext, match_above
+from .base import FALLBACK, Block, Hit, LineContext, hit_from_match, match_above
 from .registry import rule
 from .stack import Frame, innermost_in_project, related_frames
 
@@ -41,15 +41,7 @@ class _ZigError:
             hint["name"], hint["type"] = f.group("name"), f.group("type")
         elif u := _UNDECLARED.search(message):
             hint["name"] = u.group("name")
-        self.hit = Hit(
-            signal=ctx.line.strip(),
-            message=message,
-            file=m.group("file"),
-            line=int(m.group("line")),
-            column=int(m.group("column")),
-            log_line=ctx.line_no,
-            hint=hint,
-        )
+        self.hit = hit_from_match(m, ctx, message=message, log_line=ctx.line_no, hint=hint)
         self._referenced = False
 
     def feed(self, line: str, line_no: int) -> bool:
