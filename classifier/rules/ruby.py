@@ -113,6 +113,8 @@ class _SyntaxError:
         if _PRISM_CODE.match(line):
             return True
         if caret := _PRISM_CARET.match(line):
+            if self.column is None:
+                self.column = len(caret.group("pad")) + 1
             if caret.group("message"):
                 self.details.append(caret.group("message").strip())
             return True
