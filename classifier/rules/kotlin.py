@@ -12,6 +12,7 @@ from .registry import rule
 ECOSYSTEM = "Kotlin"
 
 _KOTLIN_DOCS = "https://kotlinlang.org/docs/command-line.html"
+_WERROR = "warnings found and -Werror specified"
 _UNRESOLVED = re.compile(r"[Uu]nresolved reference:? '?(?P<name>[\w.`]+?)'?\.?$")
 _MISMATCH = re.compile(
     r"inferred type is (?P<found>.+?) but (?P<required>.+?) was expected"
@@ -36,13 +37,19 @@ class _KotlincError:
 
     def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
         message = m.group("message").strip()
+        warning = m.group("sev") == "warning"
+        hint = kotlin_hint(message)
+        if warning and any(_WERROR in x for x in ctx.before(60)):
+            # kotlinc says it first, then prints the warnings it failed on
+            warning = False
+            hint.update(warning=True, warnings_fail=f"the output says so: error: {_WERROR}")
         self.hit = hit_from_match(
             m,
             ctx,
             message=message,
             log_line=ctx.line_no,
-            hint=kotlin_hint(message),
-            warning=m.group("sev") == "warning",
+            hint=hint,
+            warning=warning,
         )
         self._seen = 0
 
@@ -72,8 +79,9 @@ def kotlin_kotlinc(m: re.Match[str], ctx: LineContext) -> Block:
     and a caret under the column, which are part of the report.
     hint["name"] is an unresolved name, hint["required"] / hint["found"] the
     types of a type mismatch.  `warning:` lines are warning hits (failures
-    with `-Werror`, docs/warnings.md); the JVM's own `OpenJDK 64-Bit Server
-    VM warning:` is not read.
+    with `-Werror`, docs/warnings.md); after kotlinc's `error: warnings found
+    and -Werror specified` they are failures (hint["warnings_fail"]).  The
+    JVM's own `OpenJDK 64-Bit Server VM warning:` is not read.
 
     Example output (`kotlinc src -d shop.jar`, kotlinc-jvm 1.3.31):
         src/Cart.kt:13:96: error: unresolved reference: cent
