@@ -179,6 +179,7 @@ class _EfmState:
 
     parser: QuickfixParser
     fed_line: int = 0  # the last output line the parser read
+    said: bool = False  # the parser's refusal was reported
 
 
 @dataclass
@@ -224,17 +225,21 @@ class EfmRule:
     def feed(self, st: _EfmState, line: str, line_no: int) -> list[Entry]:
         st.fed_line = line_no
         try:
-            return st.parser.feed(line, line_no)
+            entries = st.parser.feed(line, line_no)
         except TimeoutError:
             self.guard.give_up("|".join(f.source for f in self.formats))
             raise RuleGaveUp(self.guard.broken) from None
+        if st.parser.aborted and not st.said:  # reported once; the rule reads no more
+            st.said = True
+            raise RuleGaveUp(f"{st.parser.aborted}; the rule reads no more of this output")
+        return entries
 
     def start(self, ctx: LineContext) -> Hit | _EfmSession | None:
         """The rule's function: a line the engine chose for it."""
         if self.guard.broken is not None:
             return None
         st = self.state(ctx)
-        if st.fed_line >= ctx.line_no:  # an open session already read this line
+        if st.fed_line >= ctx.line_no or st.parser.aborted:  # read already, or refused
             return None
         hits = self.hits(self.feed(st, ctx.line, ctx.line_no))
         if st.parser.idle and st.parser.last is None:

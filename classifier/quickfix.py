@@ -230,7 +230,9 @@ class QuickfixParser:
         self.directory: str | None = None
         self.currfile: str | None = None
         self.last: Entry | None = None
-        self.aborted = False  # Vim would refuse the whole list (E379 and the like)
+        # Why Vim would refuse the whole list (E379: a %D line naming no
+        # directory), once it would; no entry comes out after that.
+        self.aborted = ""
         self.lines = 0
         self.line = ""  # the line being read
         # What the last line did: "entry" (a valid entry), "general" (a %G
@@ -297,7 +299,10 @@ class QuickfixParser:
             self.multiscan = False
             if matched is None or matched.prefix in ("D", "X"):
                 if matched is not None and not self._dir_prefix(matched.prefix, fields):
-                    self.aborted = True
+                    self.aborted = (
+                        f"line {self.lines}: a %D format matched but named no directory"
+                        " (Vim refuses the whole list: E379)"
+                    )
                     return None
                 fields.namebuf = ""
                 fields.lnum = 0
@@ -431,7 +436,7 @@ class QuickfixParser:
         if not self.multiignore:
             prev = self.last
             if prev is None:
-                self.aborted = True
+                self.aborted = f"line {self.lines}: a %C/%Z line with no entry to continue"
                 return
             if f.errmsg:
                 prev.text = f"{prev.text}\n{f.errmsg}"
@@ -535,11 +540,18 @@ class QuickfixParser:
         return items[1]
 
 
+class QuickfixRefused(ValueError):
+    """Vim would refuse the whole list (its cgetexpr fails); the message says why."""
+
+
 def parse_lines(formats: Sequence[Format], lines: Sequence[str], **options: object) -> list[Entry]:
-    """Every entry of `lines`, as Vim's `:cgetexpr lines` makes them."""
+    """Every entry of `lines`, as Vim's `:cgetexpr lines` makes them;
+    QuickfixRefused where Vim's would fail."""
     parser = QuickfixParser(formats, **options)  # type: ignore[arg-type]
     out: list[Entry] = []
     for line in lines:
         out.extend(parser.feed(line))
     out.extend(parser.close())
-    return [] if parser.aborted else out
+    if parser.aborted:
+        raise QuickfixRefused(parser.aborted)
+    return out
