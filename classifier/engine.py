@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .config import effective_rules
-from .fingerprint import fingerprint_normalised, normalise_message
+from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
 from .record import FailureRecord, Location
 from .redact import redact_hit
@@ -270,6 +270,9 @@ class Classifier:
         self._window: _Window | None = None  # lines of the chunk rules looked back over
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
+        # The keys of records that are warnings (Hit.warning): kept or dropped
+        # at close by classifier/warnings_policy.py.
+        self.warning_keys: set[tuple[Any, ...]] = set()
         self._ids: dict[str, int] = {}
         # Secrets named by scanners, redacted wherever they appear (redact.py).
         self.secrets: set[str] = set()
@@ -532,18 +535,19 @@ class Classifier:
         if file and not hit.resolved:
             file = self.locator.resolve(file)
         message = hit.message or hit.signal
-        normalised: str | None = None
         if hit.key:
             key: tuple[Any, ...] = (ft.value, *hit.key)
         else:
-            normalised = normalise_message(message)
-            key = (ft.value, file, hit.line, hit.code, normalised)
+            key = (ft.value, file, hit.line, hit.code, same_failure_text(message))
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
+            if not hit.warning:  # the same finding reported as an error
+                self.warning_keys.discard(key)
             return
-        if normalised is None:
-            normalised = normalise_message(message)
+        if hit.warning:
+            self.warning_keys.add(key)
+        normalised = normalise_message(message)
         base_id = fingerprint_normalised(ft.value, hit.code or hit.tool, file, normalised)
         seen = self._ids.get(base_id, 0)
         self._ids[base_id] = seen + 1

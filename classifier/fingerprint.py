@@ -5,6 +5,12 @@ it: an import inserted above it moves its line, a rebuild renumbers temporary
 files.  So the id hashes the category, the tool's code, the file and the
 message with every number and run of whitespace normalised; the line and
 column are deliberately left out.
+
+Two failures of one run are one record only when their messages are the same
+but for whitespace (`same_failure_text`): "Expected 2 arguments, but got 3."
+and "Expected 1 arguments, but got 0." on one line are two failures.  Their
+normalised messages are equal, so the engine numbers the second id
+(`<id>.2`), in output order, which a line shift does not change.
 """
 
 from __future__ import annotations
@@ -42,6 +48,12 @@ def _normalise(message: str) -> str:
 
 
 _normalise_cached = lru_cache(maxsize=4096)(_normalise)
+
+
+def same_failure_text(message: str) -> str:
+    """What two reports of one failure share: the message with whitespace runs
+    folded, numbers kept (numbers tell different failures on one line apart)."""
+    return _SPACE.sub(" ", message.strip())
 
 
 def fingerprint(failure_type: str, code: str | None, file: str | None, message: str) -> str:

@@ -3,16 +3,21 @@
 A path is reported relative to the working directory the output was produced
 in when the file is inside it, absolute otherwise, and as printed when it
 cannot be found at all.  CI runners print absolute paths from their own
-checkout (`/home/runner/work/app/app/src/x.ts`); when the tail of such a path
-names a file that exists under the cwd, it is mapped onto it.
+checkout (`/home/runner/work/app/app/src/x.ts`, or on Windows
+`D:\\a\\app\\app\\src\\x.ts`); when the tail of such a path names a file that exists
+under the cwd, it is mapped onto it.
 """
 
 from __future__ import annotations
 
 import itertools
+import ntpath
 import os
+import re
 from functools import lru_cache
 from pathlib import Path, PureWindowsPath
+
+from .files import inside, text_or_none
 
 _VENDORED = frozenset(
     {
@@ -29,6 +34,9 @@ _VENDORED = frozenset(
     }
 )
 _MAX_PARTS = 40
+# A Windows absolute path (`D:/a/app/app/src/x.ts`, `D:\a\...`): a CI runner on
+# Windows.  On POSIX it would pass for a relative path.
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def _in_go_module_cache(parts: tuple[str, ...]) -> bool:
@@ -65,8 +73,13 @@ class Locator:
         p = self._clean(printed)
         if not p:
             return printed
+        if _WINDOWS_ABSOLUTE.match(p):
+            windows = PureWindowsPath(ntpath.normpath(p))
+            return self._map_suffix(windows.parts[1:]) or windows.as_posix()
         if "\\" in p and not os.path.isabs(p):
             p = PureWindowsPath(p).as_posix()
+        if _windows_drive(p):  # `D:/a/app/app/src/x.cs` from a Windows runner
+            return self._map_suffix(tuple(x for x in p[3:].split("/") if x)) or p
         if not p.startswith("/"):  # Path(p).is_absolute(), on POSIX
             norm = os.path.normpath(p)
             if norm.startswith(".."):
@@ -118,6 +131,8 @@ class Locator:
 
     def _map_suffix(self, parts: tuple[str, ...]) -> str | None:
         parts = parts[-_MAX_PARTS:]
+        if ".." in parts:  # normalised paths have none; a tail must not climb out
+            return None
         for i in range(len(parts)):
             tail = Path(*parts[i:])
             if _is_file(self.cwd / tail):
@@ -161,14 +176,19 @@ def _plain_relative(printed: str) -> str | None:
     climb out with `..`: the normalised path, the same under any cwd (so
     cached across classifications); None for any other path."""
     p = Locator._clean(printed)
-    if not p:
+    if not p or _WINDOWS_ABSOLUTE.match(p):
         return None
     if "\\" in p and not os.path.isabs(p):
         p = PureWindowsPath(p).as_posix()
-    if p.startswith("/"):
+    if p.startswith("/") or _windows_drive(p):
         return None
     norm = os.path.normpath(p)
     return None if norm.startswith("..") else norm
+
+
+def _windows_drive(p: str) -> bool:
+    """`C:/...`: an absolute Windows path (as posix), never under a POSIX cwd."""
+    return len(p) > 2 and p[1] == ":" and p[2] == "/" and p[0].isascii() and p[0].isalpha()
 
 
 def _is_file(path: Path) -> bool:
@@ -184,16 +204,5 @@ def read_in_tree(cwd: Path, name: str, limit: int) -> str | None:
     """The text of the file a record names, when it is a regular file inside
     the working tree `cwd` (no `..`, no symlink out) of at most `limit` bytes."""
     path = Path(name) if os.path.isabs(name) else cwd / name
-    try:
-        real = path.resolve(strict=True)
-        root = cwd.resolve(strict=True)
-    except OSError:
-        return None
-    if not real.is_relative_to(root) or not real.is_file():
-        return None
-    try:
-        if real.stat().st_size > limit:
-            return None
-        return real.read_text("utf-8", errors="replace")
-    except OSError:
-        return None
+    real = inside(path, [cwd])
+    return None if real is None else text_or_none(real, limit)

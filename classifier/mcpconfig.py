@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .files import inside, text_or_none
+from .redact import redact, redact_argv
+
 if TYPE_CHECKING:
     from .record import FailureRecord
 
@@ -184,14 +187,10 @@ def declared_servers(cwd: str | os.PathLike[str]) -> list[ServerEntry]:
     base = Path(cwd)
     entries: list[ServerEntry] = []
     for rel in CONFIG_FILES:
-        path = base / rel
-        try:
-            if not path.is_file() or path.stat().st_size > MAX_CONFIG_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        entries.extend(parse_servers(text, rel))
+        real = inside(base / rel, [base])  # a symlink out of the tree is not followed
+        text = None if real is None else text_or_none(real, MAX_CONFIG_BYTES)
+        if text is not None:
+            entries.extend(parse_servers(text, rel))
     return entries
 
 
@@ -265,7 +264,7 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
         rec.source_column = entry.column
         hint["server"] = entry.name
         hint["config"] = entry.file
-        if entry.command:
-            hint["command"] = [entry.command, *entry.args]
+        if entry.command:  # from the config, added after redaction: redacted here
+            hint["command"] = redact_argv([entry.command, *entry.args])
         if entry.url:
-            hint["url"] = entry.url
+            hint["url"] = redact(entry.url)

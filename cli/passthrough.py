@@ -32,7 +32,8 @@ def copy_through(
     on_stderr: Sink,
     on_data: Sink,
 ) -> int:
-    """Copy the output until both streams close; the command's exit status.
+    """Copy the output until both streams close; the command's exit status
+    (as a shell gives it, `shell_status`).
     If we are interrupted, the command is killed before re-raising."""
     assert proc.stdout is not None and proc.stderr is not None
     sel = selectors.DefaultSelector()
@@ -50,7 +51,13 @@ def copy_through(
     code = proc.wait()
     proc.stdout.close()
     proc.stderr.close()
-    return code
+    return shell_status(code)
+
+
+def shell_status(code: int) -> int:
+    """A process's exit status as a shell reports it: 128+N for a command
+    killed by signal N (Popen says -N), e.g. 139 for SIGSEGV."""
+    return 128 - code if code < 0 else code
 
 
 def _pump(sel: selectors.BaseSelector, on_data: Sink) -> None:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.files import read_text
+
 from .docs import setting
 from .model import CommandStep, RecipeDoc, UnsafeEdit, Workspace
 from .safety import inside_workspace, to_workspace_relative
@@ -75,7 +77,7 @@ class PlanContext:
     def read(self, rel: str) -> str | None:
         """A workspace file's text, or None (missing, outside, not UTF-8)."""
         try:
-            return inside_workspace(self.ws, rel).read_text("utf-8")
+            return read_text(inside_workspace(self.ws, rel))
         except (OSError, UnicodeDecodeError, UnsafeEdit):
             return None
 

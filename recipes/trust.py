@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from faultlens.classifier.files import read_text
+
 from .fixes import allowlist
 from .model import CommandStep, TextEdit, UnsafeEdit, Workspace
 from .safety import inside_workspace, to_workspace_relative
@@ -36,7 +38,7 @@ def _source_rel(record: FailureRecord, ws: Workspace) -> str:
 
 
 def _end_of_line(ws: Workspace, rel: str, line0: int, suffix: str) -> TextEdit:
-    text = inside_workspace(ws, rel).read_text("utf-8")
+    text = read_text(inside_workspace(ws, rel))
     lines = text.splitlines()
     if line0 >= len(lines):
         raise UnsafeEdit(f"{rel} has no line {line0 + 1}")
@@ -65,7 +67,7 @@ def mark_reviewed(record: FailureRecord, ws: Workspace) -> TextEdit | CommandSte
         if not _FINGERPRINT.fullmatch(fp):
             raise UnsafeEdit(f"refusing gitleaks fingerprint {fp!r}")
         ignore = inside_workspace(ws, ".gitleaksignore")
-        text = ignore.read_text("utf-8") if ignore.exists() else ""
+        text = read_text(ignore) if ignore.exists() else ""
         if fp in text.splitlines():
             raise UnsafeEdit("the finding is already in .gitleaksignore")
         lines = text.splitlines()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as T
 from pygls.workspace import PositionCodec
@@ -215,7 +215,13 @@ def workspace_edit(edits: Sequence[TextEdit], root: Path, text_of: TextSource) -
     return T.WorkspaceEdit(document_changes=changes)
 
 
-def action_data(action: T.CodeAction) -> dict[str, Any] | None:
-    """The data of an action being resolved (None for actions that need nothing)."""
+def action_data(
+    action: T.CodeAction,
+) -> P.RecipeActionData | P.ReviewActionData | P.ConflictActionData | None:
+    """The validated data of an action being resolved: None for actions that
+    need nothing (no faultlens data), an Invalid Params error for data that
+    claims a faultlens kind but is malformed (a client may send anything)."""
     data = action.data
-    return data if isinstance(data, dict) and isinstance(data.get("kind"), str) else None
+    if not isinstance(data, dict) or data.get("kind") not in P.ACTION_KINDS:
+        return None
+    return P.parse_action_data(data)

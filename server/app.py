@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import logging
 import os
-import re
 import threading
 import traceback
 import uuid
@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 
 VERSION = "0.1.0"
 DISK_CACHE_FILES = 512  # files whose text is kept between publishes
-_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 @dataclass(slots=True)
@@ -55,6 +54,7 @@ class Classified:
 
     records: list[FailureRecord]
     rule_errors: list[tuple[str, str]] = field(default_factory=list)
+    secrets: set[str] = field(default_factory=set)  # named by scanners (the run log masks them)
 
 
 @dataclass(slots=True)
@@ -103,6 +103,7 @@ class FaultLensServer(LanguageServer):
         self._disk_cache: dict[Path, tuple[tuple[int, int], list[str]]] = {}
         self._log_seq: dict[Path, int] = {}  # run log -> the latest write requested
         self._log_lock = threading.Lock()
+        self._scratch: Path | None = None  # the state folder when the root does not exist
 
     # -- workspace ------------------------------------------------------------
     @property
@@ -135,7 +136,28 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        return (self.root / self.settings.state_dir).resolve()
+        """`<root>/.faultlens` (the stateDir setting).  A root that does not
+        exist is never created: the session's state then lives in a private
+        temporary folder, removed at exit, and the user is told once."""
+        root = self.root
+        if root.is_dir():
+            return (root / self.settings.state_dir).resolve()
+        return self._scratch_state(root)
+
+    def _scratch_state(self, root: Path) -> Path:
+        if self._scratch is None:
+            import atexit
+            import shutil
+            import tempfile
+
+            self._scratch = Path(tempfile.mkdtemp(prefix="faultlens-state-"))
+            atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
+            self.warn(
+                f"faultlens: the workspace folder {root} does not exist; nothing is created "
+                f"there (this session's state is kept in {self._scratch}, removed at exit)",
+                show=True,
+            )
+        return self._scratch
 
     def recipe_workspace(self) -> Workspace:
         """The recipe engine's view of the workspace (rebuilt when settings change)."""
@@ -251,19 +273,24 @@ class FaultLensServer(LanguageServer):
 
     def _disk_lines(self, path: Path) -> list[str]:
         """A file's lines as on disk, re-read only when its size or mtime changed
-        (each publish needs the text of every file that shows a failure)."""
+        (each publish needs the text of every file that shows a failure).
+        Only a regular file inside the workspace roots, of bounded size, is
+        read (a failure can name any path); else there are no lines, and the
+        failure is shown at its line without a range."""
         try:
             st = path.stat()
-        except OSError:
+        except (OSError, ValueError):
             self._disk_cache.pop(path, None)
             return []
         stamp = (st.st_mtime_ns, st.st_size)
         cached = self._disk_cache.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        from faultlens.classifier.files import inside, text_or_none
+
+        real = inside(path, self.roots)
+        text = None if real is None else text_or_none(real)
+        if text is None:
             return []
         lines = text.splitlines(keepends=True)
         if len(self._disk_cache) >= DISK_CACHE_FILES:
@@ -295,11 +322,11 @@ class FaultLensServer(LanguageServer):
 
         c = Classifier(options)
         feed_stream(stream, c)
-        return Classified(c.close(), list(c.rule_errors))
+        return Classified(c.close(), list(c.rule_errors), c.secrets)
 
     @staticmethod
     def finish(c: Classifier) -> Classified:
-        return Classified(c.close(), list(c.rule_errors))
+        return Classified(c.close(), list(c.rule_errors), c.secrets)
 
     def place_all(self, records: Sequence[FailureRecord], cwd: Path) -> list[Entry]:
         """Decide where each record is shown.  Blocking (reads config files)."""
@@ -322,9 +349,12 @@ class FaultLensServer(LanguageServer):
         info: TaskInfo,
         *,
         write_log: Callable[[], None] | None = None,
+        partial: bool = False,
     ) -> list[Entry]:
         """Replace a task's failures with a new classification and publish.
 
+        `partial`: the run did not finish (stopped, cancelled, timed out), so
+        what it found is added and nothing it did not re-check is cleared.
         `write_log` saves the run's output (redacted) after publishing, so the
         diagnostics do not wait for it; a failure shown on its output line is
         placed without reading the log (convert.whole_line)."""
@@ -337,7 +367,10 @@ class FaultLensServer(LanguageServer):
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
-        touched = self.store.replace(store_task, entries, info)
+        if partial:
+            touched = self.store.merge(store_task, entries, info)
+        else:
+            touched = self.store.replace(store_task, entries, info)
         self.publish(touched)
         if write_log is not None:
             self.spawn(asyncio.to_thread(write_log), "saving the run log")
@@ -400,22 +433,26 @@ class FaultLensServer(LanguageServer):
         return info.argv, self.rel_cwd(info.cwd)
 
     def run_log(self, store_task: str) -> Path:
-        """Where a run's output is kept (the log line a location-less failure points at)."""
-        slug = _SLUG.sub("-", store_task).strip("-")[:80] or "run"
+        """Where a run's output is kept (the log line a location-less failure
+        points at): named by a hash of the store key, so two keys never share
+        a log (`make a`, `make-a`) and the name shows nothing of the command."""
         folder = self.state_dir / "runs"
         folder.mkdir(parents=True, exist_ok=True)
-        return folder / f"{slug}.log"
+        return folder / run_log_name(store_task)
 
-    def log_writer(self, path: Path, data: bytes) -> Callable[[], None]:
+    def log_writer(
+        self, path: Path, data: bytes, vault: set[str] | None = None
+    ) -> Callable[[], None]:
         """A function saving `data` (redacted: the log on disk never holds a
-        secret) as the run log `path`.  Of two writes of the same log, only the
-        latest requested lands, whichever runs first.  Blocking."""
+        secret, nor one its classification's scanners named: `vault`) as the
+        run log `path`.  Of two writes of the same log, only the latest
+        requested lands, whichever runs first.  Blocking."""
         seq = self._log_seq[path] = self._log_seq.get(path, 0) + 1
 
         def write() -> None:
-            from faultlens.classifier.redact import LogRedactor
+            from faultlens.classifier.logredact import LogRedactor
 
-            scrub = LogRedactor()
+            scrub = LogRedactor(vault or ())
             text = scrub.feed(data) + scrub.close()
             with self._log_lock:
                 if self._log_seq.get(path) == seq:
@@ -586,7 +623,9 @@ class FaultLensServer(LanguageServer):
         opts = self.options(cwd=self.root, task=None, command=None, exit_code=None, log_file=rel)
 
         def work() -> Classified:
-            with open(path, "rb") as fh:
+            from faultlens.classifier.files import open_stream
+
+            with open_stream(path) as fh:  # a FIFO or device named like a log: refused
                 return self.classify_stream(fh, opts)
 
         try:
@@ -617,6 +656,11 @@ class FaultLensServer(LanguageServer):
 
         result = await asyncio.to_thread(work)
         await self.take(store_task, result, self.root, TaskInfo(log_path=path))
+
+
+def run_log_name(store_task: str) -> str:
+    """`<16 hex digits>.log`: the first 64 bits of the key's SHA-256."""
+    return hashlib.sha256(store_task.encode("utf-8", "surrogatepass")).hexdigest()[:16] + ".log"
 
 
 def is_log_document(uri: str, root: Path, state_dir: Path | None = None) -> bool:

@@ -63,7 +63,7 @@ def register(server: FaultLensServer) -> None:
         await ls.setup_watching()
         ls.spawn(asyncio.to_thread(warm_up), "warm-up")
         mode = "pull" if ls.pull_mode else "push"
-        ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics")
+        ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics, state {ls.state_dir}")
 
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded("didChangeConfiguration")
@@ -200,11 +200,13 @@ def register(server: FaultLensServer) -> None:
 def warm_up() -> None:
     """Import the classifier and the recipe engine in a worker thread after start-up,
     so `initialize` is answered before they load and the first run does not wait."""
+    import faultlens.classifier.detectors
     import faultlens.classifier.engine
     import faultlens.classifier.rules.registry
     import faultlens.recipes
 
     faultlens.classifier.rules.registry.all_rules()
+    faultlens.classifier.detectors.finder()  # the secret forms (a run's key is redacted)
     del faultlens
 
 

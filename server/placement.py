@@ -1,9 +1,10 @@
 """Where a failure is shown: its source line, its config entry, or its log line.
 
-Pure apart from reading small files (config files, to find a key's line).
-Paths are resolved from the directory the output was produced in (the run's
-cwd, or the workspace root for watched and opened log files), never from the
-folder a log file sits in.
+Pure apart from reading small files (config files, to find a key's line),
+and only inside the workspace root, through `faultlens.classifier.files`
+(regular files, bounded).  Paths are resolved from the directory the output
+was produced in (the run's cwd, or the workspace root for watched and opened
+log files), never from the folder a log file sits in.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Literal
 PlacementKind = Literal["source", "config", "log"]
 
 MCP_CONFIGS = (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json")
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
 PLUGIN_MANIFESTS = (
     "plugin.json",
     ".claude-plugin/plugin.json",
@@ -89,19 +91,18 @@ def config_entry(record: FailureRecord, cwd: Path, root: Path) -> Placement | No
             return found
         for base in dict.fromkeys((cwd, root)):
             for rel in MCP_CONFIGS:
-                hit = key_line(base / rel, name)
+                hit = key_line(base / rel, name, root)
                 if hit is not None:
                     return hit
         return None
     if record.failure_type == "plugin_startup":
         manifest = _hint_str(record, "manifest", "config_file", "plugin_manifest")
         key = _hint_str(record, "key", "field", "plugin", "name")
-        candidates = [resolve(manifest, cwd)] if manifest else []
-        for path in candidates:
-            if path.is_file():
-                return (key_line(path, key) if key else None) or Placement(
-                    path=path, line=0, kind="config"
-                )
+        path = resolve(manifest, cwd) if manifest else None
+        if path is not None and _inside(path, root) and path.is_file():
+            return (key_line(path, key, root) if key else None) or Placement(
+                path=path, line=0, kind="config"
+            )
     return None
 
 
@@ -124,11 +125,20 @@ def _mcpconfig_lookup(name: str, cwd: Path, root: Path) -> Placement | None:
     return None
 
 
-def key_line(path: Path, key: str) -> Placement | None:
-    """The line where the JSON object key `key` is written in `path` (a config entry)."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+def _inside(path: Path, root: Path) -> Path | None:
+    from faultlens.classifier.files import inside
+
+    return inside(path, [root])
+
+
+def key_line(path: Path, key: str, root: Path) -> Placement | None:
+    """The line where the JSON object key `key` is written in `path` (a config
+    entry), when `path` is a readable file inside `root`."""
+    from faultlens.classifier.files import text_or_none
+
+    real = _inside(path, root)
+    text = None if real is None else text_or_none(real, MAX_CONFIG_BYTES)
+    if text is None:
         return None
     pattern = re.compile(r'"' + re.escape(json.dumps(key)[1:-1]) + r'"\s*:')
     for i, line in enumerate(text.splitlines()):

@@ -98,6 +98,36 @@ class ConflictArgs(_Args):
     choice: Literal["current", "incoming", "both"]
 
 
+class RecipeActionData(_Args):
+    """`data` of a recipe code action (resolved lazily)."""
+
+    kind: Literal["recipe"]
+    failure_id: str
+
+
+class ReviewActionData(_Args):
+    """`data` of a trust_gate "mark reviewed" code action."""
+
+    kind: Literal["review"]
+    failure_id: str
+
+
+class ConflictActionData(_Args):
+    """`data` of an "accept current / incoming / both" code action."""
+
+    kind: Literal["conflict"]
+    uri: str
+    line: int = Field(ge=0)
+    choice: Literal["current", "incoming", "both"]
+
+
+class ActionData(_Args):
+    """What a code action being resolved carries back (the client may have
+    changed it: it is validated like any other params)."""
+
+    data: RecipeActionData | ReviewActionData | ConflictActionData = Field(discriminator="kind")
+
+
 class FailuresParams(_Args):
     """`faultlens/failures` filters."""
 
@@ -106,6 +136,13 @@ class FailuresParams(_Args):
 
 
 M = TypeVar("M", bound=BaseModel)
+
+ACTION_KINDS = ("recipe", "review", "conflict")
+
+
+def parse_action_data(data: Any) -> RecipeActionData | ReviewActionData | ConflictActionData:
+    """A resolved code action's `data`, or an Invalid Params error."""
+    return parse_args(ActionData, {"data": data}).data
 
 
 def parse_args(model: type[M], args: tuple[Any, ...] | Any) -> M:

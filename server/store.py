@@ -1,7 +1,9 @@
 """The failures the server currently knows, per task and per file.
 
 A new run of a task replaces that task's failures; `replace` returns every file
-whose failures changed (old files included, so they get cleared).  No LSP here.
+whose failures changed (old files included, so they get cleared).  A run that
+did not finish (stopped, cancelled, timed out) only adds to them (`merge`): it
+did not re-check the rest.  No LSP here.
 """
 
 from __future__ import annotations
@@ -59,6 +61,18 @@ class FailureStore:
         if info is not None:
             self.tasks[task] = info
         return touched | self._paths(new)
+
+    def merge(self, task: str, entries: Iterable[Entry], info: TaskInfo | None = None) -> set[Path]:
+        """Add what a partial run (stopped, cancelled, timed out) found to `task`:
+        its failures replace those with the same id, and the ones it did not
+        get to re-check stay.  Returns every file whose diagnostics changed."""
+        new = list(entries)
+        ids = {e.record.id for e in new}
+        kept = [e for e in self._by_task.get(task, []) if e.record.id not in ids]
+        touched = self.replace(task, kept + new)
+        if info is not None and self.tasks.get(task) is None:
+            self.tasks[task] = info
+        return touched
 
     def remove_task(self, task: str) -> set[Path]:
         """Forget a task; return the files to clear or re-publish."""

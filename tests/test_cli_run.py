@@ -44,6 +44,14 @@ def test_output_passes_through_byte_for_byte_and_the_exit_status_is_kept(tmp_pat
     assert res.stderr.startswith(b"err \x00 bytes\n")
 
 
+@pytest.mark.parametrize(("sig", "status"), [("SIGSEGV", 139), ("SIGKILL", 137), ("SIGTERM", 143)])
+def test_a_command_killed_by_a_signal_exits_as_a_shell_says_128_plus_n(tmp_path, sig, status):
+    script = f"import os, signal; os.kill(os.getpid(), signal.{sig})"
+    res = faultlens("run", "--cwd", str(tmp_path), "--", sys.executable, "-c", script)
+    assert res.returncode == status, res.stderr.decode()[-500:]
+    assert f"exit {status}".encode() in res.stderr
+
+
 def test_the_command_never_goes_through_a_shell(tmp_path):
     res = faultlens("run", "--cwd", str(tmp_path), "--", "echo", "$(id)", ";", "touch", "pwned")
     assert res.returncode == 0

@@ -179,3 +179,51 @@ def test_a_projects_own_pkg_folder_is_project_code_but_the_go_module_cache_is_no
     loc = Locator(tmp_path)
     assert loc.in_project("pkg/store/db.go")
     assert not loc.in_project("go/pkg/mod/github.com/x/y@v1/y.go")
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "D:/a/app/app/src/auth/middleware.ts",
+        "D:\\a\\app\\app\\src\\auth\\middleware.ts",
+        "d:\\a\\app\\app\\src\\auth\\middleware.ts",
+    ],
+)
+def test_a_windows_ci_runner_path_is_mapped_onto_the_cwd(tmp_path, printed):
+    (tmp_path / "src" / "auth").mkdir(parents=True)
+    (tmp_path / "src" / "auth" / "middleware.ts").write_text("x\n")
+    line = f"{printed}(42,15): error TS2304: Cannot find name 'U'.\n".encode()
+    (rec,) = classify_bytes(line, Options(cwd=str(tmp_path)))
+    assert rec.source_file == "src/auth/middleware.ts"
+
+
+def test_a_windows_path_that_names_no_file_here_is_kept_absolute_and_never_climbs_out(tmp_path):
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "secret.ts").write_text("x\n")
+    lines = (
+        b"D:\\a\\app\\app\\src\\gone.ts(1,1): error TS1005: ';' expected.\n"
+        b"D:\\a\\..\\..\\..\\secret.ts(1,1): error TS1005: ';' expected.\n"
+    )
+    gone, climb = classify_bytes(lines, Options(cwd=str(tmp_path / "ws")))
+    assert gone.source_file == "D:/a/app/app/src/gone.ts"
+    assert climb.source_file == "D:/secret.ts"  # `..` folded first: never ../secret.ts
+
+
+def test_two_failures_on_one_line_differing_only_in_numbers_are_two_records_with_stable_ids():
+    out = (
+        "calls.ts({n},33): error TS2554: Expected 2 arguments, but got 3.\n"
+        "calls.ts({n},38): error TS2554: Expected 1 arguments, but got 0.\n"
+    )
+    before = classify_text(out.format(n=3))
+    after = classify_text(out.format(n=4))  # a line inserted above both
+    assert [r.message for r in before] == [
+        "Expected 2 arguments, but got 3.",
+        "Expected 1 arguments, but got 0.",
+    ]
+    assert len({r.id for r in before}) == 2
+    assert [r.id for r in before] == [r.id for r in after]
+
+
+def test_one_failure_printed_twice_is_still_one_record():
+    line = "calls.ts(3,33): error TS2554: Expected 2 arguments,  but got 3.\n"
+    assert len(classify_text(line + line.replace("  ", " "))) == 1

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, match_above
-from .registry import rule
+from .registry import all_rules, rule
 
 _GCC_DOCS = "https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html"
 _CLANG_DOCS = "https://clang.llvm.org/docs/UsersManual.html#formatting-of-diagnostics"
@@ -53,6 +53,15 @@ _INCLUDE = re.compile(
 )
 
 
+def _starts_another_report(line: str) -> bool:
+    """Whether some registered rule reads `line` as a failure of its own (a tsc,
+    pytest, rustc, npm or git error printed right after a compiler error)."""
+    return any(
+        any(t in line for t in r.triggers) and r.pattern.search(line) is not None
+        for r in all_rules()
+    )
+
+
 def _unescape(text: str) -> str:
     return _ESCAPE.sub(lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
 
@@ -94,6 +103,7 @@ class _CompilerDiagnostic:
         self.column = int(m.group("column")) if m.group("column") else None
         self.log_line = ctx.line_no
         self.fatal = m.group("severity") == "fatal error"
+        self.warning = m.group("severity") == "warning"
         self.function, self.related = _context(ctx, self.file)
         self.notes: list[str] = []
         self.fixits: list[dict[str, Any]] = []
@@ -130,6 +140,7 @@ class _CompilerDiagnostic:
             )
             return True
         if _GCC_SNIPPET.match(line):
+            self._free = 0  # gcc's excerpt has a gutter: no free source line follows
             return True
         if _CARET.match(line):
             self._after_caret = True
@@ -138,7 +149,12 @@ class _CompilerDiagnostic:
         if self._after_caret and line.startswith(" ") and line.strip():
             self._after_caret = False  # clang's fix-it text under the caret
             return True
-        if self._free > 0 and line.strip() and not line.endswith(" generated."):
+        if (
+            self._free > 0
+            and line.strip()
+            and not line.endswith(" generated.")
+            and not _starts_another_report(line)
+        ):
             self._free -= 1  # clang's source line (no gutter)
             return True
         return False
@@ -185,6 +201,7 @@ class _CompilerDiagnostic:
                 log_line=self.log_line,
                 hint=hint,
                 related=self.related,
+                warning=self.warning,
             )
         ]
 
@@ -193,18 +210,21 @@ class _CompilerDiagnostic:
     id="c.compiler_error",
     category=FailureType.COMPILE,
     tool="cc",
-    pattern=rf"^{_C_FILE}:(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>fatal error|error): (?P<message>.+)$",
-    triggers=(": error: ", ": fatal error: "),
+    pattern=rf"^{_C_FILE}:(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>fatal error|error|warning): (?P<message>.+)$",
+    triggers=(": error: ", ": fatal error: ", ": warning: "),
     url=_GCC_DOCS,
 )
 def c_compiler_error(m: re.Match[str], ctx: LineContext) -> Block:
-    """gcc, g++ and clang errors (warnings are not failures).
+    """gcc, g++ and clang errors (and warnings, failures only when the run
+    failed because of them: docs/warnings.md).
 
     What it detects: `file:line:col: error: message` and `file:line:col:
     fatal error: message` on a C/C++ source or header, read with what
     follows it: the source excerpt, `note:` lines (attached as related
     locations and hint["notes"], never records of their own), gcc's and
-    clang's fix-its.  The `file: In function 'f':` context printed before
+    clang's fix-its; a line another rule reads as a failure of its own (a
+    tsc, rustc or pytest error printed right after) always ends the report.
+    The `file: In function 'f':` context printed before
     it becomes hint["function"]; an `In file included from` chain right
     above it becomes related locations.  From the message: the missing name
     (hint["name"]), "did you mean 'x'?" (hint["suggestion"]), the missing

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from faultlens.classifier.files import read_text
+
 from ..model import TextEdit, UnsafeEdit, Workspace
 from ..safety import inside_workspace
 
@@ -61,7 +63,7 @@ def eslint_disable_next_line(ws: Workspace, rel: str, line0: int, rule: str | No
     rid = (rule or "").strip()
     if not _ESLINT_RULE.fullmatch(rid):
         raise UnsafeEdit(f"refusing ESLint rule name {rid!r}")
-    text = inside_workspace(ws, rel).read_text("utf-8")
+    text = read_text(inside_workspace(ws, rel))
     lines = text.splitlines()
     if line0 < 0 or line0 >= len(lines):
         raise UnsafeEdit(f"{rel} has no line {line0 + 1}")

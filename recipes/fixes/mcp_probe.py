@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from faultlens.classifier.files import read_text
 from faultlens.classifier.mcpconfig import SERVER_KEYS
 
 MAX_ARG = 4096
@@ -170,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = p.parse_args(argv)
     base = Path(a.base).resolve()
     try:
-        text = Path(a.config).read_text("utf-8")
+        text = read_text(a.config)
         spec = load_spec(text, a.server, os.environ, base)
     except (OSError, BadEntry) as exc:
         print(json.dumps({"ok": False, "error": str(exc), "bad_entry": True}), flush=True)

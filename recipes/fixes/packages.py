@@ -16,6 +16,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from faultlens.classifier.files import read_text
+
 from ..safety import valid
 
 # Import names whose distribution is named differently.
@@ -130,7 +132,7 @@ def _py_declared(folder: Path) -> tuple[set[str], str | None]:
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file():
         try:
-            data = tomllib.loads(pyproject.read_text("utf-8"))
+            data = tomllib.loads(read_text(pyproject))
         except (OSError, tomllib.TOMLDecodeError):
             data = {}
         project = data.get("project", {})
@@ -150,7 +152,7 @@ def _py_declared(folder: Path) -> tuple[set[str], str | None]:
         source = "pyproject.toml"
     for req in sorted(folder.glob("requirements*.txt")):
         try:
-            for line in req.read_text("utf-8").splitlines():
+            for line in read_text(req).splitlines():
                 m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line)
                 if m and not line.lstrip().startswith(("#", "-")):
                     names.add(normalise_py(m.group(1)))
@@ -207,7 +209,7 @@ def _node_plan(folder: Path, package: str) -> InstallPlan | None:
     if not manifest.is_file():
         return None
     try:
-        data = json.loads(manifest.read_text("utf-8"))
+        data = json.loads(read_text(manifest))
     except (OSError, ValueError):
         data = {}
     declared = any(
@@ -226,7 +228,7 @@ def _rust_plan(folder: Path, package: str) -> InstallPlan | None:
     if not manifest.is_file():
         return None
     try:
-        data = tomllib.loads(manifest.read_text("utf-8"))
+        data = tomllib.loads(read_text(manifest))
     except (OSError, tomllib.TOMLDecodeError):
         data = {}
     declared = any(

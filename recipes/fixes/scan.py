@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.files import read_text
+
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
@@ -61,9 +63,7 @@ def walk_sources(root: Path, exts: tuple[str, ...]) -> Iterator[Path]:
 
 def read_small(path: Path) -> str | None:
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return path.read_text("utf-8")
+        return read_text(path, MAX_FILE_BYTES)
     except (OSError, UnicodeDecodeError):
         return None
 

@@ -7,25 +7,44 @@ from __future__ import annotations
 import itertools
 import json
 import queue
+import resource
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 SERVER = [sys.executable, "-m", "faultlens.cli", "serve", "--stdio"]
 
 
+def _limit_memory(limit: int) -> Callable[[], None]:
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
 class RawClient:
-    def __init__(self, cwd: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        cwd: Path,
+        env: dict[str, str] | None = None,
+        *,
+        memory_limit: int | None = None,
+        argv: list[str] | None = None,
+    ) -> None:
+        """`memory_limit`: the server's address space in bytes (a test that
+        could make it read without bound keeps the machine safe)."""
         self.proc = subprocess.Popen(
-            SERVER,
+            argv or SERVER,
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
+            preexec_fn=_limit_memory(memory_limit) if memory_limit else None,
         )
         self.root = cwd
         self.ids = itertools.count(1)
@@ -120,14 +139,16 @@ class RawClient:
     def notify(self, method: str, params: Any) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    def initialize(self) -> dict[str, Any]:
+    def initialize(self, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+        if capabilities is None:
+            capabilities = {"workspace": {"applyEdit": False, "configuration": True}}
         res = self.request(
             "initialize",
             {
                 "processId": None,
                 "rootUri": self.root.as_uri(),
                 "workspaceFolders": [{"uri": self.root.as_uri(), "name": "ws"}],
-                "capabilities": {"workspace": {"applyEdit": False, "configuration": True}},
+                "capabilities": capabilities,
             },
         )
         self.notify("initialized", {})

@@ -226,3 +226,30 @@ def test_many_requests_cancelled_at_once_each_get_one_response(server):
         res = c.wait(i, timeout=30)
         assert ("result" in res) != ("error" in res)
     _still_serving(server)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "conflict", "uri": "file:///x.ts", "line": "not a number", "choice": "both"},
+        {"kind": "conflict", "uri": ["not", "a", "uri"], "line": 0, "choice": "both"},
+        {"kind": "conflict", "uri": "file:///x.ts", "line": -4, "choice": "mine"},
+        {"kind": "conflict", "line": {"nested": 1}},
+        {"kind": "recipe", "failureId": {"forged": True}},
+        {"kind": "recipe"},
+        {"kind": "review", "failureId": ["a", "b"]},
+        {"kind": "recipe", "failureId": "no-such-failure"},
+        {"kind": "review", "failureId": "no-such-failure"},
+    ],
+)
+def test_forged_code_action_data_is_invalid_params_not_an_internal_error(server, data):
+    action = {"title": "faultlens: forged", "kind": "quickfix", "data": data}
+    res = server[0].request("codeAction/resolve", action)
+    assert res.get("error", {}).get("code") == INVALID_PARAMS, res
+    _still_serving(server)
+
+
+def test_an_action_with_data_of_no_faultlens_kind_is_resolved_unchanged(server):
+    action = {"title": "someone else's", "kind": "quickfix", "data": {"kind": "other", "x": 1}}
+    res = server[0].request("codeAction/resolve", action)
+    assert res["result"]["title"] == "someone else's"

@@ -127,7 +127,7 @@ def test_a_new_run_replaces_a_tasks_failures_and_reports_cleared_files():
 def test_key_line_finds_a_json_key(tmp_path: Path):
     f = tmp_path / "c.json"
     f.write_text('{\n  "servers": {\n    "tickets": {}\n  }\n}\n')
-    p = key_line(f, "tickets")
+    p = key_line(f, "tickets", tmp_path)
     assert p is not None and (p.line, p.column) == (2, 4)
 
 

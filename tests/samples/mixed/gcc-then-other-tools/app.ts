@@ -1,0 +1,2 @@
+const count: number = "three";
+export { count };

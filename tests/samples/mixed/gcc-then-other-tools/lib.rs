@@ -1,0 +1,3 @@
+pub fn double(x: i32) -> i32 {
+    x * facter
+}
