@@ -181,27 +181,10 @@ def _has_table(pyproject: Path) -> bool:
 
 def read_config_bytes(path: Path, limit: int = MAX_CONFIG_BYTES) -> bytes:
     """A config file's bytes: a regular file (never a FIFO or a device),
-    at most `limit` bytes, opened without blocking."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        if st.st_size > limit:
-            raise OSError(errno.EFBIG, f"larger than {limit // 1024} KiB")
-        chunks = []
-        total = 0
-        while True:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                raise OSError(errno.EFBIG, f"larger than {limit // 1024} KiB")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+    at most `limit` bytes, opened without blocking (classifier/files.py)."""
+    from .files import read_bytes
+
+    return read_bytes(path, limit)
 
 
 def _read_tasks_json(folder: Path) -> bytes | None:

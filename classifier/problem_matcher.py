@@ -19,8 +19,9 @@ What a matcher means follows VS Code's problemMatcher.ts:
   field wins, `message` lines are joined; a problem needs a file, a
   message and (unless kind file) a line;
 * `severity` of a problem: its group (error, warning/warn, info, E, W, I,
-  hint, note), else the matcher's `severity`, else error; faultlens keeps
-  errors (and the rest with `include_warnings`);
+  hint, note), else the matcher's `severity`, else error; errors are
+  failures, warnings are warnings (records when warnings failed the run),
+  info is dropped; `include_warnings` makes them all failures;
 * `fileLocation`: `relative` (to the working directory, or a base path:
   `["relative", "${workspaceFolder}/src"]`), `absolute`, `autoDetect`
   (relative when that file exists, else absolute);
@@ -521,9 +522,11 @@ class MatcherRule:
                 end_column = _int(data.get("endColumn"))
             if line is None:
                 return None
-        if _severity(data, self.matcher) != "error" and not self.include_warnings:
+        severity = _severity(data, self.matcher)
+        if severity == "info" and not self.include_warnings:
             return None
         return Hit(
+            warning=severity == "warning" and not self.include_warnings,
             signal=signal.strip(),
             message=message.strip(),
             file=self.path(file, cwd),

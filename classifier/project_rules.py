@@ -15,7 +15,9 @@ over the lines the engine gives it: lines holding one of its formats'
 literal text (in the case written, lower, upper or title case), and every
 line while a multi-line entry is open; a format with no literal text makes
 the rule see every line.  A valid entry of an error type (no type, `e` or
-`f`) is a failure; %W/%I/%N entries and other types only with
+`f`) is a failure; %W entries and other types (`w`, rubocop's `C`) are
+warnings (records when warnings failed the run, classifier/warnings_policy.py),
+%I/%N entries are dropped — all of them plain failures with
 `include_warnings`; %G general messages never.
 """
 
@@ -254,9 +256,12 @@ class EfmRule:
         for e in entries:
             if not e.valid or e.prefix == "G":
                 continue
+            hit = _hit(e)
             if e.type not in ERROR_TYPES and not self.include_warnings:
-                continue
-            out.append(_hit(e))
+                if e.type.lower() in ("i", "n"):  # info and notes never fail a run
+                    continue
+                hit.warning = True  # a failure only when warnings failed the run
+            out.append(hit)
         return out
 
 

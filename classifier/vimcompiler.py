@@ -110,15 +110,9 @@ def errorformat(name: str, dirs: Sequence[Path] | None = None) -> str:
 
 
 def _read(path: Path) -> str:
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_PLUGIN_BYTES:
-            raise CompilerError(f"{path}: not a regular file of at most {MAX_PLUGIN_BYTES} bytes")
-        data = os.read(fd, MAX_PLUGIN_BYTES + 1)
-    finally:
-        os.close(fd)
-    return data.decode("utf-8", "replace")
+    from .files import read_bytes
+
+    return read_bytes(path, MAX_PLUGIN_BYTES).decode("utf-8", "replace")
 
 
 def logical_lines(text: str) -> Iterator[str]:

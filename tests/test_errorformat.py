@@ -272,3 +272,15 @@ def test_a_format_without_literal_text_sees_every_line():
 def test_numbers_read_past_their_group_as_vims_atol_does():
     (e,) = [x for x in parse_lines(compile_errorformat("%f:%l%c:%m"), ["a.c:11:x"]) if x.valid]
     assert (e.lnum, e.col) == (11, 1)
+
+
+def test_errorformat_warnings_count_when_warnings_failed_the_run():
+    """A %W entry is a warning (classifier/warnings_policy.py): a record when
+    the run failed with nothing but warnings, not beside an error."""
+    rule = efm_rule("%f:%l: %t%*[a-z]: %m")
+    only = "a.c:1: warning: unused\n"
+    failed = Options(rules=[rule], exit_code=1, command=["lint", "a.c"])
+    (rec,) = classify_text(only, failed)
+    assert rec.source_line == 1 and rec.hint.get("warning")
+    both = only + "a.c:2: error: broken\n"
+    assert [r.source_line for r in classify_text(both, failed)] == [2]

@@ -339,8 +339,10 @@ def formats(draw: Any) -> str:
             if wide > 3:
                 continue
         kept.append(item)
-    if prefix.strip("%+-") in ("P", "Q", "O") and "%r" in kept and kept[0].startswith("%"):
-        kept.insert(0, "(")  # Vim reads a rest as long as the line again for ever
+    if prefix.strip("%+->") in ("P", "Q", "O") and "%r" in kept:
+        # Vim reads a rest as long as the line again for ever (faultlens
+        # does not): start such a format with text no item makes optional.
+        kept = ["((", *(k for k in kept if k != "%\\|")]
     return (prefix + "".join(kept)).replace(",", "\\,")
 
 
