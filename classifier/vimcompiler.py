@@ -138,22 +138,8 @@ def _open_brackets(line: str) -> int:
     """How many `[` and `(` the code of a line leaves open (0 for comments)."""
     if line.lstrip().startswith(('"', "#")):
         return 0
-    depth = 0
-    i = 0
-    while i < len(line):
-        c = line[i]
-        if c in "'\"":
-            lit = _string_literal(line[i:])
-            if lit is None:
-                return 0
-            i += lit[1]
-            continue
-        if c in "[(":
-            depth += 1
-        elif c in "])":
-            depth -= 1
-        i += 1
-    return depth
+    walked = list(_walk(line))
+    return walked[-1][2] if walked else 0
 
 
 _SET = re.compile(
@@ -484,28 +470,42 @@ def _string_literal(text: str) -> tuple[str, int] | None:
     return None
 
 
-def _split_top(text: str, sep: str) -> list[str]:
-    """text split at `sep` outside strings, brackets and parentheses."""
-    out: list[str] = []
+def _walk(text: str) -> Iterator[tuple[int, str, int]]:
+    """(index, character, bracket depth after it) of the characters of
+    `text` outside string literals; an unclosed literal ends the walk with
+    (-1, "", 0)."""
     depth = 0
     i = 0
-    start = 0
     while i < len(text):
         c = text[i]
         if c in "'\"":
-            s = _string_literal(text[i:])
-            i += s[1] if s else 1
+            lit = _string_literal(text[i:])
+            if lit is None:
+                yield -1, "", 0
+                return
+            i += lit[1]
             continue
         if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif depth == 0 and text.startswith(sep, i):
-            out.append(text[start:i])
-            i += len(sep)
-            start = i
-            continue
+        yield i, c, depth
         i += 1
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """text split at `sep` outside strings, brackets and parentheses."""
+    out: list[str] = []
+    start = 0
+    skip_to = 0
+    for i, c, depth in _walk(text):
+        if i < 0:
+            break
+        if i < skip_to:
+            continue
+        if depth == 0 and c not in ")]}" and text.startswith(sep, i):
+            out.append(text[start:i])
+            start = skip_to = i + len(sep)
     out.append(text[start:])
     return out
 
