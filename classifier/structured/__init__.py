@@ -10,6 +10,7 @@ streaming text engine does.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import IO
 
 from ..engine import CHUNK, Classifier, Options
