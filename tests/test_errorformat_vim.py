@@ -45,12 +45,14 @@ def vim_efms() -> dict[str, str]:
 
 
 def outputs() -> dict[str, list[str]]:
-    """Every captured output, by its folder."""
+    """Every captured output, by its folder (NUL bytes dropped, as faultlens'
+    engine drops them before any rule sees a line; a Vim string cannot hold one)."""
     found = {}
     for p in sorted(
         [*HERE.glob("samples/*/*/output.txt"), *HERE.glob("errorformat/*/*/output.txt")]
     ):
-        found[str(p.parent.relative_to(HERE))] = p.read_text(errors="replace").splitlines()
+        text = p.read_text(errors="replace").replace("\x00", "")
+        found[str(p.parent.relative_to(HERE))] = text.splitlines()
     return found
 
 
@@ -217,6 +219,11 @@ def test_captured_outputs_of_plugin_tools_give_vim_entries(vim_efms, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("FAULTLENS_EXHAUSTIVE"),
+    reason="every plugin x every output: ~30,000 cases, 4 minutes; set FAULTLENS_EXHAUSTIVE=1 "
+    "(the default run takes every related pair and a fixed draw of 600 others)",
+)
 def test_every_plugin_over_every_output(vim_efms, tmp_path):
     outs = outputs()
     cases = [(vim_efms[n], outs[k]) for n in sorted(vim_efms) for k in sorted(outs)]
