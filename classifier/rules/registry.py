@@ -51,6 +51,13 @@ FAMILIES: tuple[str, ...] = (
     "css",
     "markdown",
     "fatal_warnings",
+    "py_lint",
+    "yaml_ci",
+    "go_lint",
+    "sast",
+    "sql",
+    "spelling",
+    "gnu",  # the generic GNU-format rules: last on every line
 )
 
 _RULES: dict[str, Rule] = {}
