@@ -81,7 +81,21 @@ def failures(samples: Path = SAMPLES) -> list[Failure]:
         found.append(
             Failure(f"{exp.parent.parent.name}/{exp.parent.name}", tuple(lines), len(expected))
         )
-    return found
+    return _interleaved(found)
+
+
+def _interleaved(found: list[Failure]) -> list[Failure]:
+    """The reports taken one family at a time, in turn (python, rust, ruby,
+    ... then each family's second sample): a log of any size holds every
+    family's failures, not only the families first in the alphabet."""
+    by_family: dict[str, list[Failure]] = {}
+    for f in found:
+        by_family.setdefault(f.sample.split("/", 1)[0], []).append(f)
+    queues = list(by_family.values())
+    out: list[Failure] = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[i] for q in queues if i < len(q))
+    return out
 
 
 # -- noise -----------------------------------------------------------------------------

@@ -90,7 +90,6 @@ def test_a_reference_error_failing_js_tests_is_one_compile_record_at_the_throwin
             "Import Money from shop.money",
             "shop/cart.py",
         ),
-        # "type": "module": Node's own ES module form (vite resolves it too)
         (
             "js_test/vitest-reference-error-in-module",
             "Import Money from './money.js'",
