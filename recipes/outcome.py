@@ -189,7 +189,8 @@ def make_outcome(
     """An Outcome for one record (with the single-failure box when escalated)."""
     rec = record.model_copy(deep=True)
     rec.recovery_attempted = True
-    rec.recovery_result = result
+    # an unverified fix has no result yet (the record's RecoveryResult has none for it)
+    rec.recovery_result = None if result == "applied" else result
     options: list[Option] = []
     box = None
     all_details = [*details, *(d for d in human_details(rec) if d not in details)]
@@ -226,6 +227,8 @@ def emit_result(events: EventLog, outcome: Outcome, note: str = "") -> None:
         )
     elif outcome.result == "skipped":
         events.emit("recovery.skipped", rec, tried=outcome.tried, reason=outcome.reason)
+    elif outcome.result == "applied":
+        events.emit("recovery.applied", rec, tried=outcome.tried, reason=outcome.reason)
     else:
         events.emit(
             "recovery.escalated",
