@@ -64,6 +64,12 @@ def place_records(records: list[FailureRecord], cwd: Path) -> None:
     records that name their manifest (hint `manifest_entry`: cargo's
     unresolvable dependency) on the entry's line."""
     for r in records:
+        option = r.hint.get("config_option")
+        if isinstance(option, str) and option and r.source_file and r.source_line is None:
+            line = _line_with(cwd, r.source_file, option)  # pytest's addopts naming it
+            if line is not None:
+                r.source_line = line
+            continue
         entry = r.hint.get("manifest_entry")
         if isinstance(entry, str) and r.source_file and r.source_line is None:
             line = _entry_line(cwd, r.source_file, entry)
@@ -90,5 +96,16 @@ def _entry_line(cwd: Path, manifest: str, package: str) -> int | None:
     pattern = _pattern(ecosystem, Path(manifest).name, package)
     for no, line in enumerate(text.splitlines(), start=1):
         if pattern.search(line):
+            return no
+    return None
+
+
+def _line_with(cwd: Path, path: str, text: str) -> int | None:
+    """The first line of a config file (inside the tree) that holds `text`."""
+    body = read_in_tree(cwd, path, MAX_MANIFEST)
+    if body is None:
+        return None
+    for no, line in enumerate(body.splitlines(), start=1):
+        if text in line:
             return no
     return None
