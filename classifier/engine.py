@@ -262,6 +262,9 @@ class Classifier:
         self._window: _Window | None = None  # lines of the chunk rules looked back over
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
+        # The keys of records that are warnings (Hit.warning): kept or dropped
+        # at close by classifier/warnings_policy.py.
+        self.warning_keys: set[tuple[Any, ...]] = set()
         self._ids: dict[str, int] = {}
         # Secrets named by scanners, redacted wherever they appear (redact.py).
         self.secrets: set[str] = set()
@@ -518,7 +521,11 @@ class Classifier:
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
+            if not hit.warning:  # the same finding reported as an error
+                self.warning_keys.discard(key)
             return
+        if hit.warning:
+            self.warning_keys.add(key)
         normalised = normalise_message(message)
         base_id = fingerprint_normalised(ft.value, hit.code or hit.tool, file, normalised)
         seen = self._ids.get(base_id, 0)

@@ -19,6 +19,7 @@ import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .redact import shown_command
 from .taxonomy import FailureType
 
 CONFIDENCE = 0.3
@@ -303,7 +304,7 @@ def build(
 ) -> Fallback:
     """The fallback record's content for a failed command."""
     argv = argv_of(command)
-    shown = shlex.join(argv) if argv else "the command"
+    shown = shown_command(argv) if argv else "the command"
     lines = pick_lines(candidates)
     category = command_category(argv)
     if any(_INFRA_LINE.search(text) for _, text in lines):

@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .files import inside, text_or_none
+from .redact import redact, redact_argv
 
 if TYPE_CHECKING:
     from .record import FailureRecord
@@ -263,7 +264,7 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
         rec.source_column = entry.column
         hint["server"] = entry.name
         hint["config"] = entry.file
-        if entry.command:
-            hint["command"] = [entry.command, *entry.args]
+        if entry.command:  # from the config, added after redaction: redacted here
+            hint["command"] = redact_argv([entry.command, *entry.args])
         if entry.url:
-            hint["url"] = entry.url
+            hint["url"] = redact(entry.url)

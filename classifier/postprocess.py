@@ -2,16 +2,23 @@
 
 Cross-record decisions live here, away from the line rules, in this order:
 
-0. summaries (Hit.key = (FALLBACK, ...): "could not compile", "make: ***
-   Error 1") are dropped when a more specific record was found;
+0. warnings (Hit.warning) are kept only when the run failed because of
+   them (classifier/warnings_policy.py, docs/warnings.md); then summaries
+   (Hit.key = (FALLBACK, ...): "could not compile", "make: *** Error 1",
+   and WARNINGS_FAILED lines) are dropped when a more specific record was
+   found;
 1. conflicts: a branch_divergence record naming a file that is readable
    under the working directory is placed on the file's first conflict
    marker, with every hunk in its hint (classifier/conflicts.py);
-2. precedence between categories that saw the same failure
+2. a record that only knows its test is placed on the test's definition
+   (classifier/testdefs.py);
+3. precedence between categories that saw the same failure
    (classifier/precedence.py, docs/precedence.md);
-3. the fallback record for a failed command that no rule explained
+4. root-cause groups: the failing tests of one cause become one record
+   for the cause (classifier/grouping.py);
+5. the fallback record for a failed command that no rule explained
    (classifier/fallback.py);
-4. redaction of every secret a scanner named, in every record
+6. redaction of every secret a scanner named, in every record
    (classifier/redact.py; the engine already redacted known shapes).
 """
 
@@ -21,11 +28,20 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import conflicts, fallback, manifests, mcpconfig, precedence
+from . import (
+    conflicts,
+    fallback,
+    grouping,
+    manifests,
+    mcpconfig,
+    precedence,
+    testdefs,
+    warnings_policy,
+)
 from .locate import read_in_tree
 from .redact import redact_record
 from .rules import plugin as plugin_rules
-from .rules.base import FALLBACK, Hit
+from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
 from .taxonomy import FailureType
 
 if TYPE_CHECKING:
@@ -38,6 +54,7 @@ MAX_HUNKS = 100
 
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
+    apply_warning_policy(classifier)
     drop_redundant_fallbacks(classifier)
     records = classifier.records
     cwd = classifier.locator.cwd
@@ -47,7 +64,8 @@ def finalize(classifier: Classifier) -> None:
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
     plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
-    kept = precedence.apply(records)
+    testdefs.place(records, cwd)  # a test known by its id only: on its definition
+    kept = grouping.group(precedence.apply(records))
     if len(kept) != len(records):
         ids = {id(r) for r in kept}
         classifier._records = {k: v for k, v in classifier._records.items() if id(v) in ids}
@@ -56,6 +74,38 @@ def finalize(classifier: Classifier) -> None:
     if classifier.secrets:
         for r in classifier.records:
             redact_record(r, classifier.secrets)
+
+
+_SUMMARIES = (FALLBACK, WARNINGS_FAILED)
+
+
+def _is_summary(key: tuple[object, ...]) -> bool:
+    return len(key) > 1 and key[1] in _SUMMARIES
+
+
+def apply_warning_policy(classifier: Classifier) -> None:
+    """Keep the warnings when the run failed because of them, else drop them.
+
+    A kept warning says so in its hint: `warning` (True) and `warnings_fail`
+    (why: the output, the command's flag, or the exit status)."""
+    records = classifier._records
+    warns = classifier.warning_keys & records.keys()
+    if not warns:
+        return
+    promoted = next(
+        (records[k].signal for k in records if len(k) > 1 and k[1] == WARNINGS_FAILED), None
+    )
+    errors = any(k not in warns and not _is_summary(k) for k in records)
+    opts = classifier.options
+    reason = warnings_policy.warnings_fail(
+        opts.command, opts.exit_code, errors=errors, promoted=promoted
+    )
+    for k in warns:
+        if reason is None:
+            del records[k]
+        else:
+            records[k].hint["warning"] = True
+            records[k].hint["warnings_fail"] = reason
 
 
 def drop_redundant_fallbacks(classifier: Classifier) -> None:
@@ -68,7 +118,7 @@ def drop_redundant_fallbacks(classifier: Classifier) -> None:
     rule knows), so a failed run is never reported as clean.
     """
     records = classifier._records
-    summaries = [k for k in records if len(k) > 1 and k[1] == FALLBACK]
+    summaries = [k for k in records if _is_summary(k)]
     if summaries and len(summaries) < len(records):
         for k in summaries:
             del records[k]

@@ -40,7 +40,8 @@ from .taxonomy import FailureType, category
 WINDOW = 30
 
 _COMPILE_IN_TEST = re.compile(
-    r"\b(?:ModuleNotFoundError|ImportError|SyntaxError|IndentationError|TabError):"
+    r"\b(?:ModuleNotFoundError|ImportError|NameError|SyntaxError|IndentationError|TabError):"
+    r"|\bReferenceError: [\w$]+ is not defined"
     r"|\bCannot find module '|\berror TS\d{3,5}\b|\berror\[E\d{4}\]|\bcannot find symbol\b"
     r"|\bcould not compile\b|\bFailed to compile\b|\bcompilation failed\b|\bbuild failed\b",
     re.IGNORECASE,
@@ -74,6 +75,7 @@ _SECURITY_LINT = re.compile(r"\bsecurity(?:-node)?/detect-[\w-]+|\bno-unsanitize
 _NEEDLES: dict[re.Pattern[str], tuple[str, ...]] = {
     _COMPILE_IN_TEST: (
         "error:",
+        "referenceerror: ",
         "cannot find",
         "error ts",
         "error[e",
@@ -172,7 +174,8 @@ def recategorise(r: FailureRecord, ft: FailureType, why: str) -> None:
 def absorb(winner: FailureRecord, loser: FailureRecord, why: str) -> None:
     """Fold what the losing record knew into the winner."""
     for k, v in loser.hint.items():
-        winner.hint.setdefault(k, v)
+        if k != "file_failed":  # the loser's own state, not the winner's
+            winner.hint.setdefault(k, v)
     seen = winner.hint.setdefault("also_seen_as", [])
     if isinstance(seen, list):
         seen.append({"failure_type": loser.failure_type.value, "rule": loser.rule, "why": why})
@@ -201,6 +204,12 @@ class Row:
     why: str
 
 
+def _file_failed(r: FailureRecord) -> bool:
+    """A test file that did not run at all (node:test's `✖ /dir/a.test.js`):
+    the error printed just before it says why."""
+    return r.hint.get("file_failed") is True
+
+
 TABLE: tuple[Row, ...] = (
     Row(
         FailureType.COMPILE,
@@ -208,6 +217,20 @@ TABLE: tuple[Row, ...] = (
         lambda r: _found(_COMPILE_IN_TEST, _text(r)),
         lambda r: True,
         "the tests could not run because code did not import or compile",
+    ),
+    Row(
+        FailureType.COMPILE,
+        FailureType.TEST,
+        _file_failed,
+        lambda r: False,
+        "the test file did not load: the error printed before it is why",
+    ),
+    Row(
+        FailureType.INFRA,
+        FailureType.TEST,
+        _file_failed,
+        lambda r: False,
+        "the test file did not load: the error printed before it is why",
     ),
     Row(
         FailureType.MCP_STARTUP,
@@ -284,10 +307,15 @@ def apply(records: list[FailureRecord], table: tuple[Row, ...] = TABLE) -> list[
 
 
 def _dedupe(records: list[FailureRecord]) -> list[FailureRecord]:
-    """Re-categorised records may now repeat one another: keep the first."""
+    """Re-categorised records may now repeat one another: keep the first.
+    (Failing tests that repeat one another are one cause's tests: grouping
+    folds them, counting them.)"""
     seen: set[tuple[str, str | None, int | None, str]] = set()
     out = []
     for r in records:
+        if isinstance(r.hint.get("runner"), str):
+            out.append(r)
+            continue
         key = (r.failure_type.value, r.source_file, r.source_line, r.signal)
         if key in seen:
             continue

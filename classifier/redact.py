@@ -2,79 +2,53 @@
 
 Every string a record carries (signal, message, hint values, related
 messages) goes through :func:`redact` before the record exists.  A secret is
-replaced by at most its first 4 characters and its length:
-``AKIA…(20 chars)``.  What is recognised:
+replaced by its length, with its first 4 characters when it is long enough
+that they give nothing away: ``AKIA…(20 chars)``, ``…(9 chars)``.  What is
+recognised:
 
-* the shapes of well-known credentials: AWS access key ids, GitHub tokens
-  (``ghp_``/``gho_``/``ghu_``/``ghs_``/``ghr_``, ``github_pat_``), Slack
-  tokens (``xox[bpasr]-``), OpenAI/Anthropic style ``sk-`` keys, Google API
-  keys, Stripe live keys, JWTs, private key blocks, passwords in URLs;
+* every form of classifier/detectors.py: the maintained detector set
+  (detect-secrets' plugin patterns, read as data) and our own forms
+  (``Authorization: Bearer``, passwords and tokens in URLs, Azure keys and
+  SAS signatures, ``sk_test_``, ``npm_``, ``mysql -p…``, ...);
+* private key blocks (the body, up to the END line or the end of the text);
 * the value of a generic assignment whose name says it is secret
-  (``password=``, ``secret:``, ``api_key =``, ``token=``, ...);
+  (``password=``, ``secret:``, ``api_key =``, ``token=``,
+  ``"private_key_id": ...``);
 * any string a scanner named as the secret (gitleaks' ``Secret:``,
   trufflehog's ``Raw result:``, bandit's hard-coded password): rules put it
   in ``hint["_secret"]``; :func:`redact_hit` moves it into the classifier's
-  vault, so it is redacted wherever else it appears, in every record.
+  vault, so it is redacted wherever else it appears, in every record (and in
+  the run log: logredact.py).
+
+A command line is an argv, not text: :func:`redact_argv` masks it element by
+element (``API_TOKEN=…``, the value after ``--password``, ``-pX`` of mysql,
+the password of ``curl --user u:pw``) and is what every stored or shown
+command goes through; :func:`masked_secret` tells a stored argv that can no
+longer be run.
 
 Pure functions; the vault is a plain set owned by the caller.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable, Iterable
+import shlex
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+from .detectors import detectors, looks_secret
 
 if TYPE_CHECKING:
     from .record import FailureRecord
     from .rules.base import Hit
 
 KEEP = 4
+KEEP_FROM = 16  # a secret shorter than this is shown by its length only
 MIN_VAULT = 6  # a "secret" shorter than this is not searched for everywhere
 MIN_FRAGMENT = 8  # a truncated secret's head or tail this long is masked too
 SECRET_HINT = "_secret"  # noqa: S105 (a hint key, not a password): key a rule uses to name the raw secret
-
-# Whole-token shapes: the full match is the secret.
-_SHAPES = re.compile(
-    r"(?<![A-Za-z0-9])(?:"
-    r"(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}"
-    r"|gh[pousr]_[A-Za-z0-9]{30,255}"
-    r"|github_pat_[A-Za-z0-9_]{22,255}"
-    r"|glpat-[A-Za-z0-9_-]{20,}"
-    r"|xox[bpasre]-[A-Za-z0-9-]{10,}"
-    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"
-    r"|(?:sk|rk)_live_[A-Za-z0-9]{16,}"
-    r"|AIza[0-9A-Za-z_-]{35}"
-    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"
-    r")(?![A-Za-z0-9])"
-)
-
-# Literal text that every _SHAPES match contains.
-_SHAPE_PREFIXES = (
-    "AKIA",
-    "ASIA",
-    "AGPA",
-    "AIDA",
-    "AROA",
-    "AIPA",
-    "ANPA",
-    "ANVA",
-    "ABIA",
-    "ACCA",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "glpat-",
-    "xox",
-    "sk-",
-    "_live_",
-    "AIza",
-    "eyJ",
-)
 
 # A private key: the header stays, the body (to the END line or the end of
 # the text) is the secret.
@@ -88,48 +62,27 @@ _PRIVATE_KEY = re.compile(
 _ASSIGN = re.compile(
     r"(?i)(?P<name>(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,64}(?:password|passwd|pwd|passphrase|secret|api[_-]?key|apikey"
     r"|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key|credentials?)"
-    r"[\"']?)(?P<sep>\s*[:=]\s*)(?P<q>[\"']?)(?P<value>[^\s\"',;}{)(]{4,})"
+    r"(?:[_-]?id)?[\"']?)(?P<sep>\s*[:=]\s*)(?P<q>[\"']?)(?P<value>[^\s\"',;}{)(]{4,})"
 )
 
 # Every _ASSIGN name contains one of these (casefolded, as (?i) matches):
 # password/passwd, passphrase, pwd, secret, *key, *token, credential(s).
 _ASSIGN_WORDS = ("passw", "passp", "pwd", "secret", "key", "token", "credential")
 
-# scheme://user:password@host
-_URL_PASSWORD = re.compile(
-    r"(?P<pre>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)"
-)
-
 _ALREADY = "…("
 
 
 def mask(secret: str) -> str:
-    """``AKIAIOSFODNN7EXAMPLE`` → ``AKIA…(20 chars)``."""
-    return f"{secret[:KEEP]}…({len(secret)} chars)"
+    """``AKIAIOSFODNN7EXAMPLE`` → ``AKIA…(20 chars)``; ``hunter2`` → ``…(7 chars)``."""
+    keep = secret[:KEEP] if len(secret) >= KEEP_FROM else ""
+    return f"{keep}…({len(secret)} chars)"
 
 
-def _is_placeholder(value: str) -> bool:
-    """Not a secret: already masked, a number, a placeholder, or a plain word
-    ("api-key: secret" names a kind of finding, it does not hold one)."""
-    v = value.strip("\"'")
-    if "…" in v or v.isdigit():
-        return True
-    low = v.lower()
-    if low in {"none", "null", "true", "false", "required", "string", "redacted", "undefined"}:
-        return True
-    if set(v) <= set("*xX•.-_<>") or v.startswith("${") or v.startswith("<"):
-        return True
-    has_digit = any(c.isdigit() for c in v)
-    has_symbol = any(not c.isalnum() for c in v)
-    mixed = v != v.lower() and v != v.upper()
-    return not (has_digit or has_symbol or (mixed and len(v) >= 12))
+MASKED = re.compile(r"…\((?:\d+ chars|redacted)\)")  # what mask() and the vault leave
 
 
-def _mask_assign(m: re.Match[str]) -> str:
-    value = m.group("value")
-    if _is_placeholder(value):
-        return m.group(0)
-    return f"{m.group('name')}{m.group('sep')}{m.group('q')}{mask(value)}"
+def _assign_span(m: re.Match[str]) -> tuple[int, int] | None:
+    return m.span("value") if looks_secret(m.group("value")) else None
 
 
 def _mask_key(m: re.Match[str]) -> str:
@@ -192,18 +145,55 @@ def _redact_patterns(text: str) -> str:
 CACHED_CHARS = 2048
 
 
+# Characters that (?i) matches to an ASCII letter: a text holding one is
+# searched by every case-insensitive detector (its literals were lowered).
+_FOLD_CHARS = "\u017f\u212a\u0131\u0130"
+
+
 def _patterns(text: str) -> str:
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(_mask_key, text)
-    # Each pattern runs only when the literal text it needs is there: the
-    # patterns try every position, the `in` checks are a memchr each.
-    if any(p in text for p in _SHAPE_PREFIXES):
-        text = _SHAPES.sub(lambda m: mask(m.group(0)), text)
-    if "://" in text and "@" in text:
-        text = _URL_PASSWORD.sub(lambda m: m.group("pre") + mask(m.group("value")), text)
+    spans: list[tuple[int, int]] = []
+    low: str | None = None
+    # Each detector runs only when a literal it needs is there: the patterns
+    # try every position, the `in` checks are a memchr-like scan each.
+    for d in detectors():
+        if d.folded:
+            if low is None:
+                odd = not text.isascii() and any(c in text for c in _FOLD_CHARS)
+                low = "" if odd else text.lower()
+            if low and not any(lit in low for lit in d.literals):
+                continue
+        elif not any(lit in text for lit in d.literals):
+            continue
+        spans.extend(d.spans(text))
     if ("=" in text or ":" in text) and any(w in text.casefold() for w in _ASSIGN_WORDS):
-        text = _ASSIGN.sub(_mask_assign, text)
-    return text
+        for m in _ASSIGN.finditer(text):
+            found = _assign_span(m)
+            if found is not None:
+                spans.append(found)
+    return _mask_spans(text, spans) if spans else text
+
+
+def _mask_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with each span (overlapping ones merged) masked once."""
+    spans.sort()
+    out: list[str] = []
+    pos = 0
+    cur_s, cur_e = spans[0]
+    for s, e in spans[1:]:
+        if s < cur_e:
+            cur_e = max(cur_e, e)
+            continue
+        out += [text[pos:cur_s], _mask_once(text[cur_s:cur_e])]
+        pos = cur_e
+        cur_s, cur_e = s, e
+    out += [text[pos:cur_s], _mask_once(text[cur_s:cur_e]), text[cur_e:]]
+    return "".join(out)
+
+
+def _mask_once(secret: str) -> str:
+    return secret if MASKED.search(secret) else mask(secret)
 
 
 _patterns_cached = lru_cache(maxsize=4096)(_patterns)
@@ -258,128 +248,120 @@ def redact_record(record: FailureRecord, vault: Iterable[str]) -> None:
         loc.message = sub(loc.message)
 
 
-_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
-MAX_PENDING = 1 << 20  # a longer unfinished line is redacted and written as it is
+# -- command lines ----------------------------------------------------------------------
+# An option whose value (the next argument, or after `=`) is a secret.
+_SECRET_OPTION = re.compile(
+    r"(?i)--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|pwd|passphrase|secret|token|api[-_]?key"
+    r"|apikey|access[-_]?key|auth[-_]?token|private[-_]?key|credentials?|client[-_]?secret"
+    r"|oauth2[-_]bearer|bearer)"
+)
+# The name of a NAME=value argument (an environment assignment, a make
+# variable, -DNAME=value) whose value is a secret whatever it looks like.
+_SECRET_NAME = re.compile(
+    r"(?i)(?:password|passwd|pwd|passphrase|secret|apikey|token|credentials?|(?:^|[_.-])pass"
+    r"|(?:^|[_.-])auth|(?:^|[_.-]|secret|private|access|account|api|signing|encryption)key)"
+    r"(?:[_-]?id)?$"
+)
+_NAME = re.compile(r"-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,127}")
+_ENV_REFERENCE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+# Options whose value is `user:password` (curl, wget and friends).
+_USER_OPTIONS = frozenset({"-u", "--user", "--proxy-user", "-U"})
+_MYSQL = frozenset({"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mariadb", "mariadb-dump"})
 
 
-# Characters that (?i) matches to an ASCII letter of a secret word.
-_FOLDS = tuple(c.encode() for c in "\u017f\u212a\u0131\u0130")
+def _secret_value(value: str) -> str:
+    """A value known (by its name or option) to be secret, masked; an
+    environment reference (`$TOKEN`) and an empty value stay."""
+    if not value or _ENV_REFERENCE.fullmatch(value) or MASKED.search(value):
+        return value
+    return mask(value)
 
 
-# The start of each _ASSIGN_WORDS word, in every ASCII case (what (?i)
-# matches when the text has none of _FOLDS): shortened where the full word
-# would need hundreds of spellings (a line with the start is only looked at).
-_WORD_STARTS = ("passw", "passp", "pwd", "secre", "key", "token", "crede")
+def _user_password(value: str) -> str:
+    user, sep, password = value.partition(":")
+    return f"{user}{sep}{_secret_value(password)}" if sep else value
 
 
-def _spellings(word: str) -> list[bytes]:
-    """`word` in every mix of ASCII upper and lower case."""
-    out = [b""]
-    for ch in word:
-        cases = {ch.lower(), ch.upper()}
-        out = [o + c.encode() for o in out for c in sorted(cases)]
+def redact_argv(argv: Sequence[str]) -> list[str]:
+    """The argv with every secret masked, element by element: each element as
+    text (token shapes, URLs with passwords, `Authorization: Bearer ...`),
+    the value of a secret-named option (`--password X`, `--token=X`) or
+    assignment (`API_TOKEN=X`, `-DDB_PASSWORD=X`) whatever it looks like,
+    `user:password` after curl's `--user`, and mysql's `-pX`."""
+    out: list[str] = []
+    mysql = False
+    secret_next = user_next = False
+    for raw in argv:
+        arg = str(raw)
+        if secret_next or user_next:
+            out.append(_secret_value(arg) if secret_next else _user_password(redact(arg)))
+            secret_next = user_next = False
+            continue
+        mysql = mysql or os.path.basename(arg) in _MYSQL
+        name, eq, value = arg.partition("=")
+        if arg.startswith("-") and _SECRET_OPTION.fullmatch(name):
+            if eq:
+                out.append(f"{name}={_secret_value(value)}")
+            else:
+                out.append(arg)
+                secret_next = True
+            continue
+        if arg in _USER_OPTIONS:
+            out.append(arg)
+            user_next = True
+            continue
+        if eq and _NAME.fullmatch(name) and _SECRET_NAME.search(name):
+            out.append(f"{name}={_secret_value(value)}")
+            continue
+        if mysql and arg.startswith("-p") and len(arg) > 2 and not arg.startswith("--"):
+            out.append("-p" + _secret_value(arg[2:]))
+            continue
+        out.append(redact(arg))
     return out
 
 
-@lru_cache(maxsize=1)
-def _needs_redact() -> Any:
-    """One automaton of _FOLDS (pattern indexes 0-3) and the literal text
-    without which no pattern above matches: the case-sensitive literals and
-    the secret words in every ASCII case."""
-    from ahocorasick_rs import BytesAhoCorasick, Implementation
-
-    patterns = [
-        *_FOLDS,
-        b"PRIVATE KEY",
-        b"://",
-        *(p.encode() for p in _SHAPE_PREFIXES),
-        *(s for w in _WORD_STARTS for s in _spellings(w)),
-    ]
-    return BytesAhoCorasick(patterns, implementation=Implementation.DFA)
+def shown_command(argv: Sequence[str]) -> str:
+    """The command as a person reads it (shell-quoted), secrets masked: the
+    only way a command is written into a log line, a title or a message."""
+    return shlex.join(redact_argv(argv))
 
 
-class LogRedactor:
-    """Output on its way into a log file, redacted line by line.  Every line
-    is kept (a private key's body lines are masked one by one), so line
-    numbers in the log stay those of the output; bytes that are not part of
-    a secret are written unchanged.  Feed chunks, then `close()`."""
+COMMAND_KEYS = frozenset({"command", "argv", "cmd"})
 
-    def __init__(self) -> None:
-        self._pending = b""
-        self._in_key = False
 
-    def feed(self, data: bytes) -> bytes:
-        buf = self._pending + data
-        cut = buf.rfind(b"\n") + 1
-        if len(buf) - cut > MAX_PENDING:
-            cut = len(buf)
-        self._pending = buf[cut:]
-        return self._lines(buf[:cut])
-
-    def close(self) -> bytes:
-        rest, self._pending = self._pending, b""
-        return self._lines(rest)
-
-    def _lines(self, raw: bytes) -> bytes:
-        """Only the lines holding literal text some secret pattern needs (and
-        the lines of a private key block) go through `_redact_lines`; the rest
-        are copied as they are.  Found with one Aho-Corasick scan of the
-        chunk (the secret words in every ASCII case, as _ASSIGN's (?i)
-        matches them); a chunk with a character that (?i) folds onto an
-        ASCII letter (ſ, K, ı, İ) takes the line-by-line path.  When no line
-        changed, the chunk itself is returned (no copy)."""
-        if not raw:
-            return raw
-        found = _needs_redact().find_matches_as_indexes(raw)
-        if any(idx < len(_FOLDS) for idx, _, _ in found):
-            return self._redact_lines(raw)
-        marks = [s for _, s, _ in found]
-        out: list[bytes] = []
-        changed = False
-        pos, n, i = 0, len(raw), 0
-        while pos < n:
-            if self._in_key:  # every line of a key block
-                end = raw.find(b"\n", pos) + 1 or n
-                line = raw[pos:end]
-                done = self._redact_lines(line)
-                changed = changed or done != line
-                out.append(done)
-                pos = end
-                continue
-            while i < len(marks) and marks[i] < pos:
-                i += 1
-            if i == len(marks):
-                out.append(raw[pos:])
-                break
-            mark = marks[i]
-            start = raw.rfind(b"\n", pos, mark) + 1 or pos
-            end = raw.find(b"\n", mark) + 1 or n
-            out.append(raw[pos:start])
-            line = raw[start:end]
-            done = self._redact_lines(line)
-            changed = changed or done != line
-            out.append(done)
-            pos = end
-        return b"".join(out) if changed else raw
-
-    def _redact_lines(self, raw: bytes) -> bytes:
-        out = []
-        for line in raw.decode("utf-8", "surrogateescape").splitlines(keepends=True):
-            body = line.rstrip("\r\n")
-            end = line[len(body) :]
-            if self._in_key:
-                if _KEY_END.search(body):
-                    self._in_key = False
-                elif body.strip():
-                    body = mask(body.strip())
+def redact_commands(value: Any) -> Any:
+    """JSON-like data with every command in it (a list of strings, or a
+    string, under a key of COMMAND_KEYS, at any depth) redacted as an argv:
+    the storage boundary's guard for records and events that name the
+    command they came from.  Other values are returned as they are."""
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            if k in COMMAND_KEYS and isinstance(v, list) and all(isinstance(a, str) for a in v):
+                out[k] = redact_argv(v)
+            elif k in COMMAND_KEYS and isinstance(v, str):
+                out[k] = redact(v)
             else:
-                begin = _KEY_BEGIN.search(body)
-                if begin and not _KEY_END.search(body, begin.end()):
-                    self._in_key = True
-                    body = body[: begin.end()] + redact(body[begin.end() :])
-                    body = redact(body[: begin.start()]) + body[begin.start() :]
-                else:
-                    body = redact(body)
-            out.append(body + end)
-        return "".join(out).encode("utf-8", "surrogateescape")
+                out[k] = redact_commands(v)
+        return out
+    if isinstance(value, list):
+        return [redact_commands(v) for v in value]
+    return value
+
+
+def masked_secret(argv: Sequence[str] | None) -> str | None:
+    """The first element of a stored argv that holds a masked secret (safe
+    to print), or None when the argv can be run as it is."""
+    for arg in argv or ():
+        if MASKED.search(str(arg)):
+            return str(arg)
+    return None
+
+
+def __getattr__(name: str) -> Any:
+    """`LogRedactor` lives in logredact.py (it imports this module)."""
+    if name == "LogRedactor":
+        from .logredact import LogRedactor
+
+        return LogRedactor
+    raise AttributeError(name)

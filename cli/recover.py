@@ -35,6 +35,24 @@ def _echo(chunk: bytes) -> None:
     sys.stderr.buffer.flush()
 
 
+def _masked_rerun(record: Any, ws: Any, argv: list[str], cwd: str) -> str | None:
+    """The masked secret of the stored command when the recipe would run it
+    (the ledger keeps commands redacted: `redact.masked_secret`), else None."""
+    from faultlens.classifier.redact import masked_secret
+    from faultlens.recipes import Plan, plan
+
+    if masked_secret(argv) is None:
+        return None
+    p = plan(record, ws, command=argv, cwd=cwd)
+    if not isinstance(p, Plan):
+        return None
+    for step in (*p.commands, p.verify):
+        found = masked_secret(step.argv) if step is not None else None
+        if found is not None:
+            return found
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from faultlens.classifier.record import FailureRecord
     from faultlens.recipes import Ledger, Plan, attempt, availability, plan
@@ -47,6 +65,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no stored failure with id {args.id!r}")
     data, run_row = found
     record = FailureRecord.model_validate(data)
+    masked = _masked_rerun(record, ws, run_row.argv, run_row.cwd)
+    if masked is not None and not args.dry_run:
+        print(
+            f"faultlens: not applying: the stored command held a secret, now masked ({masked});"
+            " run it again with `faultlens run --recover -- CMD`",
+            file=sys.stderr,
+        )
+        return 1
     avail = availability(record, ws)
     if args.dry_run:
         p = plan(record, ws, command=run_row.argv, cwd=run_row.cwd)

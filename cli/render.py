@@ -26,6 +26,11 @@ def location(r: FailureRecord) -> str:
     return out
 
 
+def _affected(r: FailureRecord) -> str:
+    """ " (60 tests affected)" for a record of one cause that failed many tests."""
+    return f" ({r.affected} tests affected)" if r.affected > 1 else ""
+
+
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
@@ -36,21 +41,25 @@ def render_text(records: Sequence[FailureRecord]) -> str:
         return "faultlens: no failures found\n"
     width = shutil.get_terminal_size((120, 20)).columns
     rows = [(r.failure_type.value, r.severity.value, location(r), r.signal) for r in records]
+    affected = [_affected(r) for r in records]
     heads = ("CATEGORY", "SEVERITY", "LOCATION", "SIGNAL")
     w0 = max(len(heads[0]), *(len(r[0]) for r in rows))
     w1 = max(len(heads[1]), *(len(r[1]) for r in rows))
     w2 = min(60, max(len(heads[2]), *(len(r[2]) for r in rows)))
     rest = max(20, width - w0 - w1 - w2 - 6)
     lines = [f"{heads[0]:<{w0}}  {heads[1]:<{w1}}  {heads[2]:<{w2}}  {heads[3]}"]
-    for c0, c1, c2, c3 in rows:
-        lines.append(f"{c0:<{w0}}  {c1:<{w1}}  {_clip(c2, w2):<{w2}}  {_clip(c3, rest)}")
+    for (c0, c1, c2, c3), more in zip(rows, affected, strict=True):
+        signal = _clip(c3, max(10, rest - len(more))) + more
+        lines.append(f"{c0:<{w0}}  {c1:<{w1}}  {_clip(c2, w2):<{w2}}  {signal}")
     counts: dict[str, int] = {}
     for r in records:
         counts[r.failure_type.value] = counts.get(r.failure_type.value, 0) + 1
     summary = ", ".join(f"{n} {k}" for k, n in counts.items())
     noun = "failure" if len(records) == 1 else "failures"
     lines.append("")
-    lines.append(f"{len(records)} {noun}: {summary}")
+    tests = sum(r.affected for r in records if r.affected > 1)
+    grouped = f" ({tests} failing tests in groups of one cause)" if tests else ""
+    lines.append(f"{len(records)} {noun}: {summary}{grouped}")
     return "\n".join(lines) + "\n"
 
 

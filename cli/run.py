@@ -64,11 +64,28 @@ def find_root(cwd: Path) -> Path:
 
 
 def workspace_for(args: argparse.Namespace, cwd: Path, worker: str = "cli") -> Workspace:
-    from faultlens.recipes import RecipeSettings, Workspace
+    """The workspace of a command; problems with its state dir are said on
+    stderr, one line each, once."""
+    from faultlens.recipes import RecipeSettings, Workspace, statefs
 
+    statefs.set_reporter(lambda message: _say(sys.stderr, message))
     root = Path(args.workspace).resolve() if getattr(args, "workspace", None) else find_root(cwd)
-    state = Path(args.state_dir).resolve() if getattr(args, "state_dir", None) else None
+    state = Path(os.path.abspath(args.state_dir)) if getattr(args, "state_dir", None) else None
     return Workspace(roots=[root], state_dir=state, settings=RecipeSettings(worker=worker))
+
+
+def guarded(ws: Workspace, fn: Any, *args: Any) -> Any:
+    """`fn(*args)`, or None when the state cannot be written (said once): a
+    read-only or full state dir never stops the command."""
+    from faultlens.recipes import StateUnavailable
+
+    try:
+        return fn(*args)
+    except StateUnavailable as exc:
+        from faultlens.recipes.events import unwritable
+
+        unwritable(ws, exc)
+        return None
 
 
 @dataclass(slots=True)
@@ -76,6 +93,8 @@ class RunReport:
     exit_code: int
     records: list[FailureRecord] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
+    box: str | None = None  # the task's one escalation box
+    reruns: int = 0  # runs of the original command after the first
 
 
 def _writer(stream: IO[bytes]) -> Any:
@@ -111,15 +130,21 @@ def run_command(
 
     from .passthrough import copy_through, shell_status
 
-    ledger = Ledger.open(ws)
+    ledger: Ledger | None = guarded(ws, Ledger.open, ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
-    run_id = ledger.start_run(task, cmd, cwd_rel)
+    run_id: int | None = None
+    if ledger is not None:
+        from faultlens.recipes.recovery import recover_state
+
+        recover_state(ws)  # what a killed faultlens left half done
+        run_id = guarded(ws, ledger.start_run, task, cmd, cwd_rel)
     # The command starts first; the classifier is built and fed on a worker
     # thread started after it (its imports and rule compiling overlap the
     # command), and copying the output through never waits for classification.
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
     if isinstance(child, str):
-        ledger.finish_run(run_id, 127, [])
+        if ledger is not None and run_id is not None:
+            guarded(ws, ledger.finish_run, run_id, 127, [])
         _say(err, f"cannot run {cmd[0]}: {child}")
         return RunReport(127)
     from .background import BackgroundClassifier
@@ -138,78 +163,47 @@ def run_command(
     events = EventLog(ws)
     classifier.options.exit_code = code
     records = classifier.close()
+    from faultlens.classifier.redact import redact_argv
+
+    shown = redact_argv(cmd)  # what is stored and shown; `cmd` itself is what runs
     for r in records:
-        r.hint.setdefault("command", list(cmd))
+        r.hint.setdefault("command", shown)
         r.hint.setdefault("cwd", cwd_rel)
         if task and not r.task:
             r.task = task
-    events.emit_many("failure.classified", records, command=list(cmd), exit_code=code)
-    ledger.finish_run(run_id, code, records)
+    events.emit_many("failure.classified", records, command=shown, exit_code=code)
+    if ledger is not None and run_id is not None:
+        guarded(ws, ledger.finish_run, run_id, code, records)
     report = RunReport(code, records)
     if not recover or not records:
         return report
+    if ledger is None or run_id is None:
+        _say(err, "recipes are not attempted: each needs the ledger (one attempt per failure)")
+        return report
 
-    from faultlens.recipes import attempt
-    from faultlens.recipes.verify import base_id
+    from faultlens.recipes.session import recover_run
 
-    echo = _writer(err_bytes)
-    last_full: int | None = None
-    targeted_after_full = False
-    current_ids: set[str] | None = None
-    for i, rec in enumerate(records, 1):
-        where = rec.source_file or "-"
-        if rec.source_line:
-            where += f":{rec.source_line}"
-        if current_ids is not None and base_id(rec.id) not in current_ids:
-            from faultlens.recipes import Outcome
-
-            outcome = Outcome(
-                record=rec.model_copy(update={"recovery_result": "recovered"}),
-                result="recovered",
-                tried="nothing: an earlier fix made it go away",
-                reason="no longer reported by the re-run",
-                verified=True,
-            )
-            events.emit(
-                "recovery.succeeded", outcome.record, tried=outcome.tried, reason=outcome.reason
-            )
-            report.outcomes.append(outcome)
-            _say(
-                err,
-                f"[{i}/{len(records)}] {rec.failure_type.value} {where}: gone after an earlier fix",
-            )
-            continue
-        _say(err, f"[{i}/{len(records)}] recovering {rec.failure_type.value} {where} ...")
-        outcome = attempt(rec, ws, command=cmd, cwd=cwd_rel, echo=echo)
-        report.outcomes.append(outcome)
-        _say(err, f"[{i}/{len(records)}] {outcome.result}: {outcome.tried} ({outcome.reason})")
-        if outcome.exit_code is not None:
-            if outcome.full_rerun:
-                last_full = outcome.exit_code
-                targeted_after_full = False
-                current_ids = {base_id(r.id) for r in outcome.new_records}
-            else:
-                targeted_after_full = True
-    final = _final_status(code, report.outcomes, last_full, targeted_after_full)
-    report.exit_code = shell_status(final)  # a re-run killed by a signal: 128+N too
+    rec_report = recover_run(
+        records,
+        ws,
+        command=cmd,
+        cwd=cwd_rel,
+        task=task,
+        run_id=run_id,
+        exit_code=code,
+        echo=_writer(err_bytes),
+        say=lambda text: _say(err, text),
+    )
+    report.outcomes = [*rec_report.outcomes, *rec_report.new]
+    report.box = rec_report.box
+    report.reruns = rec_report.reruns
+    # a re-run killed by a signal: 128+N, as a shell says
+    report.exit_code = (
+        shell_status(rec_report.exit_code) if rec_report.exit_code is not None else code
+    )
     if report.exit_code == 0 and all(o.result != "escalated" for o in report.outcomes):
-        ledger.set_task_status(task, "completed")
+        guarded(ws, ledger.set_task_status, task, "completed")
     return report
-
-
-def _final_status(
-    original: int, outcomes: Sequence[Outcome], last_full: int | None, targeted_after: bool
-) -> int:
-    escalated = any(o.result == "escalated" for o in outcomes)
-    if escalated:
-        status = last_full if last_full is not None else original
-        return status if status != 0 else 1
-    if last_full is not None and not targeted_after:
-        return last_full
-    if outcomes and all(o.result in ("recovered", "skipped") for o in outcomes):
-        # Every failure recovered by targeted re-runs (single tests, retries).
-        return 0
-    return original
 
 
 # -- summary ------------------------------------------------------------------------
@@ -219,7 +213,29 @@ def _where(r: FailureRecord) -> str:
     return f"{r.source_file}:{r.source_line}" if r.source_line else r.source_file
 
 
+def _tests(n: int) -> str:
+    return f"{n} test{'s' if n != 1 else ''} affected"
+
+
+def group_summary(records: Sequence[FailureRecord]) -> str:
+    """`1 compile failure, 60 tests affected; 2 test failures`"""
+    by_type: dict[str, list[FailureRecord]] = {}
+    for r in records:
+        by_type.setdefault(r.failure_type.value, []).append(r)
+    parts = []
+    for ft, recs in by_type.items():
+        n = len(recs)
+        part = f"{n} {ft} failure{'s' if n != 1 else ''}"
+        affected = sum(r.affected for r in recs)
+        if affected > n:
+            part += f", {_tests(affected)}"
+        parts.append(part)
+    return "; ".join(parts)
+
+
 def summary_text(report: RunReport, recover: bool) -> str:
+    """One row per failure group (a cause with the tests it accounts for), the
+    totals, then the task's one box when anything was escalated."""
     lines: list[str] = []
     if not report.records:
         lines.append(f"faultlens: no failures found (exit {report.exit_code})")
@@ -227,10 +243,14 @@ def summary_text(report: RunReport, recover: bool) -> str:
     rows: list[tuple[str, str, str, str]] = []
     if recover and report.outcomes:
         for o in report.outcomes:
-            rows.append((o.result, o.record.failure_type.value, _where(o.record), o.tried))
+            what = o.tried if o.result != "escalated" else o.record.signal
+            if o.record.affected > 1:
+                what = f"{what} ({_tests(o.record.affected)})"
+            rows.append((o.result, o.record.failure_type.value, _where(o.record), what))
     else:
         for r in report.records:
-            rows.append(("found", r.failure_type.value, _where(r), r.signal))
+            what = r.signal + (f" ({_tests(r.affected)})" if r.affected > 1 else "")
+            rows.append(("found", r.failure_type.value, _where(r), what))
     heads = ("RESULT", "CATEGORY", "LOCATION", "WHAT")
     widths = [max(len(heads[c]), *(len(row[c]) for row in rows)) for c in range(3)]
     widths[2] = min(widths[2], 50)
@@ -245,20 +265,24 @@ def summary_text(report: RunReport, recover: bool) -> str:
     for o in report.outcomes:
         counts[o.result] = counts.get(o.result, 0) + 1
     lines.append("")
+    groups = group_summary(
+        [o.record for o in report.outcomes[: len(report.records)]] if recover else report.records
+    )
     if recover:
         parts = [f"{counts.get(k, 0)} {k}" for k in ("recovered", "escalated", "skipped")]
+        new = len(report.outcomes) - len(report.records)
+        extra = f"; {new} new" if new > 0 else ""
+        again = f"; original command re-run {report.reruns}x" if report.reruns else ""
         lines.append(
-            f"faultlens: {len(report.records)} failure(s): {', '.join(parts)}; exit {report.exit_code}"
+            f"faultlens: {groups}: {', '.join(parts)}{extra}{again}; exit {report.exit_code}"
         )
     else:
         lines.append(
-            f"faultlens: {len(report.records)} failure(s); run with --recover to attempt recipes;"
-            f" exit {report.exit_code}"
+            f"faultlens: {groups}; run with --recover to attempt recipes; exit {report.exit_code}"
         )
     text = "\n".join(lines) + "\n"
-    for o in report.outcomes:
-        if o.result == "escalated" and o.box:
-            text += "\n" + o.box
+    if report.box:
+        text += "\n" + report.box
     return text
 
 

@@ -61,9 +61,11 @@ def render(status: dict[str, Any], boxes: bool) -> str:
             lines.extend("      " + b for b in e["box"].splitlines())
     last = status.get("last_run")
     if last:
+        from faultlens.classifier.redact import shown_command
+
         lines.append("")
         lines.append(
-            f"Last run: {' '.join(last['argv'])} (task {last['task']}, exit {last['exit_code']}, "
+            f"Last run: {shown_command(last['argv'])} (task {last['task']}, exit {last['exit_code']}, "
             f"{_ago(last['started'])})"
         )
     return "\n".join(lines) + "\n"

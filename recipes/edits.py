@@ -1,33 +1,46 @@
 """Applying text edits atomically: all files or none.
 
 How: every target's new content is written to a temporary file beside it and
-fsynced; a journal (the original bytes of every target, and the temporary
-names) is written and fsynced under `state_dir/journal/`; then each target is
-swapped in with `os.replace` (atomic on POSIX).  When anything fails, the
-originals are put back the same way.  When the process dies in the middle
-(kill -9), the next `recover_interrupted(ws)` (called before every apply)
-finds the journal and rolls the half-done change back, so no file is ever
-left half-written and no change is left half-applied.
+fsynced; a journal entry (recipes/journal.py: each target's original bytes,
+their hash, the hash of the new content, the temporary names; signed with
+the machine key) is written and fsynced; then each target is swapped in with
+`os.replace` (atomic on POSIX).  When anything fails, the originals are put
+back the same way.  When the process dies in the middle (kill -9), the next
+start (or the next apply) rolls the half-done change back (`recover_entry`),
+so no file is ever left half-written and no change is left half-applied.
+
+The roll back never costs the user an edit: a file is restored only while it
+still holds exactly what the interrupted apply wrote (its hash is in the
+journal); a file changed since is kept as it is and reported.  A journal
+older than recovery.MAX_AGE_S is not rolled back at all (reported, and set
+aside for a human).  Every target named by a journal is checked against the
+workspace roots again (inside, no symlink, not in `.git`, not in the state
+dir) before it is touched.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import itertools
-import json
 import os
 import re
-import secrets
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .model import ApplyError, TextEdit, UnsafeEdit, Workspace
+from . import journal, statefs
+from .model import ApplyError, StateUnavailable, TextEdit, UnsafeEdit, Workspace
 from .safety import inside_workspace
+from .statefs import TMP_MARK
+
+KIND = "edits"
+MAX_FILE = 16 * 1024 * 1024  # a file larger than this is not edited
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
-TMP_MARK = ".faultlens-tmp-"
 
 
 # -- pure part ---------------------------------------------------------------
@@ -75,14 +88,29 @@ def apply_to_text(text: str, edits: Iterable[TextEdit]) -> str:
 
 
 # -- I/O part ------------------------------------------------------------------
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 @dataclass(slots=True)
 class _Target:
     rel: str
     path: Path
     original: bytes | None  # None: the file did not exist
     new: bytes
-    tmp: Path | None = None
+    tmp: str | None = None  # the temporary file's name, beside the target
     mode: int = 0o644
+
+    def entry(self) -> dict[str, Any]:
+        return {
+            "path": self.rel,
+            "tmp": self.tmp,
+            "original": None if self.original is None else base64.b64encode(self.original).decode(),
+            "old": None if self.original is None else _sha(self.original),
+            "new": _sha(self.new),
+            "size": len(self.new),
+            "mode": self.mode & 0o777,
+        }
 
 
 def _fsync_dir(path: Path) -> None:
@@ -94,13 +122,9 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
-def _tmp_name(target: Path) -> Path:
-    return target.with_name(f".{target.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
-
-
-def _write_tmp(target: Path, data: bytes, mode: int, tmp: Path | None = None) -> Path:
-    tmp = tmp or _tmp_name(target)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o7777)
+def _write_tmp(target: Path, data: bytes, mode: int, tmp: str | None = None) -> Path:
+    path = target.with_name(tmp or statefs.tmp_name(target.name))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode & 0o777)
     try:
         view = memoryview(data)
         while view:
@@ -109,11 +133,7 @@ def _write_tmp(target: Path, data: bytes, mode: int, tmp: Path | None = None) ->
         os.fsync(fd)
     finally:
         os.close(fd)
-    return tmp
-
-
-def _journal_dir(ws: Workspace) -> Path:
-    return ws.state / "journal"
+    return path
 
 
 def _decode(data: bytes, rel: str) -> str:
@@ -123,22 +143,43 @@ def _decode(data: bytes, rel: str) -> str:
         raise ApplyError(f"{rel} is not UTF-8 text") from exc
 
 
+def target_path(ws: Workspace, rel: str) -> Path:
+    """Where an edit of `rel` lands; UnsafeEdit for anything outside the
+    roots, through a symlink, in `.git` or in the state dir."""
+    path = inside_workspace(ws, rel)
+    if path.is_symlink():
+        # Replacing would clobber the link itself; refuse rather than guess.
+        raise UnsafeEdit(f"refusing to edit through a symlink: {rel}")
+    return path
+
+
+def _current(path: Path, rel: str) -> tuple[bytes, int] | None:
+    """(bytes, mode) of a target, None when it does not exist."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        raise ApplyError(f"{rel} is not a regular file")
+    if st.st_size > MAX_FILE:
+        raise ApplyError(f"{rel} is larger than {MAX_FILE // (1024 * 1024)} MiB")
+    try:
+        return statefs.read_file(path, MAX_FILE), st.st_mode
+    except OSError as exc:
+        raise ApplyError(f"cannot read {rel}: {statefs.describe(exc)}") from exc
+
+
 def _prepare(edits: Sequence[TextEdit], ws: Workspace) -> list[_Target]:
     by_path: dict[str, list[TextEdit]] = {}
     for e in edits:
         by_path.setdefault(e.path, []).append(e)
     targets: list[_Target] = []
     for rel, file_edits in by_path.items():
-        path = inside_workspace(ws, rel)
-        if path.is_symlink():
-            # Replacing would clobber the link itself; refuse rather than guess.
-            raise UnsafeEdit(f"refusing to edit through a symlink: {rel}")
-        if path.exists():
-            if not path.is_file():
-                raise ApplyError(f"{rel} is not a regular file")
-            data = path.read_bytes()
+        path = target_path(ws, rel)
+        found = _current(path, rel)
+        if found is not None:
+            data, mode = found
             original: bytes | None = data
-            mode = path.stat().st_mode
             text = _decode(data, rel)
         else:
             if any(
@@ -152,112 +193,150 @@ def _prepare(edits: Sequence[TextEdit], ws: Workspace) -> list[_Target]:
     return targets
 
 
-def _write_journal(ws: Workspace, targets: list[_Target]) -> Path:
-    jdir = _journal_dir(ws)
-    jdir.mkdir(parents=True, exist_ok=True)
-    entries = [
-        {
-            "path": str(t.path),
-            "tmp": str(t.tmp) if t.tmp else None,
-            "original": None if t.original is None else base64.b64encode(t.original).decode(),
-            "mode": t.mode,
-        }
-        for t in targets
-    ]
-    data = json.dumps({"pid": os.getpid(), "targets": entries}).encode()
-    final = jdir / f"{os.getpid()}-{secrets.token_hex(6)}.json"
-    tmp = _write_tmp(final, data, 0o600)
-    os.replace(tmp, final)
-    _fsync_dir(jdir)
-    return final
-
-
-def _restore(path: Path, original: bytes | None, mode: int) -> None:
-    if original is None:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-        return
-    with contextlib.suppress(FileNotFoundError):
-        if path.read_bytes() == original:
-            return
-    tmp = _write_tmp(path, original, mode)
-    os.replace(tmp, path)
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
+def _put_back(path: Path, original: bytes | None, wrote: str, mode: int) -> str:
+    """Undo one target's change if it still holds what we wrote (hash `wrote`):
+    "restored", "unchanged" (it never changed) or "kept" (changed since)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return "unchanged" if original is None else "kept"
+    if not stat.S_ISREG(st.st_mode):
+        return "kept"
+    try:
+        now = statefs.read_file(path, MAX_FILE)
+    except OSError:
+        return "kept"
+    digest = _sha(now)
+    if original is not None and digest == _sha(original):
+        return "unchanged"
+    if digest != wrote:
+        return "kept"
+    if original is None:
+        path.unlink()
+    else:
+        os.replace(_write_tmp(path, original, mode), path)
+    return "restored"
+
+
+def _remove_tmp(path: Path, name: object, pid: int) -> None:
+    """Remove a temporary file of ours beside `path` (named by statefs.tmp_name
+    for `path` by process `pid`); any other name is left alone."""
+    if not isinstance(name, str) or "/" in name or statefs.tmp_pid(name) != pid:
+        return
+    if not name.startswith(f".{path.name}{TMP_MARK}"):
+        return
+    tmp = path.with_name(name)
+    with contextlib.suppress(OSError):
+        if stat.S_ISREG(os.lstat(tmp).st_mode):
+            tmp.unlink()
+
+
+def _entry_targets(data: dict[str, Any]) -> list[dict[str, Any]]:
+    raw = data.get("targets")
+    if not isinstance(raw, list):
+        raise ValueError("no targets")
+    out = []
+    for t in raw:
+        if not isinstance(t, dict) or not isinstance(t.get("path"), str):
+            raise ValueError("bad target")
+        if not isinstance(t.get("new"), str) or not isinstance(t.get("mode"), int):
+            raise ValueError("bad target")
+        if not (t.get("original") is None or isinstance(t.get("original"), str)):
+            raise ValueError("bad target")
+        out.append(t)
+    return out
+
+
+def recover_entry(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+    """Roll back one interrupted apply (the journal handler of kind "edits")."""
+    try:
+        targets = _entry_targets(entry.data)
+    except ValueError as exc:
+        return journal.Recovered(f"ignored a damaged edit journal ({exc})", fields={"bad": True})
+    done: dict[str, list[str]] = {"restored": [], "unchanged": [], "kept": [], "refused": []}
+    for t in targets:
+        rel = t["path"]
+        try:
+            path = target_path(ws, rel)
+        except UnsafeEdit:
+            done["refused"].append(rel)
+            continue
+        _remove_tmp(path, t.get("tmp"), entry.owner.pid)
+        if stale:
+            continue
+        original = None if t["original"] is None else base64.b64decode(t["original"])
+        try:
+            result = _put_back(path, original, t["new"], int(t["mode"]) & 0o777)
+        except OSError:
+            result = "kept"
+        done[result].append(rel)
+    names = [t["path"] for t in targets]
+    age = _age(entry.age_s)
+    if stale:
+        summary = (
+            f"an apply interrupted {age} ago was not rolled back (too old to undo safely):"
+            f" check {', '.join(names[:8])}; the original text is kept in the journal"
+        )
+    elif done["restored"]:
+        summary = f"rolled back an apply interrupted {age} ago: restored {', '.join(done['restored'][:8])}"
+    else:
+        summary = f"an apply interrupted {age} ago had changed nothing that needed undoing"
+    return journal.Recovered(
+        summary,
+        kept=done["kept"],
+        fields={"files": names, **{k: v for k, v in done.items() if v}, "stale": stale},
+    )
+
+
+def _age(seconds: float) -> str:
+    s = max(0, int(seconds))
+    if s < 120:
+        return f"{s} s"
+    if s < 7200:
+        return f"{s // 60} min"
+    if s < 172800:
+        return f"{s // 3600} h"
+    return f"{s // 86400} days"
 
 
 def recover_interrupted(ws: Workspace) -> int:
-    """Roll back every apply that a dead process left half-done; return how many."""
-    jdir = _journal_dir(ws)
-    if not jdir.is_dir():
-        return 0
-    rolled = 0
-    # A journal whose writer died before it was renamed into place: the apply
-    # had not started, only the journal's own temporary file is left.
-    for tmp in jdir.glob(f".*{TMP_MARK}*"):
-        pid = tmp.name.rsplit(TMP_MARK, 1)[1].split("-", 1)[0]
-        if pid.isdigit() and not _pid_alive(int(pid)):
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
-    for journal in sorted(jdir.glob("*.json")):
-        try:
-            data = json.loads(journal.read_text())
-        except (OSError, ValueError):
-            continue
-        if _pid_alive(int(data.get("pid", 0))):
-            continue
-        for entry in data.get("targets", []):
-            path = Path(entry["path"])
-            if entry.get("tmp"):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(entry["tmp"]).unlink()
-            original = entry.get("original")
-            _restore(
-                path,
-                None if original is None else base64.b64decode(original),
-                int(entry.get("mode", 0o644)),
-            )
-        journal.unlink()
-        rolled += 1
-    return rolled
+    """Roll back every apply that a dead process left half-done; how many."""
+    from .recovery import recover
+
+    return sum(1 for n in recover(ws, kinds=(KIND,)) if n.kind == KIND and n.done)
 
 
 def apply_edits(edits: Sequence[TextEdit], ws: Workspace) -> None:
     """Apply `edits` to the workspace, all or none.
 
     Raises UnsafeEdit (a path outside the workspace roots, through a symlink
-    out, absolute, `..`) before touching anything, and ApplyError when the
-    edits do not fit the files; in both cases every file is as it was.
+    out, absolute, `..`, into `.git` or the state dir) before touching
+    anything, and ApplyError when the edits do not fit the files or the state
+    dir cannot hold the journal; in both cases every file is as it was.
     """
     if not edits:
         return
-    recover_interrupted(ws)
+    try:
+        recover_interrupted(ws)
+        ws.state  # noqa: B018 - refuses a state dir that may not be used
+    except StateUnavailable as exc:
+        raise ApplyError(f"the edits cannot be journalled: {exc}") from exc
     targets = _prepare(edits, ws)
-    journal: Path | None = None
+    entry: journal.Entry | None = None
     replaced: list[_Target] = []
+    made: list[Path] = []
     try:
         # The journal first (it names the temporary files), so a kill at any
         # later point can be rolled back and leaves no temporary file behind.
         for t in targets:
-            t.tmp = _tmp_name(t.path)
-        journal = _write_journal(ws, targets)
+            t.tmp = statefs.tmp_name(t.path.name)
+        entry = journal.begin(ws, KIND, {"targets": [t.entry() for t in targets]})
         for t in targets:
             assert t.tmp is not None
             t.path.parent.mkdir(parents=True, exist_ok=True)
-            _write_tmp(t.path, t.new, t.mode, t.tmp)
-        for t in targets:
-            assert t.tmp is not None
-            os.replace(t.tmp, t.path)
+            made.append(_write_tmp(t.path, t.new, t.mode, t.tmp))
+        for t, tmp in zip(targets, made, strict=True):
+            os.replace(tmp, t.path)
             t.tmp = None
             replaced.append(t)
         for parent in {t.path.parent for t in targets}:
@@ -266,16 +345,17 @@ def apply_edits(edits: Sequence[TextEdit], ws: Workspace) -> None:
         for t in targets:
             if t.tmp is not None:
                 with contextlib.suppress(FileNotFoundError):
-                    t.tmp.unlink()
+                    t.path.with_name(t.tmp).unlink()
         for t in reversed(replaced):
             with contextlib.suppress(OSError):
-                _restore(t.path, t.original, t.mode)
-        if journal is not None:
-            with contextlib.suppress(FileNotFoundError):
-                journal.unlink()
+                _put_back(t.path, t.original, _sha(t.new), t.mode)
+        if entry is not None:
+            with contextlib.suppress(OSError, StateUnavailable):
+                journal.end(ws, entry)
         if isinstance(exc, (ApplyError, UnsafeEdit)) or not isinstance(exc, Exception):
             raise
+        if isinstance(exc, (StateUnavailable, journal.JournalTooLarge)):
+            raise ApplyError(f"the edits cannot be journalled: {exc}") from exc
         raise ApplyError(f"could not apply the edits: {exc}") from exc
-    if journal is not None:
-        with contextlib.suppress(FileNotFoundError):
-            journal.unlink()
+    with contextlib.suppress(OSError, StateUnavailable):
+        journal.end(ws, entry)

@@ -18,20 +18,17 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from faultlens.classifier.taxonomy import category
-
-from .box import BoxContent, options_for, render_box
+from .batch import ApplyLock
 from .context import PlanContext, command_of
 from .docs import recipe_doc
 from .edits import apply_edits
-from .events import PHASES, EventLog, location
+from .events import EventLog
 from .ledger import Ledger, task_key
 from .model import (
     DEFAULT_TASK,
     ApplyError,
     Availability,
     CommandStep,
-    Option,
     Outcome,
     Plan,
     Refusal,
@@ -40,6 +37,7 @@ from .model import (
     UnsafeEdit,
     Workspace,
 )
+from .outcome import emit_result, make_outcome, store
 from .planners import get_planner
 from .runner import Sink, run_step
 from .verify import verify
@@ -133,55 +131,6 @@ def plan(
 
 
 # -- outcomes -------------------------------------------------------------------------
-def _progress(ledger: Ledger, task: str | None, current: str) -> list[str]:
-    lines: list[str] = []
-    for row in reversed(ledger.history(limit=200)):
-        if row.task != task_key(task) or row.failure_id == current or row.state == "pending":
-            continue
-        rec = row.record or {}
-        where = rec.get("source_file") or "-"
-        if rec.get("source_line"):
-            where += f":{rec['source_line']}"
-        lines.append(f"{row.failure_type} {where}: {row.state}")
-    return lines[-8:]
-
-
-def _box(
-    record: FailureRecord,
-    ws: Workspace,
-    ledger: Ledger,
-    tried: str,
-    reason: str,
-    options: list[Option],
-    details: Sequence[str],
-) -> str:
-    ft = record.failure_type.value
-    cmd = command_of(record.hint.get("command"))
-    import shlex
-
-    title = shlex.join(cmd) if cmd else (record.tool or "")
-    body = []
-    loc = location(record)
-    if loc:
-        body.append(f"At: {loc}")
-    body.append(f"Tried: {tried}")
-    body.append(f"Why it failed: {reason}")
-    body.extend(details)
-    body.append(f"Recipe: {record.recipe} (failure id {record.id})")
-    return render_box(
-        BoxContent(
-            category=category(ft).title,
-            task=task_key(record.task),
-            title=title,
-            phase=PHASES.get(ft, ft),
-            error=record.signal,
-            details=body,
-            options=options,
-            progress=_progress(ledger, record.task, record.id),
-        )
-    )
-
-
 def _outcome(
     record: FailureRecord,
     ws: Workspace,
@@ -192,52 +141,11 @@ def _outcome(
     details: Sequence[str] = (),
     **extra: Any,
 ) -> Outcome:
-    rec = record.model_copy(deep=True)
-    rec.recovery_attempted = True
-    rec.recovery_result = result
-    options: list[Option] = []
-    box = None
-    if result == "escalated":
-        used = ledger.task_retries(record.task)
-        options = options_for(
-            task_key(record.task), retries_left=ws.settings.max_task_retries - used
-        )
-        box = _box(rec, ws, ledger, tried, reason, options, details)
-    return Outcome(
-        record=rec,
-        result=result,
-        tried=tried,
-        reason=reason,
-        options=options,
-        box=box,
-        details=list(details),
-        **extra,
-    )
+    return make_outcome(record, ws, ledger, result, tried, reason, details, **extra)
 
 
-def _emit_result(events: EventLog, outcome: Outcome, note: str = "") -> None:
-    rec = outcome.record
-    if outcome.result == "recovered":
-        events.emit(
-            "recovery.succeeded",
-            rec,
-            tried=outcome.tried,
-            reason=outcome.reason,
-            note=note or outcome.reason,
-            verified=outcome.verified,
-        )
-    elif outcome.result == "skipped":
-        events.emit("recovery.skipped", rec, tried=outcome.tried, reason=outcome.reason)
-    else:
-        events.emit(
-            "recovery.escalated",
-            rec,
-            tried=outcome.tried,
-            reason=outcome.reason,
-            details=outcome.details,
-            options=[o.label for o in outcome.options],
-            box=outcome.box,
-        )
+_emit_result = emit_result
+_store = store
 
 
 def _run_commands(commands: Sequence[CommandStep], ws: Workspace, echo: Sink | None) -> str | None:
@@ -265,14 +173,20 @@ def complete_attempt(
     error: str | None = None,
     echo: Sink | None = None,
     command: Sequence[str] | None = None,
+    attempt_id: int | None = None,
     _attempt_id: int | None = None,
     _announced: bool = False,
 ) -> Outcome:
     """Finish an attempt whose edits were applied (by `apply_edits` or by an editor
     through workspace/applyEdit): run the plan's commands, verify, decide
-    recovered / escalated / skipped, and write the ledger, events and logs."""
+    recovered / escalated / skipped, and write the ledger, events and logs.
+
+    `attempt_id` is the slot `claim(record, ws)` took before planning (the
+    editor's path); without it the attempt is recorded now."""
     ledger = Ledger.open(ws)
     events = EventLog(ws)
+    _attempt_id = attempt_id if attempt_id is not None else _attempt_id
+    known = _known_ids(ledger, record)
     if not _announced:
         events.emit("recovery.attempted", record, tried=plan.title, summary=plan.summary)
     tried = plan.title
@@ -295,7 +209,12 @@ def complete_attempt(
                 )
             else:
                 vres, verified = verify(
-                    plan, ws, record, echo=echo, command=list(command) if command else None
+                    plan,
+                    ws,
+                    record,
+                    echo=echo,
+                    command=list(command) if command else None,
+                    known=known,
                 )
                 result: Result = "recovered" if vres.ok else plan.on_failure
                 details = list(plan.details)
@@ -334,11 +253,30 @@ def complete_attempt(
     return outcome
 
 
-def _store(ledger: Ledger, outcome: Outcome, attempt_id: int | None) -> None:
-    if attempt_id is not None:
-        ledger.finish(attempt_id, outcome)
-    elif not ledger.record_attempt(outcome, automatic=True):
-        ledger.record_attempt(outcome, automatic=False)
+def _known_ids(ledger: Ledger, record: FailureRecord) -> set[str] | None:
+    """The ids the run that reported `record` had reported (None when unknown)."""
+    from .verdict import base_id
+
+    found = ledger.find_record(record.id)
+    if found is None:
+        return None
+    return {base_id(str(r.get("id", ""))) for r in ledger.run_records(found[1].id)}
+
+
+def claim(record: FailureRecord, ws: Workspace) -> int | None:
+    """Take the record's one automatic slot before planning (the editor's path:
+    then `plan`, the client's edit, `complete_attempt(..., attempt_id=...)`);
+    None when it was taken already (by a concurrent call, or an earlier attempt)."""
+    return Ledger.open(ws).claim(record.id, record.task, record.failure_type.value, record)
+
+
+def refuse(record: FailureRecord, ws: Workspace, attempt_id: int, reason: str) -> Outcome:
+    """Close a claimed attempt that found nothing safe to do (escalated)."""
+    ledger = Ledger.open(ws)
+    outcome = _outcome(record, ws, ledger, "escalated", "nothing (no safe fix)", reason)
+    _store(ledger, outcome, attempt_id)
+    _emit_result(EventLog(ws), outcome)
+    return outcome
 
 
 def _expected_actual(output: str) -> list[str]:
@@ -418,13 +356,22 @@ def _attempt(
         prior = ledger.automatic_attempt(record.id, record.task)
         if prior is None or not manual:
             return _repeat(record, ws, ledger, events, avail.reason or "")
-    p = plan(record, ws, command=command, cwd=cwd)
-    # The first attempt, by hand or not, takes the failure's one automatic slot.
+    # The first attempt, by hand or not, takes the failure's one automatic slot,
+    # before anything is planned: two callers racing for it cannot both plan.
     attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=True)
     if attempt_id is None:
         if not manual:
             return _repeat(record, ws, ledger, events, "Recipe already tried for this failure")
         attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=False)
+    with ApplyLock(ws):  # planned against the files as they are, applied before release
+        p = plan(record, ws, command=command, cwd=cwd)
+        error: str | None = None
+        if isinstance(p, Plan) and (p.automatic or manual):
+            events.emit("recovery.attempted", record, tried=p.title, summary=p.summary)
+            try:
+                apply_edits(p.edits, ws)
+            except (UnsafeEdit, ApplyError) as exc:
+                error = str(exc)
     if isinstance(p, Refusal):
         events.emit("recovery.attempted", record, tried="planning", summary=p.reason)
         outcome = _outcome(
@@ -453,12 +400,6 @@ def _attempt(
         _store(ledger, outcome, attempt_id)
         _emit_result(events, outcome)
         return outcome
-    events.emit("recovery.attempted", record, tried=p.title, summary=p.summary)
-    error: str | None = None
-    try:
-        apply_edits(p.edits, ws)
-    except (UnsafeEdit, ApplyError) as exc:
-        error = str(exc)
     return complete_attempt(
         record,
         p,
@@ -553,9 +494,11 @@ __all__ = [
     "DEFAULT_TASK",
     "attempt",
     "availability",
+    "claim",
     "complete_attempt",
     "escalate",
     "plan",
+    "refuse",
     "retry_task",
     "skip_task",
     "stop_task",

@@ -7,7 +7,12 @@
 * `state_dir/logs/errors/<TASK>-failure.log`: the ERROR blocks of one task.
 
 Every entry is written with one `os.write` on a descriptor opened with
-O_APPEND, so several processes can log at once without interleaving lines.
+O_APPEND (under an advisory lock), so several processes can log at once
+without interleaving lines; a line torn by a full disk or a kill is never
+merged with the next one (statefs.append_state starts a fresh line), and
+readers skip it.  The files are reached without following a symlink under the
+state dir.  When the state cannot be written the event is dropped and the
+user is told once: logging never stops a command or a recipe.
 Formatting (pure) is separate from writing.
 """
 
@@ -21,7 +26,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .model import DEFAULT_TASK, Workspace
+from faultlens.classifier.redact import redact_commands
+
+from . import statefs
+from .model import DEFAULT_TASK, StateUnavailable, Workspace
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -33,6 +41,15 @@ EVENTS = (
     "recovery.escalated",
     "recovery.skipped",
 )
+# Events about the workspace state itself (no record): an interrupted apply or
+# git operation rolled back, a user's later edit kept, a journal or ledger
+# that this machine did not write refused (see recipes/recovery.py).
+STATE_EVENTS = (
+    "state.recovered",
+    "state.kept",
+    "state.refused",
+)
+MAX_EVENTS_READ = 512 * 1024 * 1024
 
 # The phase a failure of each category interrupts (the seed's `Phase:` line).
 PHASES: dict[str, str] = {
@@ -159,17 +176,14 @@ def text_entry(
     return line(now, "INFO", f"{worker} {event} {task} {ft} ({record.id})"), False
 
 
-def _append(path: Path, data: str) -> None:
-    """Append `data` with a single write on an O_APPEND descriptor."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        raw = data.encode("utf-8", "replace")
-        written = os.write(fd, raw)
-        if written != len(raw):  # pragma: no cover - only on a full disk
-            os.write(fd, raw[written:])
-    finally:
-        os.close(fd)
+def unwritable(ws: Workspace, exc: BaseException) -> None:
+    """Say once per state dir that the state cannot be written, and why."""
+    where = str(ws.state_dir)
+    why = str(exc) if isinstance(exc, StateUnavailable) else statefs.describe(exc)
+    statefs.report(
+        f"state cannot be written in {where} ({why}); going on without the ledger and logs",
+        once=f"unwritable:{where}",
+    )
 
 
 class EventLog:
@@ -177,29 +191,47 @@ class EventLog:
 
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
-        self.events_path = ws.state / "events.jsonl"
-        self.logs_dir = ws.state / "logs"
-        self._paths: dict[tuple[str, str | None], Path] = {}  # (kind, key) -> path, made once
+        assert ws.state_dir is not None
+        self.events_path = ws.state_dir / "events.jsonl"
+        self.logs_dir = ws.state_dir / "logs"
+        self._paths: dict[tuple[str, str | None], str] = {}  # (kind, key) -> state-relative
+
+    def _session_rel(self, now: datetime) -> str:
+        day = f"{now.astimezone(UTC):%Y-%m-%d}"
+        rel = self._paths.get(("session", day))
+        if rel is None:
+            rel = self._paths[("session", day)] = f"logs/session-{day}.log"
+        return rel
+
+    def _error_rel(self, task: str | None) -> str:
+        rel = self._paths.get(("errors", task))
+        if rel is None:
+            rel = self._paths[("errors", task)] = f"logs/errors/{task_file_name(task)}-failure.log"
+        return rel
 
     def session_log(self, now: datetime) -> Path:
-        day = f"{now.astimezone(UTC):%Y-%m-%d}"
-        path = self._paths.get(("session", day))
-        if path is None:
-            path = self._paths[("session", day)] = self.logs_dir / f"session-{day}.log"
-        return path
+        return self.events_path.parent / self._session_rel(now)
 
     def error_log(self, task: str | None) -> Path:
-        path = self._paths.get(("errors", task))
-        if path is None:
-            name = f"{task_file_name(task)}-failure.log"
-            path = self._paths[("errors", task)] = self.logs_dir / "errors" / name
-        return path
+        return self.events_path.parent / self._error_rel(task)
+
+    def _write(self, writes: Mapping[str, str]) -> None:
+        """Append each text to its state-relative file; on a state problem,
+        say so once and drop the rest (logging never stops the caller)."""
+        try:
+            state = self.ws.state
+            for rel, text in writes.items():
+                statefs.append_state(state, rel, text.encode("utf-8", "replace"))
+        except (OSError, StateUnavailable) as exc:
+            unwritable(self.ws, exc)
 
     def emit(self, event: str, record: FailureRecord, **extra: Any) -> dict[str, Any]:
         """Write one event (JSON line + text log).  Returns the JSON object."""
         obj, entries = self._entries(event, record, extra)
-        for path, text in entries:
-            _append(path, text)
+        writes: dict[str, str] = {}
+        for rel, text in entries:
+            writes[rel] = writes.get(rel, "") + text
+        self._write(writes)
         return obj
 
     def emit_many(
@@ -209,19 +241,18 @@ class EventLog:
         same entries, but each file gets one write holding all of its entries
         (a run's hundreds of records cost three appends, not three per record)."""
         objs: list[dict[str, Any]] = []
-        by_file: dict[Path, list[str]] = {}
+        by_file: dict[str, list[str]] = {}
         for record in records:
             obj, entries = self._entries(event, record, dict(extra))
             objs.append(obj)
-            for path, text in entries:
-                by_file.setdefault(path, []).append(text)
-        for path, texts in by_file.items():
-            _append(path, "".join(texts))
+            for rel, text in entries:
+                by_file.setdefault(rel, []).append(text)
+        self._write({rel: "".join(texts) for rel, texts in by_file.items()})
         return objs
 
     def _entries(
         self, event: str, record: FailureRecord, extra: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[tuple[Path, str]]]:
+    ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """The JSON object of one event, and what goes to which file."""
         if event not in EVENTS:
             raise ValueError(f"unknown event {event!r}")
@@ -238,11 +269,12 @@ class EventLog:
         }
         obj.update({k: v for k, v in extra.items() if k not in obj})
         obj["record"] = record.to_json()
-        entries = [(self.events_path, json.dumps(obj, ensure_ascii=False, default=str) + "\n")]
+        obj = redact_commands(obj)  # a command named by a caller or a hint: never raw
+        entries = [("events.jsonl", json.dumps(obj, ensure_ascii=False, default=str) + "\n")]
         text, is_error = text_entry(event, record, now, worker, extra)
-        entries.append((self.session_log(now), text))
+        entries.append((self._session_rel(now), text))
         if is_error:
-            entries.append((self.error_log(record.task), text))
+            entries.append((self._error_rel(record.task), text))
         return obj, entries
 
     def info(self, text: str, *, level: str = "INFO", task: str | None = None) -> None:
@@ -250,20 +282,46 @@ class EventLog:
         the task's error log when `task` is given."""
         now = self.ws.settings.clock()
         entry = line(now, level, text)
-        _append(self.session_log(now), entry)
+        writes = {self._session_rel(now): entry}
         if task is not None:
-            _append(self.error_log(task), entry)
+            writes[self._error_rel(task)] = entry
+        self._write(writes)
+
+    def notice(self, event: str, message: str, **fields: Any) -> dict[str, Any]:
+        """A state event (STATE_EVENTS): a JSON line without a record, and a
+        WARN line in the session log."""
+        if event not in STATE_EVENTS:
+            raise ValueError(f"unknown state event {event!r}")
+        now = self.ws.settings.clock()
+        obj: dict[str, Any] = {
+            "ts": timestamp(now),
+            "event": event,
+            "worker": self.ws.settings.worker,
+            "pid": os.getpid(),
+            "message": message,
+        }
+        obj.update({k: v for k, v in fields.items() if k not in obj})
+        self._write(
+            {
+                "events.jsonl": json.dumps(obj, ensure_ascii=False, default=str) + "\n",
+                self._session_rel(now): line(now, "WARN", message),
+            }
+        )
+        return obj
 
     def read_events(self) -> list[dict[str, Any]]:
-        """Every event written so far (skips a torn last line)."""
+        """Every event written so far (a torn line, or anything that is not a
+        JSON object, is skipped)."""
         try:
-            raw = self.events_path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+            raw = statefs.read_state(self.ws.state, "events.jsonl", MAX_EVENTS_READ)
+        except (OSError, StateUnavailable):
             return []
         out = []
-        for ln in raw.splitlines():
+        for ln in raw.decode("utf-8", "replace").splitlines():
             try:
-                out.append(json.loads(ln))
+                obj = json.loads(ln)
             except ValueError:
                 continue
+            if isinstance(obj, dict):
+                out.append(obj)
         return out

@@ -6,10 +6,24 @@ busy timeout, so the language server, a terminal `faultlens run` and a second
 editor can share it at once without lost updates; it survives restarts because
 it is a file.
 
-The anti-loop rule lives in the schema: a partial unique index allows one
-*automatic* attempt per (failure id, task).  `claim()` inserts that row before
-the recipe runs, so two processes racing for the same failure cannot both
-attempt it; `finish()` fills in the result.
+The anti-loop rule lives in the schema, at two levels:
+
+- a partial unique index allows one *automatic* attempt per (failure id, task,
+  generation): `claim()` inserts that row before the recipe plans anything, so
+  two processes racing for the same failure cannot both attempt it, and a
+  later run meeting the same failure escalates it instead of trying again;
+- `type_attempts` allows one attempt per (task, generation, run, failure
+  type): `claim_type()` reserves the batch that covers every failure of that
+  type in one run (all compile fixes at once, one re-run of all failing tests,
+  one backoff sequence).
+
+The generation is the task's retry count: `faultlens retry TASK` (a human's
+"try again with fresh context", at most 2) opens a fresh generation, so the
+task's failures get one new attempt each.
+
+Schema changes are numbered migration steps (`_MIGRATIONS`), each applied once
+in one transaction and recorded in `meta.schema`; a ledger written by a newer
+faultlens is used as it is, never downgraded.
 """
 
 from __future__ import annotations
@@ -25,6 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.redact import redact_argv, redact_commands
+
+from . import ledgerguard
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -32,7 +49,7 @@ if TYPE_CHECKING:
 
     from .model import Outcome
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 30.0
 
 _SCHEMA = """
@@ -52,8 +69,6 @@ CREATE TABLE IF NOT EXISTS attempts (
     created REAL NOT NULL,
     finished REAL
 );
-CREATE UNIQUE INDEX IF NOT EXISTS attempts_one_automatic
-    ON attempts (failure_id, task) WHERE automatic = 1;
 CREATE INDEX IF NOT EXISTS attempts_by_failure ON attempts (failure_id, id);
 CREATE TABLE IF NOT EXISTS tasks (
     task TEXT PRIMARY KEY,
@@ -80,6 +95,34 @@ CREATE TABLE IF NOT EXISTS run_records (
 );
 """
 
+# Step N takes a ledger at schema N-1 to schema N.  Append; never edit a step.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    2: (
+        # A retried task (a new generation) gets one fresh attempt per failure.
+        "ALTER TABLE attempts ADD COLUMN generation INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE attempts ADD COLUMN run_id INTEGER",
+        "DROP INDEX IF EXISTS attempts_one_automatic",
+        "CREATE UNIQUE INDEX IF NOT EXISTS attempts_one_automatic_v2"
+        " ON attempts (failure_id, task, generation) WHERE automatic = 1",
+        # One attempt per failure type, per task, per run.
+        "CREATE TABLE IF NOT EXISTS type_attempts ("
+        " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " task TEXT NOT NULL,"
+        " generation INTEGER NOT NULL,"
+        " run_id INTEGER NOT NULL,"
+        " failure_type TEXT NOT NULL,"
+        " state TEXT NOT NULL,"  # pending | recovered | escalated | skipped
+        " failure_ids TEXT NOT NULL,"  # JSON list of the failures it covers
+        " changed INTEGER NOT NULL DEFAULT 0,"  # it edited files or ran commands
+        " tried TEXT NOT NULL DEFAULT '',"
+        " reason TEXT NOT NULL DEFAULT '',"
+        " pid INTEGER NOT NULL,"
+        " created REAL NOT NULL,"
+        " finished REAL,"
+        " UNIQUE (task, generation, run_id, failure_type))",
+    ),
+}
+
 
 # Ledger files whose schema this process has already created.
 _READY: set[Path] = set()
@@ -104,6 +147,25 @@ class AttemptRow:
     pid: int
     created: float
     finished: float | None
+    generation: int = 0
+    run_id: int | None = None
+
+
+@dataclass(slots=True)
+class TypeAttemptRow:
+    id: int
+    task: str
+    generation: int
+    run_id: int
+    failure_type: str
+    state: str
+    failure_ids: list[str]
+    changed: bool
+    tried: str
+    reason: str
+    pid: int
+    created: float
+    finished: float | None
 
 
 @dataclass(slots=True)
@@ -125,21 +187,26 @@ class Ledger:
     """The attempt ledger of one workspace (one SQLite file)."""
 
     def __init__(self, path: Path) -> None:
+        """Open (and make) the ledger.  StateUnavailable when it cannot be
+        used (read-only or full, a symlink); a ledger this machine did not
+        make is moved aside first (recipes/ledgerguard.py)."""
         self.path = path
-        if path in _READY and path.exists():
-            return  # schema already made by this process
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path in _READY and ledgerguard.ready(path):
+            return  # schema already made (and the file checked) by this process
+        ledgerguard.check_files(path)
+        with ledgerguard.state_errors(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            ledgerguard.adopt(path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
         with self._tx() as db:
             for stmt in _SCHEMA.split(";"):
                 if stmt.strip():
                     db.execute(stmt)
-            db.execute(
-                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)",
-                (str(SCHEMA_VERSION),),
-            )
+            _migrate(db)
+            ledgerguard.sign_new(db)
         _READY.add(path)
+        ledgerguard.mark_ready(path)
 
     @classmethod
     def open(cls, ws: Workspace) -> Ledger:
@@ -148,13 +215,15 @@ class Ledger:
     # -- connections -------------------------------------------------------------
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            db.execute("PRAGMA synchronous=NORMAL")
-            yield db
-        finally:
-            db.close()
+        with ledgerguard.state_errors(self.path):
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            try:
+                db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA trusted_schema=OFF")
+                yield db
+            finally:
+                db.close()
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -185,16 +254,18 @@ class Ledger:
         cache: dict[Path, tuple[int, int, sqlite3.Connection]] = _READERS.__dict__.setdefault(
             "by_path", {}
         )
-        inode = self.path.stat().st_ino  # a ledger removed and made again is a new file
-        held = cache.get(self.path)
-        if held is None or held[0] != os.getpid() or held[1] != inode:
-            if held is not None and held[0] == os.getpid():
-                held[2].close()
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            held = (os.getpid(), inode, db)
-            cache[self.path] = held
-        yield held[2]
+        with ledgerguard.state_errors(self.path):
+            inode = self.path.stat().st_ino  # a ledger removed and made again is a new file
+            held = cache.get(self.path)
+            if held is None or held[0] != os.getpid() or held[1] != inode:
+                if held is not None and held[0] == os.getpid():
+                    held[2].close()
+                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+                db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                db.execute("PRAGMA trusted_schema=OFF")
+                held = (os.getpid(), inode, db)
+                cache[self.path] = held
+            yield held[2]
 
     # -- attempts ------------------------------------------------------------------
     def claim(
@@ -205,28 +276,94 @@ class Ledger:
         record: FailureRecord | None = None,
         *,
         automatic: bool = True,
+        run_id: int | None = None,
     ) -> int | None:
-        """Reserve the attempt before running the recipe.  Returns the attempt's
-        row id, or None when an automatic attempt for (failure_id, task) exists."""
+        """Reserve the attempt before the recipe plans anything.  Returns the
+        attempt's row id, or None when an automatic attempt for (failure_id, task)
+        exists in the task's current generation."""
+        key = task_key(task)
         with self._tx() as db:
             cur = db.execute(
                 "INSERT OR IGNORE INTO attempts"
-                "(failure_id, task, failure_type, automatic, state, record, pid, created)"
-                " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)",
+                "(failure_id, task, failure_type, automatic, state, record, pid, created,"
+                " generation, run_id)"
+                " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
                 (
                     failure_id,
-                    task_key(task),
+                    key,
                     failure_type,
                     int(automatic),
-                    json.dumps(record.to_json()) if record is not None else None,
+                    json.dumps(redact_commands(record.to_json())) if record is not None else None,
+                    os.getpid(),
+                    time.time(),
+                    self._generation(db, key),
+                    run_id,
+                ),
+            )
+            if cur.rowcount != 1:
+                return None
+            self._touch_task(db, key)
+            return int(cur.lastrowid or 0)
+
+    @staticmethod
+    def _generation(db: sqlite3.Connection, task: str) -> int:
+        row = db.execute("SELECT retries FROM tasks WHERE task=?", (task,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def generation(self, task: str | None) -> int:
+        """The task's attempt generation: how many retries a human granted it."""
+        with self._read() as db:
+            return self._generation(db, task_key(task))
+
+    # -- one attempt per failure type, per task, per run ---------------------------
+    def claim_type(
+        self, task: str | None, run_id: int, failure_type: str, failure_ids: Sequence[str]
+    ) -> int | None:
+        """Reserve the one attempt of `failure_type` in this run of the task (before
+        planning).  None when it was already made (or is being made) elsewhere."""
+        key = task_key(task)
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO type_attempts(task, generation, run_id, failure_type,"
+                " state, failure_ids, pid, created) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)",
+                (
+                    key,
+                    self._generation(db, key),
+                    run_id,
+                    failure_type,
+                    json.dumps(list(failure_ids)),
                     os.getpid(),
                     time.time(),
                 ),
             )
             if cur.rowcount != 1:
                 return None
-            self._touch_task(db, task_key(task))
+            self._touch_task(db, key)
             return int(cur.lastrowid or 0)
+
+    def finish_type(
+        self, type_attempt_id: int, state: str, tried: str, reason: str, *, changed: bool
+    ) -> None:
+        with self._tx() as db:
+            db.execute(
+                "UPDATE type_attempts SET state=?, tried=?, reason=?, changed=?, finished=?"
+                " WHERE id=?",
+                (state, tried, reason, int(changed), time.time(), type_attempt_id),
+            )
+
+    def type_attempts(self, task: str | None, run_id: int | None = None) -> list[TypeAttemptRow]:
+        """The type-level attempts of a task (of one run, or of every run), oldest first."""
+        with self._read() as db:
+            if run_id is None:
+                rows = db.execute(
+                    "SELECT * FROM type_attempts WHERE task=? ORDER BY id", (task_key(task),)
+                ).fetchall()
+            else:
+                rows = db.execute(
+                    "SELECT * FROM type_attempts WHERE task=? AND run_id=? ORDER BY id",
+                    (task_key(task), run_id),
+                ).fetchall()
+        return [_type_attempt(r) for r in rows]
 
     def finish(self, attempt_id: int, outcome: Outcome) -> None:
         """Store the result of a claimed attempt."""
@@ -238,8 +375,8 @@ class Ledger:
                     outcome.result,
                     outcome.tried,
                     outcome.reason,
-                    json.dumps(outcome.record.to_json()),
-                    json.dumps(outcome.to_json()),
+                    json.dumps(redact_commands(outcome.record.to_json())),
+                    json.dumps(redact_commands(outcome.to_json())),
                     time.time(),
                     attempt_id,
                 ),
@@ -273,10 +410,13 @@ class Ledger:
         return int(row[0])
 
     def automatic_attempt(self, failure_id: str, task: str | None) -> AttemptRow | None:
+        """The automatic attempt of a failure in the task's current generation."""
+        key = task_key(task)
         with self._read() as db:
             row = db.execute(
-                "SELECT * FROM attempts WHERE failure_id=? AND task=? AND automatic=1",
-                (failure_id, task_key(task)),
+                "SELECT * FROM attempts WHERE failure_id=? AND task=? AND automatic=1"
+                " AND generation=?",
+                (failure_id, key, self._generation(db, key)),
             ).fetchone()
         return _attempt(row) if row else None
 
@@ -292,6 +432,15 @@ class Ledger:
                     "SELECT * FROM attempts WHERE failure_id=? ORDER BY id DESC LIMIT ?",
                     (failure_id, limit),
                 ).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def pending_attempts(self, limit: int = 1000) -> list[AttemptRow]:
+        """Attempts claimed and never finished, oldest first (the start-up
+        recovery closes those whose process is gone: recipes/recovery.py)."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT * FROM attempts WHERE state='pending' ORDER BY id LIMIT ?", (limit,)
+            ).fetchall()
         return [_attempt(r) for r in rows]
 
     def last_outcome(self, failure_id: str) -> dict[str, Any] | None:
@@ -360,11 +509,13 @@ class Ledger:
 
     # -- runs ----------------------------------------------------------------------------
     def start_run(self, task: str | None, argv: Sequence[str], cwd: str) -> int:
+        """Record a run; its argv is stored redacted (`RunRow.argv` may hold a
+        masked secret: see `redact.masked_secret` before running it again)."""
         with self._tx() as db:
             self._touch_task(db, task_key(task))
             cur = db.execute(
                 "INSERT INTO runs(task, argv, cwd, started) VALUES (?, ?, ?, ?)",
-                (task_key(task), json.dumps(list(argv)), cwd, time.time()),
+                (task_key(task), json.dumps(redact_argv(argv)), cwd, time.time()),
             )
             return int(cur.lastrowid or 0)
 
@@ -379,7 +530,10 @@ class Ledger:
             db.executemany(
                 "INSERT OR REPLACE INTO run_records(run_id, seq, failure_id, record)"
                 " VALUES (?, ?, ?, ?)",
-                [(run_id, i, r.id, json.dumps(r.to_json())) for i, r in enumerate(records)],
+                [
+                    (run_id, i, r.id, json.dumps(redact_commands(r.to_json())))
+                    for i, r in enumerate(records)
+                ],
             )
 
     def last_run(self, task: str | None = None) -> RunRow | None:
@@ -446,6 +600,19 @@ class Ledger:
         }
 
 
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a ledger to SCHEMA_VERSION (inside the caller's write transaction).
+    A fresh file is at schema 1 after `_SCHEMA`; a newer one is left alone."""
+    row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    version = int(row[0]) if row and str(row[0]).isdigit() else 1
+    if row is None:
+        db.execute("INSERT INTO meta(key, value) VALUES ('schema', '1')")
+    for step in range(version + 1, SCHEMA_VERSION + 1):
+        for stmt in _MIGRATIONS[step]:
+            db.execute(stmt)
+        db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(step),))
+
+
 def _like_prefix(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
@@ -462,6 +629,26 @@ def _attempt(row: Sequence[Any]) -> AttemptRow:
         reason=row[7],
         record=json.loads(row[8]) if row[8] else None,
         outcome=json.loads(row[9]) if row[9] else None,
+        pid=int(row[10]),
+        created=float(row[11]),
+        finished=float(row[12]) if row[12] is not None else None,
+        generation=int(row[13]) if len(row) > 13 and row[13] is not None else 0,
+        run_id=int(row[14]) if len(row) > 14 and row[14] is not None else None,
+    )
+
+
+def _type_attempt(row: Sequence[Any]) -> TypeAttemptRow:
+    return TypeAttemptRow(
+        id=int(row[0]),
+        task=row[1],
+        generation=int(row[2]),
+        run_id=int(row[3]),
+        failure_type=row[4],
+        state=row[5],
+        failure_ids=[str(x) for x in json.loads(row[6])],
+        changed=bool(row[7]),
+        tried=row[8],
+        reason=row[9],
         pid=int(row[10]),
         created=float(row[11]),
         finished=float(row[12]) if row[12] is not None else None,

@@ -7,6 +7,7 @@ CLI build on them and on nothing else.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,11 @@ class ApplyError(RuntimeError):
     """Edits could not be applied; every file was left as it was."""
 
 
+class StateUnavailable(RuntimeError):
+    """The state dir (ledger, journal, logs) cannot be used: it is read-only,
+    full, or a symlink out of the workspace.  The message is one line."""
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -52,24 +58,57 @@ class RecipeSettings:
     env: dict[str, str] = field(default_factory=dict)
 
 
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _vet_state_dir(roots: list[Path], lexical: Path) -> tuple[Path, str | None]:
+    """(where the state lives, why it cannot be used or None).
+
+    A state dir inside a root (the default `<root>/.faultlens`) is workspace
+    content: a checkout may have made it, or a folder above it, a symlink.  It
+    is used only when it resolves inside a root and outside any `.git`.  A
+    state dir chosen outside the roots (`--state-dir`, the editor's setting)
+    is the user's choice and is used as it resolves."""
+    real = Path(os.path.realpath(lexical))
+    for root in roots:
+        if _within(str(real), str(root)):
+            if any(p.casefold() == ".git" for p in real.relative_to(root).parts):
+                return real, f"the state dir {lexical} is inside a .git folder ({real})"
+            return real, None
+    tops = [str(r) for r in roots]
+    in_workspace = any(_within(os.path.realpath(p), top) for p in lexical.parents for top in tops)
+    if not in_workspace:
+        return real, None
+    shown = lexical.name if lexical.parent in roots else str(lexical)
+    return real, (
+        f"the state dir {shown} is a symlink to {real}, outside the workspace:"
+        " nothing is written there"
+    )
+
+
 @dataclass(slots=True)
 class Workspace:
     """The folders a recipe may touch and where the state lives.
 
     `roots[0]` is the main root; `state_dir` defaults to `<root>/.faultlens`.
+    `state` refuses (StateUnavailable) a state dir that a checkout turned
+    into a symlink out of the workspace; `state_problem` says why.
     """
 
     roots: list[Path]
     state_dir: Path | None = None
     settings: RecipeSettings = field(default_factory=RecipeSettings)
+    state_problem: str | None = field(default=None, init=False)
+    _lexical: Path = field(default=Path(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.roots:
             raise ValueError("a workspace needs at least one root")
         self.roots = [Path(r).resolve() for r in self.roots]
-        if self.state_dir is None:
-            self.state_dir = self.roots[0] / ".faultlens"
-        self.state_dir = Path(self.state_dir).resolve()
+        lexical = self.roots[0] / ".faultlens" if self.state_dir is None else self.state_dir
+        self._lexical = Path(os.path.abspath(lexical))
+        self.state_dir, self.state_problem = _vet_state_dir(self.roots, self._lexical)
 
     @property
     def root(self) -> Path:
@@ -77,8 +116,13 @@ class Workspace:
 
     @property
     def state(self) -> Path:
-        """The state dir (never None after construction)."""
+        """The state dir; StateUnavailable when it may not be used.  Checked
+        again on every use (a checkout may replace the folder by a link)."""
         assert self.state_dir is not None
+        if os.path.realpath(self._lexical) != str(self.state_dir):
+            self.state_dir, self.state_problem = _vet_state_dir(self.roots, self._lexical)
+        if self.state_problem is not None:
+            raise StateUnavailable(self.state_problem)
         return self.state_dir
 
     @classmethod
@@ -110,9 +154,10 @@ class CommandStep:
     timeout: float = 600.0
 
     def display(self) -> str:
-        import shlex
+        """The step as shown in titles, logs and boxes: secrets masked."""
+        from faultlens.classifier.redact import shown_command
 
-        return shlex.join(self.argv)
+        return shown_command(self.argv)
 
 
 @dataclass(slots=True)

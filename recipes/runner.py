@@ -60,6 +60,11 @@ def spawn(
     our process group, so a terminal's Ctrl-C reaches it as it would from a
     shell."""
     args = [str(a) for a in argv]
+    from faultlens.classifier.redact import masked_secret
+
+    masked = masked_secret(args)
+    if masked is not None:  # a stored, redacted command: its secret is gone
+        return f"the stored command holds a masked secret ({masked}); run it again yourself"
     try:
         return subprocess.Popen(
             args,

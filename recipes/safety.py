@@ -84,16 +84,28 @@ def _within(path: Path, root: Path) -> bool:
     return True
 
 
+def _git_part(parts: tuple[str, ...]) -> bool:
+    return any(part.casefold() == ".git" for part in parts)
+
+
 def inside_workspace(ws: Workspace, path: str) -> Path:
     """The absolute path of a workspace-relative `path` (relative to roots[0]),
-    refusing anything that is or resolves (through symlinks) outside every root."""
+    refusing anything that is or resolves (through symlinks) outside every
+    root, into any `.git` (the repository's, a nested repository's, or one
+    reached through a symlinked folder), or into faultlens' own state dir."""
     rel = relative_posix(path)
+    if _git_part(rel.parts):
+        raise UnsafeEdit(f"refusing to edit git internals: {path!r}")
     target = ws.root.joinpath(*rel.parts)
     real = Path(os.path.realpath(target))
-    if not any(_within(real, root) for root in ws.roots):
+    root = next((r for r in ws.roots if _within(real, r)), None)
+    if root is None:
         raise UnsafeEdit(f"path resolves outside the workspace: {path!r}")
-    if ".git" in rel.parts[:1]:
-        raise UnsafeEdit(f"refusing to edit git internals: {path!r}")
+    if _git_part(real.relative_to(root).parts):
+        raise UnsafeEdit(f"refusing to edit git internals: {path!r} resolves to {real}")
+    state = ws.state_dir
+    if state is not None and state not in ws.roots and _within(real, state):
+        raise UnsafeEdit(f"refusing to edit faultlens' own state: {path!r}")
     return target
 
 

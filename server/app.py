@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
+import hashlib
 import json
 import logging
 import os
-import re
 import sys
 import threading
 import traceback
@@ -48,7 +48,6 @@ log = logging.getLogger(__name__)
 
 VERSION = "0.1.0"
 DISK_CACHE_FILES = 512  # files whose text is kept between publishes
-_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 @dataclass(slots=True)
@@ -57,6 +56,7 @@ class Classified:
 
     records: list[FailureRecord]
     rule_errors: list[tuple[str, str]] = field(default_factory=list)
+    secrets: set[str] = field(default_factory=set)  # named by scanners (the run log masks them)
 
 
 @dataclass(slots=True)
@@ -353,11 +353,11 @@ class FaultLensServer(LanguageServer):
 
         c = Classifier(options)
         feed_stream(stream, c)
-        return Classified(c.close(), list(c.rule_errors))
+        return Classified(c.close(), list(c.rule_errors), c.secrets)
 
     @staticmethod
     def finish(c: Classifier) -> Classified:
-        return Classified(c.close(), list(c.rule_errors))
+        return Classified(c.close(), list(c.rule_errors), c.secrets)
 
     def place_all(self, records: Sequence[FailureRecord], cwd: Path) -> list[Entry]:
         """Decide where each record is shown.  Blocking (reads config files)."""
@@ -464,22 +464,26 @@ class FaultLensServer(LanguageServer):
         return info.argv, self.rel_cwd(info.cwd)
 
     def run_log(self, store_task: str) -> Path:
-        """Where a run's output is kept (the log line a location-less failure points at)."""
-        slug = _SLUG.sub("-", store_task).strip("-")[:80] or "run"
+        """Where a run's output is kept (the log line a location-less failure
+        points at): named by a hash of the store key, so two keys never share
+        a log (`make a`, `make-a`) and the name shows nothing of the command."""
         folder = self.state_dir / "runs"
         folder.mkdir(parents=True, exist_ok=True)
-        return folder / f"{slug}.log"
+        return folder / run_log_name(store_task)
 
-    def log_writer(self, path: Path, data: bytes) -> Callable[[], None]:
+    def log_writer(
+        self, path: Path, data: bytes, vault: set[str] | None = None
+    ) -> Callable[[], None]:
         """A function saving `data` (redacted: the log on disk never holds a
-        secret) as the run log `path`.  Of two writes of the same log, only the
-        latest requested lands, whichever runs first.  Blocking."""
+        secret, nor one its classification's scanners named: `vault`) as the
+        run log `path`.  Of two writes of the same log, only the latest
+        requested lands, whichever runs first.  Blocking."""
         seq = self._log_seq[path] = self._log_seq.get(path, 0) + 1
 
         def write() -> None:
-            from faultlens.classifier.redact import LogRedactor
+            from faultlens.classifier.logredact import LogRedactor
 
-            scrub = LogRedactor()
+            scrub = LogRedactor(vault or ())
             text = scrub.feed(data) + scrub.close()
             with self._log_lock:
                 if self._log_seq.get(path) == seq:
@@ -683,6 +687,11 @@ class FaultLensServer(LanguageServer):
 
         result = await asyncio.to_thread(work)
         await self.take(store_task, result, self.root, TaskInfo(log_path=path))
+
+
+def run_log_name(store_task: str) -> str:
+    """`<16 hex digits>.log`: the first 64 bits of the key's SHA-256."""
+    return hashlib.sha256(store_task.encode("utf-8", "surrogatepass")).hexdigest()[:16] + ".log"
 
 
 def is_log_document(uri: str, root: Path, state_dir: Path | None = None) -> bool:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import io
-import shlex
 import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as T
+
+from faultlens.classifier.redact import shown_command
 
 from . import actions, convert, runner
 from . import protocol as P
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from faultlens.recipes import CommandStep, Outcome, Plan, TextEdit
 
 REPORT_EVERY = 0.2  # seconds between $/progress reports
+LOG_HOLD_LINES = 300  # run-log lines held back until the classifier is past them
 
 
 def register(server: FaultLensServer) -> None:
@@ -127,8 +129,9 @@ def default_key(argv: list[str] | None, task: str | None, cwd: str | None = None
     """The store key of a run, which the next run with the same key replaces:
     its task, or the command itself, and the folder (root-relative) it ran in
     when that is not the root, so that a clean `make` in `api` does not clear
-    the failures of `make` in `web`."""
-    base = task or (f"run:{shlex.join(argv)}" if argv else "ingest")
+    the failures of `make` in `web`.  Secrets are masked: keys are shown (log
+    messages, the failure listing, code-action arguments)."""
+    base = task or (f"run:{shown_command(argv)}" if argv else "ingest")
     return base if cwd in (None, "", ".") else f"{base} (in {cwd})"
 
 
@@ -152,14 +155,15 @@ async def run_task(
     classifier = Classifier(opts)
     token = str(uuid.uuid4())
     progress = ls.supports("window.work_done_progress")
-    title = f"faultlens: {shlex.join(argv)}"
+    shown = shown_command(argv)  # `argv` itself runs; this is what is shown
+    title = f"faultlens: {shown}"
     try:
         if progress:
             await ls.work_done_progress.create_async(token)
             ls.work_done_progress.begin(
                 token, T.WorkDoneProgressBegin(title=title, message="starting", cancellable=True)
             )
-        ls.info(f"faultlens: running {shlex.join(argv)} in {cwd}")
+        ls.info(f"faultlens: running {shown} in {cwd}")
         last_report = 0.0
 
         def report(lines: int) -> None:
@@ -175,14 +179,16 @@ async def run_task(
             fut = ls.work_done_progress.tokens.get(token)
             return stop.is_set() or (fut is not None and fut.cancelled())
 
-        from faultlens.classifier.redact import LogRedactor
+        from faultlens.classifier.logredact import LogRedactor, scrub_file
 
-        scrub = LogRedactor()  # the log on disk never holds a secret
+        # The log on disk never holds a secret, nor one a scanner names a few
+        # lines later (the classifier is fed first; lines are held back).
+        scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
         with open(log_path, "wb") as out:
 
             async def on_output(chunk: bytes) -> None:
-                out.write(scrub.feed(chunk))
                 await asyncio.to_thread(classifier.feed, chunk)
+                out.write(scrub.feed(chunk))
 
             result = await runner.run_command(
                 argv,
@@ -192,7 +198,12 @@ async def run_task(
                 cancelled=cancelled,
                 timeout=ls.settings.run_timeout,
             )
+            # Its last blocks may name a secret the held-back lines show.
+            classifier.options.exit_code = result.exit_code
+            await asyncio.to_thread(classifier.close)
             out.write(scrub.close())
+        if scrub.late:  # named after its line was written: mask it there too
+            await asyncio.to_thread(scrub_file, log_path, scrub.late)
         if result.error:
             if progress:
                 ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=result.error))
@@ -212,7 +223,7 @@ async def run_task(
         if partial:
             why = "cancelled" if result.cancelled else "timed out"
             ls.info(
-                f"faultlens: {shlex.join(argv)} {why} after {result.lines} lines; "
+                f"faultlens: {shown} {why} after {result.lines} lines; "
                 "earlier failures it did not re-check are kept"
             )
         entries = await ls.take(key, classified, cwd, info, partial=partial)
@@ -262,7 +273,8 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
 
     classified = await asyncio.to_thread(ls.classify_stream, io.BytesIO(data), opts)
     info = TaskInfo(argv=argv, task=a.task, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
-    await ls.take(key, classified, cwd, info, write_log=ls.log_writer(log_path, data))
+    write_log = ls.log_writer(log_path, data, classified.secrets)
+    await ls.take(key, classified, cwd, info, write_log=write_log)
 
 
 # -- recipes -----------------------------------------------------------------------------
@@ -400,7 +412,7 @@ async def apply_recipe(
     ls: FaultLensServer, failure_id: str, *, edit_applied: bool
 ) -> dict[str, Any]:
     """Apply a recipe (edits through the client), verify, record, re-publish."""
-    from faultlens.recipes import Plan, availability, complete_attempt, plan
+    from faultlens.recipes import Plan, availability, claim, complete_attempt, plan, refuse
 
     entry = ls.store.get(failure_id)
     if entry is None:
@@ -413,14 +425,23 @@ async def apply_recipe(
     if not avail.enabled:
         ls.info(f"faultlens: recipe for {failure_id} not run: {avail.reason}")
         return {"result": "disabled", "reason": avail.reason}
+    # The failure's one slot is taken before anything is planned or applied: of two
+    # concurrent calls for it, the second is told so and changes nothing.
+    attempt_id = await asyncio.to_thread(claim, record, ws)
+    if attempt_id is None:
+        reason = "Recipe already tried for this failure (or being tried right now)"
+        ls.info(f"faultlens: recipe for {failure_id} not run: {reason}")
+        return {"result": "disabled", "reason": reason}
     if pending is None or not edit_applied:
         try:
             p = await asyncio.to_thread(lambda: plan(record, ws, command=argv, cwd=rel))
         except Exception as exc:
             ls.crashed(f"recipe {record.failure_type}", exc)
+            await asyncio.to_thread(refuse, record, ws, attempt_id, f"the recipe crashed: {exc}")
             return {"result": "error", "reason": str(exc)}
         if not isinstance(p, Plan):
             ls.info(f"faultlens: no recipe for {failure_id}: {p.reason}")
+            await asyncio.to_thread(refuse, record, ws, attempt_id, p.reason)
             return {"result": "refused", "reason": p.reason}
         pending = PendingPlan(plan=p, before=await asyncio.to_thread(_snapshot, ls, p))
         edit_applied = False
@@ -434,7 +455,13 @@ async def apply_recipe(
     try:
         outcome = await asyncio.to_thread(
             lambda: complete_attempt(
-                record, pending.plan, ws, applied=applied, error=error, command=argv
+                record,
+                pending.plan,
+                ws,
+                applied=applied,
+                error=error,
+                command=argv,
+                attempt_id=attempt_id,
             )
         )
     except Exception as exc:

@@ -125,6 +125,8 @@ def line_range(line: int) -> T.Range:
 def message(record: FailureRecord) -> str:
     """The diagnostic message: the failure, not the fix (the signal or message)."""
     text = record.message or record.signal
+    if record.affected > 1:
+        text = f"{text} ({record.affected} tests affected)"
     if record.task and not record.task.startswith(("run:", "log:", "ingest:")):
         text = f"{text} [{record.task}]"
     return text or record.failure_type
@@ -168,15 +170,16 @@ def diagnostic_json(
             }
         )
     for loc in rec.related:
-        if loc.file.startswith("/"):
+        if not loc.file or loc.file.startswith("/"):
             continue  # outside the run's folder (stdlib, site-packages): noise in the editor
+        text = loc.message or "related"
         related.append(
             {
                 "location": {
                     "uri": path_to_uri(resolve(loc.file, entry.cwd)),
                     "range": _line_json((loc.line or 1) - 1),
                 },
-                "message": loc.message or "related",
+                "message": f"affected test {loc.test}: {text}" if loc.test else text,
             }
         )
     out = JsonObject(
@@ -262,6 +265,9 @@ def hover_markdown(
     ]
     if record.tool or record.code:
         parts.append(f"Tool: {record.tool or '?'} {record.code or ''}".rstrip())
+    tests = affected_tests(record)
+    if tests:
+        parts.append(tests)
     if summary:
         parts += ["", f"Recipe: {summary}"]
     if attempts is not None:
@@ -274,6 +280,17 @@ def hover_markdown(
     if box:
         parts += ["", "```text", box.rstrip("\n"), "```"]
     return "\n".join(parts)
+
+
+def affected_tests(record: FailureRecord, shown: int = 5) -> str:
+    """ "60 tests affected: `test_a`, `test_b`, …" for a record of one cause
+    that failed many tests (empty for one test)."""
+    if record.affected < 2:
+        return ""
+    names = [loc.test for loc in record.related if loc.test]
+    listed = ", ".join(f"`{_code(n)}`" for n in names[:shown])
+    more = ", …" if record.affected > min(len(names), shown) else ""
+    return f"{record.affected} tests affected" + (f": {listed}{more}" if listed else "")
 
 
 def _code(text: str) -> str:

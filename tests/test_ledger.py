@@ -161,3 +161,84 @@ def test_reads_see_a_ledger_removed_and_made_again_at_the_same_path(tmp_path):
     ledger_module._READY.discard(ws.state / "ledger.sqlite3")
     again = Ledger.open(ws)
     assert again.last_run("T-1") is None
+
+
+# -- schema 2: generations and one attempt per failure type per run -------------------
+_V1_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE attempts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, failure_id TEXT NOT NULL, task TEXT NOT NULL,
+    failure_type TEXT NOT NULL, automatic INTEGER NOT NULL DEFAULT 1, state TEXT NOT NULL,
+    tried TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '', record TEXT,
+    outcome TEXT, pid INTEGER NOT NULL, created REAL NOT NULL, finished REAL);
+CREATE UNIQUE INDEX attempts_one_automatic ON attempts (failure_id, task) WHERE automatic = 1;
+CREATE TABLE tasks (task TEXT PRIMARY KEY, status TEXT NOT NULL DEFAULT 'active',
+    retries INTEGER NOT NULL DEFAULT 0, note TEXT NOT NULL DEFAULT '', updated REAL NOT NULL);
+INSERT INTO meta VALUES ('schema', '1');
+INSERT INTO attempts(failure_id, task, failure_type, state, pid, created)
+    VALUES ('old', 'TASK-1', 'compile', 'escalated', 1, 0);
+"""
+
+
+def test_a_schema_1_ledger_is_migrated_and_keeps_its_attempts(tmp_path):
+    from faultlens.recipes import ledger as ledger_module
+
+    ws = Workspace.at(tmp_path)
+    ws.state.mkdir()
+    db = sqlite3.connect(ws.state / "ledger.sqlite3")
+    db.executescript(_V1_SCHEMA)
+    db.close()
+    ledger = Ledger.open(ws)
+    db = sqlite3.connect(ws.state / "ledger.sqlite3")
+    assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == str(
+        ledger_module.SCHEMA_VERSION
+    )
+    assert ledger.automatic_attempt("old", "TASK-1") is not None  # still counts
+    assert ledger.claim("old", "TASK-1", "compile") is None
+    assert ledger.claim_type("TASK-1", 1, "compile", ["old"]) is not None
+
+
+def test_a_retried_task_gets_one_fresh_attempt_per_failure(tmp_path):
+    from faultlens.recipes import ledger as ledger_module
+
+    ws = Workspace.at(tmp_path)
+    ledger = Ledger.open(ws)
+    assert ledger.claim("abc", "TASK-1", "compile") is not None
+    assert ledger.claim("abc", "TASK-1", "compile") is None
+    assert ledger.note_retry("TASK-1", 2) == (True, 1)
+    ledger_module._READY.discard(ws.state / "ledger.sqlite3")
+    ledger = Ledger.open(ws)  # opened again, as by another process
+    assert ledger.automatic_attempt("abc", "TASK-1") is None  # a fresh generation
+    assert ledger.claim("abc", "TASK-1", "compile") is not None
+    assert ledger.claim("abc", "TASK-1", "compile") is None
+
+
+def test_a_failure_type_gets_one_attempt_per_task_per_run(tmp_path):
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    first = ledger.claim_type("TASK-1", 7, "compile", ["a", "b"])
+    assert first is not None
+    assert ledger.claim_type("TASK-1", 7, "compile", ["c"]) is None  # the same run
+    assert ledger.claim_type("TASK-1", 7, "test", ["d"]) is not None  # another type
+    assert ledger.claim_type("TASK-2", 7, "compile", ["a"]) is not None  # another task
+    ledger.finish_type(first, "recovered", "2 imports", "gone", changed=True)
+    (row, _) = ledger.type_attempts("TASK-1", 7)
+    assert (row.state, row.failure_ids, row.changed) == ("recovered", ["a", "b"], True)
+
+
+def _type_claimer(state: str, run_id: int, out: mp.Queue) -> None:  # type: ignore[type-arg]
+    ws = Workspace.at(state.rsplit("/.faultlens", 1)[0])
+    out.put(Ledger.open(ws).claim_type("TASK-1", run_id, "compile", ["x"]))
+
+
+def test_two_processes_claiming_one_type_attempt_get_it_once(tmp_path):
+    ws = Workspace.at(tmp_path)
+    Ledger.open(ws)
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_type_claimer, args=(str(ws.state), 3, out)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    got = [out.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(60)
+    assert sum(1 for g in got if g is not None) == 1

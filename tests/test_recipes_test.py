@@ -181,8 +181,9 @@ def test_a_real_pytest_failure_is_escalated_with_expected_and_actual(tmp_path):
 
 @pytest.mark.real_tool
 def test_a_test_erroring_on_a_missing_import_gets_the_compile_fix_then_its_rerun(tmp_path):
-    """unittest reports a NameError raised inside a test as that test's error: the
-    test recipe applies the compile recipe's import and verifies with the single test."""
+    """unittest reports a NameError raised inside a test as that test's error: it
+    takes the compile attempt (its cause), whose import is verified by re-running
+    the original command."""
     (tmp_path / "shop").mkdir()
     (tmp_path / "tests").mkdir()
     (tmp_path / "shop" / "__init__.py").write_text("")
@@ -198,7 +199,7 @@ def test_a_test_erroring_on_a_missing_import_gets_the_compile_fix_then_its_rerun
     )
     report, _ = run_recover_in_process([sys.executable, "-m", "unittest"], tmp_path, "T")
     (outcome,) = report.outcomes
-    assert outcome.record.failure_type.value == "test"
+    assert outcome.record.failure_type.value == "compile"  # the cause, not the symptom
     assert outcome.result == "recovered", outcome.reason
     assert outcome.tried == "Import Money from shop.money"
     assert (tmp_path / "shop" / "cart.py").read_text().startswith("from shop.money import Money\n")
@@ -224,6 +225,7 @@ def test_a_failing_go_test_is_rerun_alone_and_escalated_with_got_and_want(tmp_pa
     assert tests, [r.signal for r in report.records]
     outcome = tests[0]
     assert outcome.result == "escalated"
-    assert outcome.tried == "Re-run TestAdd once"
-    assert "-run '^TestAdd$'" in outcome.reason
+    assert outcome.tried == "re-ran TestAdd once (go)"
+    assert "go test" not in outcome.reason  # no internal command in "Why it failed"
+    assert any("-run '^TestAdd$' ./." in d for d in outcome.details), outcome.details
     assert "Expected: 4" in outcome.details and "Actual: 0" in outcome.details

@@ -188,9 +188,9 @@ def test_a_secret_named_by_a_scanner_is_masked_in_records_made_before_and_after(
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("password=hunter2-prod", "password=hunt…(12 chars)"),
-        ('"api_key": "abc123def456"', '"api_key": "abc1…(12 chars)"'),
-        ("https://deploy:pa55w0rd@host/x", "https://deploy:pa55…(8 chars)@host/x"),
+        ("password=hunter2-prod", "password=…(12 chars)"),
+        ('"api_key": "abc123def456"', '"api_key": "…(12 chars)"'),
+        ("https://deploy:pa55w0rd@host/x", "https://deploy:…(8 chars)@host/x"),
         ("gitleaks generic-api-key: secret in a.env", "gitleaks generic-api-key: secret in a.env"),
         ("max_tokens: 4096, token: 1234", "max_tokens: 4096, token: 1234"),
         ("password: ********", "password: ********"),

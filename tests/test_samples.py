@@ -31,6 +31,23 @@ def test_sample_classifies_to_expected_records(sample, capsys):
     assert status == (1 if sample.expected else 0)
 
 
+RUN = [s for s in ALL if s.expected_run is not None]
+
+
+@pytest.mark.parametrize("sample", RUN, ids=[s.id for s in RUN])
+def test_sample_with_its_command_and_exit_status_classifies_to_expected_run_records(sample, capsys):
+    """expected.run.json: what `faultlens run` reports, knowing the command
+    and its exit status (warnings that failed the run, the generic rule)."""
+    command, status_code = sample.run_context()
+    argv = ["classify", "--json", "--cwd", str(sample.dir), "--command", command]
+    status = main([*argv, "--exit-code", str(status_code), str(sample.output)])
+    records = json.loads(capsys.readouterr().out)
+    got = [{k: r.get(k) for k in exp} for r, exp in zip(records, sample.expected_run, strict=False)]
+    assert len(records) == len(sample.expected_run), json.dumps(records, indent=1)[:4000]
+    assert got == sample.expected_run
+    assert status == (1 if sample.expected_run else 0)
+
+
 @pytest.mark.parametrize("sample", ALL, ids=[s.id for s in ALL])
 def test_sample_records_the_command_that_produced_it(sample):
     cmd = sample.dir / "cmd.txt"
@@ -39,7 +56,7 @@ def test_sample_records_the_command_that_produced_it(sample):
 
 
 def test_every_rule_has_a_sample():
-    proved = {e.get("rule") for s in ALL for e in s.expected}
+    proved = {e.get("rule") for s in ALL for e in [*s.expected, *(s.expected_run or [])]}
     missing = sorted(r.id for r in all_rules() if r.id not in proved)
     assert not missing, f"rules with no sample in tests/samples: {missing}"
 

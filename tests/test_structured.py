@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 from faultlens.classifier import Options, classify_text
-from faultlens.classifier.structured import classify_stream
+from faultlens.classifier.engine import Classifier
+from faultlens.classifier.structured import classify_stream, feed_stream
+
+SAMPLES = Path(__file__).parent / "samples"
 
 
 def classify(data: bytes, cwd: str = ".") -> list:
@@ -154,3 +158,37 @@ def test_tap_suite_failing_only_because_of_its_subtests_is_not_a_second_record()
     )
     (rec,) = classify_text(out)
     assert rec.hint["test_id"] == "joins words"
+
+
+# -- linters' checkstyle XML and JSON reports (structured/lint_reports.py) ----------------
+
+
+def _lint_sample(case: str) -> Path:
+    found = sorted((SAMPLES / case).glob("output.*"))
+    assert found, case
+    return found[0]
+
+
+def test_a_truncated_lint_json_report_is_read_as_text_without_failing():
+    data = _lint_sample("js_lint/eslint-json").read_bytes()
+    records = classify(data[: len(data) // 2])
+    assert all(r.rule != "lint_report.eslint" for r in records)
+
+
+def test_a_truncated_checkstyle_report_keeps_the_findings_read_before_the_cut():
+    data = _lint_sample("shellcheck/checkstyle").read_bytes()
+    cut = data.index(b"SC2068")
+    c = Classifier(Options())
+    feed_stream(io.BytesIO(data[:cut]), c)
+    records = c.close()
+    assert [r.code for r in records] == ["SC2086", "SC2164", "SC2086"]
+
+
+def test_text_after_a_json_report_is_classified_too():
+    path = _lint_sample("css/stylelint-json-max-warnings")
+    c = Classifier(Options(cwd=str(path.parent)))
+    with open(path, "rb") as fh:
+        feed_stream(fh, c)
+    [record] = c.close()
+    assert record.rule == "lint_report.stylelint"
+    assert record.hint["warnings_fail"].startswith("the output says so: Max warnings exceeded")

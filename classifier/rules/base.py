@@ -27,6 +27,10 @@ from typing import Any, Protocol
 from ..taxonomy import FailureType
 
 FALLBACK = "fallback"  # Hit.key[0] of a summary that stands only when nothing else was found
+# Hit.key[0] of an output line saying warnings failed the run ("ESLint found too
+# many warnings"): it keeps the run's warnings (classifier/warnings_policy.py) and,
+# like a FALLBACK summary, stands as a record only when nothing else was found.
+WARNINGS_FAILED = "warnings-failed"
 
 
 @dataclass(slots=True)
@@ -54,6 +58,10 @@ class Hit:
     # more specific record was found (postprocess.drop_redundant_fallbacks).
     key: tuple[Any, ...] | None = None
     rule_id: str = ""
+    # A finding that does not fail the tool's run by its defaults (gcc's
+    # `warning:`, eslint's `warning`): a record only when the run failed
+    # because of warnings (classifier/warnings_policy.py decides, at close).
+    warning: bool = False
     # Set by the engine: the file was already resolved against the cwd.
     resolved: bool = False
 

@@ -103,6 +103,7 @@ class _CompilerDiagnostic:
         self.column = int(m.group("column")) if m.group("column") else None
         self.log_line = ctx.line_no
         self.fatal = m.group("severity") == "fatal error"
+        self.warning = m.group("severity") == "warning"
         self.function, self.related = _context(ctx, self.file)
         self.notes: list[str] = []
         self.fixits: list[dict[str, Any]] = []
@@ -213,6 +214,7 @@ class _CompilerDiagnostic:
                 log_line=self.log_line,
                 hint=hint,
                 related=self.related,
+                warning=self.warning,
             )
         ]
 
@@ -221,12 +223,13 @@ class _CompilerDiagnostic:
     id="c.compiler_error",
     category=FailureType.COMPILE,
     tool="cc",
-    pattern=rf"^{_C_FILE}:(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>fatal error|error): (?P<message>.+)$",
-    triggers=(": error: ", ": fatal error: "),
+    pattern=rf"^{_C_FILE}:(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>fatal error|error|warning): (?P<message>.+)$",
+    triggers=(": error: ", ": fatal error: ", ": warning: "),
     url=_GCC_DOCS,
 )
 def c_compiler_error(m: re.Match[str], ctx: LineContext) -> Block:
-    """gcc, g++ and clang errors (warnings are not failures).
+    """gcc, g++ and clang errors (and warnings, failures only when the run
+    failed because of them: docs/warnings.md).
 
     What it detects: `file:line:col: error: message` and `file:line:col:
     fatal error: message` on a C/C++ source or header, read with what

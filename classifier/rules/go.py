@@ -9,6 +9,7 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, hit_from_match, match_above
+from .causes import environment_cause
 from .registry import rule
 
 _HEADER = re.compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
@@ -18,6 +19,10 @@ _UNUSED = re.compile(
 )
 _UNUSED_IMPORT = re.compile(r'^"(?P<module>[^"]+)" imported (?:but|and) not used')
 _NO_MODULE = re.compile(r"no required module provides package (?P<module>[^\s;]+)")
+_BUT_DOES_HAVE = re.compile(
+    r"\.(?P<name>\w+) undefined \((?P<advice>type .+? has no field or method \w+, but does have"
+    r" (?:field |method )?(?P<suggestion>\w+))\)"
+)
 
 
 @rule(
@@ -69,6 +74,11 @@ def go_compile(m: re.Match[str], ctx: LineContext) -> Hit:
     module = _NO_MODULE.search(message)
     if module:
         hint["module"] = module.group("module")
+    does_have = _BUT_DOES_HAVE.search(message)
+    if does_have:  # a field or method spelled with the wrong case
+        hint["name"] = does_have.group("name")
+        hint["suggestion"] = does_have.group("suggestion")
+        hint["advice"] = [does_have.group("advice")]
     return hit_from_match(m, ctx, message=message, hint=hint)
 
 
@@ -173,32 +183,51 @@ class _GoTestRun:
         return hits
 
     def _hit(self, t: _Test) -> Hit:
-        hint: dict[str, Any] = {"test_id": t.name}
+        hint: dict[str, Any] = {"runner": "go", "test_id": t.name, "test_path": t.name.split("/")}
         if self.package:
             hint["package"] = self.package
         file: str | None = None
         line: int | None = None
         message = "test failed"
         related: list[tuple[str, int | None, int | None, str]] = []
+        category: FailureType | None = None
         if t.messages:
             file, line, message = t.messages[0]
             file = self._locate(file)
             hint["messages"] = [f"{f}:{n}: {text}" for f, n, text in t.messages]
+            hint["why"] = message[:500]
+            if file.endswith("_test.go"):
+                hint["test_file"] = self.ctx.resolve(file)
             got = _GOT_WANT.search(message)
             if got:
                 hint["actual"] = (got.group("actual") or got.group("actual2")).strip()
                 hint["expected"] = (got.group("expected") or got.group("expected2")).strip()
+            # "dial tcp 127.0.0.1:5432: connect: connection refused", "X must be set"
+            cause = environment_cause([text for _, _, text in t.messages])
+            if cause is not None:
+                category = cause.category
+                hint.update(cause.hint)
         elif self.panic and t is self.failed[-1]:
             message = f"panic: {self.panic}"
             hint["panic"] = self.panic
+            hint["why"] = message[:500]
+            cause = environment_cause([self.panic])
+            if cause is not None:
+                category = cause.category
+                hint.update(cause.hint)
             if self.frames:
                 file, line = self.frames[0]
                 related = [(f, n, None, "") for f, n in self.frames[1:]]
+                own = next(((f, n) for f, n in self.frames if f.endswith("_test.go")), None)
+                if own is not None:  # the test function's own frame
+                    hint["test_file"] = self.ctx.resolve(own[0])
+                    hint["test_line"] = own[1]
         return Hit(
             signal=t.signal,
             message=f"{t.name}: {message}",
             file=file,
             line=line,
+            category=category,
             log_line=t.log_line,
             hint=hint,
             related=related,

@@ -83,9 +83,16 @@ class _JavacError:
     max_lines = 40
 
     def __init__(
-        self, ctx: LineContext, file: str, line: int, column: int | None, message: str
+        self,
+        ctx: LineContext,
+        file: str,
+        line: int,
+        column: int | None,
+        message: str,
+        warning: bool = False,
     ) -> None:
         self.signal = ctx.line.strip()
+        self.warning = warning
         self.file = file
         self.line = line
         self.column = column
@@ -125,12 +132,13 @@ class _JavacError:
                 column=self.column,
                 log_line=self.log_line,
                 hint=hint,
+                warning=self.warning,
             )
         ]
 
 
 _JAVAC = re.compile(
-    r"^(?::\w+)*(?P<file>[^\s:][^:]*?\.java):(?P<line>\d+): error: (?P<message>.+)$"
+    r"^(?::\w+)*(?P<file>[^\s:][^:]*?\.java):(?P<line>\d+): (?P<severity>error|warning): (?P<message>.+)$"
 )
 
 
@@ -154,7 +162,9 @@ def java_javac(m: re.Match[str], ctx: LineContext) -> Block:
     two "cannot find symbol" errors on one line stay two records.  Gradle's
     plain console glues the task name to the first line
     (`:compileJava/abs/App.java:6: error: ...`); the prefix is dropped.
-    Warnings and the closing `N errors` line are not records.
+    A `warning:` is a warning (a failure only when the run failed because
+    of it: `-Werror`, docs/warnings.md); the closing `N errors` line is not
+    a record.
 
     Example output (`javac -d out src/com/example/Inventory.java`, javac 17.0.15):
         src/com/example/Inventory.java:7: error: cannot find symbol
@@ -168,7 +178,10 @@ def java_javac(m: re.Match[str], ctx: LineContext) -> Block:
 
     References: https://docs.oracle.com/en/java/javase/17/docs/specs/man/javac.html
     """
-    return _JavacError(ctx, m.group("file"), int(m.group("line")), None, m.group("message"))
+    warning = m.group("severity") == "warning"
+    return _JavacError(
+        ctx, m.group("file"), int(m.group("line")), None, m.group("message"), warning
+    )
 
 
 @rule(

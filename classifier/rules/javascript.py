@@ -443,8 +443,9 @@ class _EslintBlock:
     def take(self, m: re.Match[str], line: str, line_no: int) -> None:
         code = m.group("code")
         trust = bool(code and code.startswith(_TRUST_PLUGINS))
-        if m.group("severity") != "error" and not trust:
-            return
+        # a warning is a failure only when the run failed because of it
+        # (--max-warnings): classifier/warnings_policy.py decides
+        warning = m.group("severity") != "error" and not trust
         message = m.group("message").strip()
         self.hits.append(
             Hit(
@@ -456,6 +457,7 @@ class _EslintBlock:
                 code=code,
                 log_line=line_no,
                 category=FailureType.TRUST_GATE if trust else None,
+                warning=warning,
                 hint={"rule": code} if code else {},
             )
         )
@@ -501,8 +503,8 @@ def eslint_stylish(m: re.Match[str], ctx: LineContext) -> Block | None:
     followed by `  line:col  error  message  rule-id` lines, as many files as
     were linted, closed by `✖ N problems (E errors, W warnings)`. Each
     `error` line is one failure with the rule id as code; `warning` lines
-    are not failures (a run with only warnings gives no record), except for
-    security plugins (`security/...`, `no-secrets/...`), whose findings are
+    are warnings, failures only when the run failed because of them
+    (`--max-warnings`, docs/warnings.md), except for security plugins (`security/...`, `no-secrets/...`), whose findings are
     trust_gate failures. Parsing errors have no rule id.
 
     Example output (`eslint src`, eslint 10.15.0, flat config):
@@ -536,7 +538,8 @@ def eslint_stylish(m: re.Match[str], ctx: LineContext) -> Block | None:
 
 # The throw site Node prints above an uncaught error: `file:line`, the source
 # line, a caret line, a blank line.
-_THROW_SITE = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)$")
+# mocha prefixes it with "Exception during run: " when a spec file fails to load.
+_THROW_SITE = re.compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
 _ERROR_LINE = (
     r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error)(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
 )

@@ -26,6 +26,7 @@ from .javascript import (
     related,
     same_file,
 )
+from .js_causes import code_lines, js_cause
 from .registry import rule
 
 _COMPILE_SIGNS = re.compile(
@@ -33,6 +34,7 @@ _COMPILE_SIGNS = re.compile(
     r"|Failed to (?:load|resolve) (?:url|import)|Transform failed"
 )
 _MISSING_MODULE = re.compile(r"Cannot find (?:module|package) ['\"](?P<module>[^'\"]+)['\"]")
+_MAX_TEXTS = 60  # lines kept of one error besides its message (what a cause is read from)
 
 
 def _test_hit(
@@ -48,19 +50,27 @@ def _test_hit(
     signal: str,
     diff: dict[str, str] | None = None,
     suite_failure: bool = False,
+    texts: Sequence[str] = (),
+    title: str | None = None,
 ) -> Hit:
     """One failing test (or suite) as a Hit, located at the test file's
-    frame when there is one, else at the innermost frame in the project."""
-    chosen = next((f for f in frames if test_file and same_file(f.file, test_file)), None)
-    if chosen is None:
-        chosen = project_frame(frames, ctx)
-    file = chosen.file if chosen else test_file
+    frame when there is one, else at the innermost frame in the project;
+    at the frame that threw when the error names a cause (js_causes.py),
+    whose category the record then has."""
+    own = next((f for f in frames if test_file and same_file(f.file, test_file)), None)
+    chosen = own if own is not None else project_frame(frames, ctx)
     hint: dict[str, Any] = {"runner": runner}
     if names:
         hint["test_id"] = " ".join(names)
         hint["test_path"] = list(names)
+    if title is not None:
+        hint["test_title"] = title
     if test_file:
         hint["test_file"] = ctx.resolve(test_file)
+        if own is not None:
+            hint["test_line"] = own.line
+    if message.strip():
+        hint["why"] = message.strip()[:500]
     # What the runner printed as expected/received first, else the chai-style
     # message ("expected 11 to be 10"), else the lines of the printed diff.
     hint.update(values or _chai_values(message) or diff or {})
@@ -70,6 +80,14 @@ def _test_hit(
         missing = _MISSING_MODULE.search(message)
         if missing:
             hint.update(module_hint(missing.group("module")))
+    else:
+        cause = js_cause(message, texts, code_lines(texts))
+        if cause is not None:
+            category = cause.category
+            hint.update(cause.hint)
+            if cause.at_throw:
+                chosen = project_frame(frames, ctx) or chosen
+    file = chosen.file if chosen else test_file
     key_file = (test_file or file or "").replace("\\", "/").rsplit("/", 1)[-1]
     return Hit(
         signal=signal.strip(),
@@ -126,6 +144,8 @@ class _JestFailure:
         self.values: dict[str, str] = {}
         self.diff = DiffValues()
         self.parse_error: re.Match[str] | None = None
+        self.texts: list[str] = []
+        self.title = title
 
 
 # Babel's parse error inside "Test suite failed to run":
@@ -167,6 +187,8 @@ class _JestBlock:
                 diff=f.diff.values(),
                 signal=f.signal if not f.message else f"{f.signal}: {f.message}",
                 suite_failure=f.suite,
+                texts=f.texts,
+                title=None if f.suite else f.title,
             )
         )
 
@@ -199,6 +221,8 @@ class _JestBlock:
         s = line.strip()
         if not f.message and not f.frames:
             f.message = s
+        elif len(f.texts) < _MAX_TEXTS:
+            f.texts.append(line)
         if f.suite and f.parse_error is None:
             f.parse_error = _BABEL_SYNTAX.match(line)
         _value_lines(f.values, line)
@@ -314,6 +338,8 @@ class _VitestBlock:
         self.values: dict[str, str] = {}
         self.diff = DiffValues()
         self.done = False
+        self.texts: list[str] = []
+        self.title = names
 
     def feed(self, line: str, line_no: int) -> bool:
         s = line.strip()
@@ -322,7 +348,9 @@ class _VitestBlock:
         if _VITEST_SEPARATOR.match(s):
             if "Failed Tests" in s or "Failed Suites" in s or "Unhandled" in s:
                 return False
-            self.done = True  # the `⎯⎯⎯[1/4]⎯` separator closes this failure
+            # the `⎯⎯⎯[1/4]⎯` separator closes this failure; a plain one
+            # comes before its "Serialized Error:" (the error's properties)
+            self.done = "[" in s
             return True
         if re.match(_VITEST_FAIL, line) or s.startswith(("Test Files ", "Tests ")):
             return False
@@ -336,6 +364,8 @@ class _VitestBlock:
             return True
         if not self.message:
             self.message = s
+        elif len(self.texts) < _MAX_TEXTS:
+            self.texts.append(line)
         _value_lines(self.values, line)
         self.diff.feed(line)
         return True
@@ -353,6 +383,8 @@ class _VitestBlock:
             diff=self.diff.values(),
             signal=f"{self.signal}: {self.message}" if self.message else self.signal,
             suite_failure=self.suite,
+            texts=self.texts,
+            title=self.title,
         )
 
 
@@ -530,6 +562,7 @@ class _MochaFailure:
         self.message = ""
         self.frames: list[Frame] = []
         self.diff = DiffValues(minus_is_expected=False)
+        self.texts: list[str] = []
         self.add_title(first)
 
     def add_title(self, text: str) -> None:
@@ -575,6 +608,7 @@ class _MochaBlock:
                 values={},
                 diff=f.diff.values(),
                 signal=f"{' '.join(f.parts)}: {f.message}" if f.message else " ".join(f.parts),
+                texts=f.texts,
             )
         )
 
@@ -607,6 +641,8 @@ class _MochaBlock:
             return True if not line.strip() else not _looks_foreign(line)
         if line.strip() and not f.message:
             f.message = line.strip()
+        elif line.strip() and len(f.texts) < _MAX_TEXTS:
+            f.texts.append(line)
         f.diff.feed(line)
         return True
 
@@ -727,6 +763,7 @@ def mocha_no_tests(m: re.Match[str], ctx: LineContext) -> Block | Hit:
 _NODE_FAIL = r"^(?P<indent>\s*)✖ (?P<name>.+?) \((?P<duration>[\d.]+m?s)\)\s*$"
 _NODE_SUITE = re.compile(r"^(?P<indent>\s*)▶ (?P<name>.+?)\s*$")
 _NODE_TEST_AT = re.compile(r"^test at (?P<file>.+?):(?P<line>\d+):(?P<column>\d+)\s*$")
+_TEST_FILE = re.compile(r"[/\\][^/\\]+\.[cm]?[jt]sx?$")
 _NODE_PROP = re.compile(r"^\s+(?P<key>actual|expected): (?P<value>.+?),?\s*$")
 
 
@@ -742,6 +779,7 @@ class _NodeTestBlock:
         self.message = ""
         self.frames: list[Frame] = []
         self.values: dict[str, str] = {}
+        self.texts: list[str] = []
         self.names = [*self._suite_path(ctx), self.name]
 
     def _suite_path(self, ctx: LineContext) -> list[str]:
@@ -774,6 +812,8 @@ class _NodeTestBlock:
             return True
         if not self.message and not self.frames:
             self.message = line.strip()
+        elif len(self.texts) < _MAX_TEXTS:
+            self.texts.append(line)
         return True
 
     def finish(self) -> Iterable[Hit]:
@@ -793,8 +833,16 @@ class _NodeTestBlock:
             log_line=self.log_line,
             values=self.values,
             signal=f"✖ {self.name}: {self.message}" if self.message else self.signal,
+            texts=self.texts,
         )
         hit.hint["test_name"] = self.name
+        if not self.frames and _TEST_FILE.search(self.name):
+            # `✖ /dir/test/a.test.js (116ms) 'test failed'`: the file did not
+            # run (its own error, printed above, says why): no test to name
+            for k in ("test_id", "test_path", "test_name"):
+                hit.hint.pop(k, None)
+            hit.hint["test_file"] = self.ctx.resolve(self.name)
+            hit.hint["file_failed"] = True
         # The recap at the end prints the same failure without its suites.
         at = test_frame or (self.frames[0] if self.frames else None)
         hit.key = ("node:test", self.name, at.file if at else "", at.line if at else 0)

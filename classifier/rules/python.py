@@ -1,350 +1,36 @@
 """Python: interpreter errors (SyntaxError, tracebacks) and the type checkers
 and linters people run on Python code (mypy, pyright, ruff).
 
-The traceback reader lives here and is shared with `python_test.py`
-(unittest prints interpreter tracebacks inside its failure blocks).
+The traceback reader is python_traceback.py and what an exception says
+about its cause is python_causes.py, both shared with `python_test.py`.
 """
 
 from __future__ import annotations
 
 import re
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Iterable
+from typing import Any
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match, match_above
+from .python_causes import (
+    KNOWN_PACKAGES,
+    NOT_FAILURES,
+    cause_of,
+    exception_category,
+    exception_hint,
+    exception_rule,
+    import_hint,
+    name_hint,
+)
+from .python_traceback import FRAME, TRACEBACK_HEAD, Traceback
 from .registry import rule
 
 _TRACEBACK_DOCS = "https://docs.python.org/3/tutorial/errors.html"
 _EXCEPTIONS_DOCS = "https://docs.python.org/3/library/exceptions.html"
 
-# -- pieces of a Python traceback --------------------------------------------
-FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?\s*$')
-EXCEPTION = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)(?::[ \t]?(?P<message>.*))?$")
-TRACEBACK_HEAD = "Traceback (most recent call last):"
-CHAIN_MARKERS = (
-    "During handling of the above exception, another exception occurred:",
-    "The above exception was the direct cause of the following exception:",
-)
-
-SYNTAX_ERRORS = frozenset({"SyntaxError", "IndentationError", "TabError"})
-IMPORT_ERRORS = frozenset({"ModuleNotFoundError", "ImportError"})
-# Exceptions that say the environment is wrong, not the code: infra.
-INFRA_ERRORS = frozenset(
-    {
-        "ConnectionError",
-        "ConnectionRefusedError",
-        "ConnectionResetError",
-        "ConnectionAbortedError",
-        "TimeoutError",
-        "socket.gaierror",
-        "socket.timeout",
-        "urllib.error.URLError",
-        "requests.exceptions.ConnectionError",
-        "requests.exceptions.Timeout",
-        "requests.exceptions.ConnectTimeout",
-        "requests.exceptions.ReadTimeout",
-        "httpx.ConnectError",
-        "httpx.ConnectTimeout",
-        "PermissionError",
-        "MemoryError",
-    }
-)
-_NO_SPACE = re.compile(r"\[Errno 28\]|No space left on device")
-
-_NO_MODULE = re.compile(r"No module named '(?P<module>[^']+)'")
-_CANNOT_IMPORT = re.compile(r"cannot import name '(?P<name>[^']+)' from '(?P<module>[^']+)'")
-_NAME_NOT_DEFINED = re.compile(r"name '(?P<name>[^']+)' is not defined")
-_DID_YOU_MEAN = re.compile(r"Did you mean:? '(?P<suggestion>[^']+)'\?")
-_FORGOT_IMPORT = re.compile(r"Did you forget to import '(?P<import>[^']+)'\?")
 _SORRY = re.compile(r"\((?P<file>[^()]+?), line (?P<line>\d+)\)\s*$")
 _COMPILING = re.compile(r"^\*\*\* Error compiling '(?P<file>.+)'\.\.\.$")
-
-# Import names whose PyPI distribution is known (a curated allow-list: a
-# package name guessed from an import could install a typosquat, so only
-# these are offered to the compile recipe's install step).
-KNOWN_PACKAGES: dict[str, str] = {
-    "yaml": "PyYAML",
-    "PIL": "Pillow",
-    "cv2": "opencv-python",
-    "sklearn": "scikit-learn",
-    "bs4": "beautifulsoup4",
-    "dateutil": "python-dateutil",
-    "dotenv": "python-dotenv",
-    "jwt": "PyJWT",
-    "attr": "attrs",
-    "serial": "pyserial",
-    "Crypto": "pycryptodome",
-    "magic": "python-magic",
-    "docx": "python-docx",
-    "OpenSSL": "pyOpenSSL",
-    "MySQLdb": "mysqlclient",
-    "psycopg2": "psycopg2-binary",
-    "google.protobuf": "protobuf",
-    "multipart": "python-multipart",
-    "jose": "python-jose",
-    "slugify": "python-slugify",
-    "toml": "toml",
-    **{
-        name: name
-        for name in (
-            "requests",
-            "numpy",
-            "pandas",
-            "scipy",
-            "matplotlib",
-            "flask",
-            "django",
-            "fastapi",
-            "starlette",
-            "uvicorn",
-            "pydantic",
-            "httpx",
-            "aiohttp",
-            "click",
-            "typer",
-            "rich",
-            "jinja2",
-            "sqlalchemy",
-            "alembic",
-            "redis",
-            "boto3",
-            "botocore",
-            "pytest",
-            "hypothesis",
-            "mypy",
-            "ruff",
-            "black",
-            "tqdm",
-            "lxml",
-            "markdown",
-            "tomli",
-            "cryptography",
-            "paramiko",
-            "celery",
-            "torch",
-            "transformers",
-            "openai",
-            "anthropic",
-            "tenacity",
-            "structlog",
-            "loguru",
-            "orjson",
-            "ujson",
-            "simplejson",
-            "psutil",
-            "docker",
-            "kubernetes",
-            "grpc",
-        )
-    },
-}
-_PACKAGE_OK = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$")
-
-
-def import_hint(message: str, is_local: Callable[[str], bool] | None = None) -> dict[str, Any]:
-    """What the compile recipe needs from an ImportError message: the module,
-    the name that could not be imported, and the PyPI package when it is on
-    the curated list and the module is not one of the project's own."""
-    hint: dict[str, Any] = {}
-    m = _NO_MODULE.search(message) or _CANNOT_IMPORT.search(message)
-    if m:
-        hint.update(m.groupdict())
-    s = _DID_YOU_MEAN.search(message)
-    if s:
-        hint["suggestion"] = s.group("suggestion")
-    module = hint.get("module")
-    if isinstance(module, str) and _PACKAGE_OK.match(module) and "name" not in hint:
-        top = module.split(".", 1)[0]
-        if is_local is not None and (is_local(f"{top}.py") or is_local(f"{top}/__init__.py")):
-            hint["local"] = True
-        else:
-            package = KNOWN_PACKAGES.get(module) or KNOWN_PACKAGES.get(top)
-            if package:
-                hint["package"] = package
-    return hint
-
-
-def name_hint(message: str) -> dict[str, Any]:
-    """The undefined name of a NameError, and Python's own suggestion."""
-    hint: dict[str, Any] = {}
-    for pattern in (_NAME_NOT_DEFINED, _DID_YOU_MEAN, _FORGOT_IMPORT):
-        m = pattern.search(message)
-        if m:
-            hint.update(m.groupdict())
-    return hint
-
-
-def exception_category(exc: str, message: str, code_line: str = "") -> FailureType:
-    """The category of an uncaught exception (see python_traceback)."""
-    short = exc.rsplit(".", 1)[-1]
-    if short in SYNTAX_ERRORS or short in IMPORT_ERRORS or short == "NameError":
-        return FailureType.COMPILE
-    if short == "AssertionError":
-        return FailureType.TEST
-    if exc in INFRA_ERRORS or short in INFRA_ERRORS or _NO_SPACE.search(message):
-        return FailureType.INFRA
-    if short == "KeyError" and ("environ" in code_line or "getenv" in code_line):
-        return FailureType.INFRA  # a missing environment variable
-    return FailureType.COMPILE
-
-
-def exception_rule(exc: str) -> str:
-    """The rule id a traceback ending in `exc` is reported under."""
-    short = exc.rsplit(".", 1)[-1]
-    if short in SYNTAX_ERRORS:
-        return "python.syntax_error"
-    if short in IMPORT_ERRORS:
-        return "python.import_error"
-    if short == "NameError":
-        return "python.name_error"
-    return "python.traceback"
-
-
-def exception_hint(exc: str, message: str, ctx: LineContext | None = None) -> dict[str, Any]:
-    short = exc.rsplit(".", 1)[-1]
-    hint: dict[str, Any] = {"exception": exc}
-    if short in IMPORT_ERRORS:
-        hint.update(import_hint(message, ctx.in_project if ctx is not None else None))
-    elif short == "NameError":
-        hint.update(name_hint(message))
-    elif short == "AttributeError":
-        s = _DID_YOU_MEAN.search(message)
-        if s:
-            hint["suggestion"] = s.group("suggestion")
-    return hint
-
-
-# Not failures of the code: the user stopped it, or it exited on purpose.
-_NOT_FAILURES = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit"})
-_LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python", "<frozen ", "<string>")
-
-
-def is_pseudo(file: str) -> bool:
-    """`<frozen os>`, `<string>`, `<stdin>`: code with no file to point at."""
-    return file.startswith("<") and file.endswith(">")
-
-
-_T = TypeVar("_T")
-
-
-def innermost_in_project(
-    items: Sequence[_T],
-    file_of: Callable[[_T], str],
-    ctx: LineContext,
-    library: tuple[str, ...] = _LIBRARY_MARKERS,
-) -> _T | None:
-    """Of locations listed innermost last: the innermost inside the project;
-    else the innermost outside any `library` folder; else the innermost."""
-    for item in reversed(items):
-        if ctx.in_project(file_of(item)):
-            return item
-    for item in reversed(items):
-        if not any(mark in file_of(item) for mark in library):
-            return item
-    return items[-1] if items else None
-
-
-@dataclass(slots=True)
-class Frame:
-    file: str
-    line: int
-    func: str | None
-    code: str = ""
-
-
-@dataclass(slots=True)
-class Traceback:
-    """A traceback being read, line by line (shared with unittest blocks).
-
-    `feed` returns True while the line belongs to the traceback; the last
-    exception of a chain ("During handling of the above exception ...") is
-    the one reported, with its own frames.
-    """
-
-    ctx: LineContext
-    frames: deque[Frame] = field(default_factory=lambda: deque(maxlen=256))
-    syntax_at: Frame | None = None  # `File "x", line N` without ", in" (SyntaxError)
-    exc: str | None = None
-    message: str = ""
-    exc_line: int | None = None
-    signal: str = ""
-    state: str = "frames"  # frames | after | chain
-    blank_run: int = 0
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if self.state == "frames":
-            return self._frames(line, line_no)
-        stripped = line.strip()
-        if self.state == "after":
-            if not stripped:
-                self.blank_run += 1
-                return self.blank_run <= 2
-            if stripped in CHAIN_MARKERS:
-                self.state = "chain"
-                return True
-            # an indented line right after it continues a multi-line message
-            return self.blank_run == 0 and line[:1] in (" ", "\t")
-        # state == "chain": blank lines, then a new "Traceback" header
-        if not stripped:
-            return True
-        if stripped == TRACEBACK_HEAD:
-            self.frames.clear()
-            self.syntax_at = None
-            self.state = "frames"
-            return True
-        return False
-
-    def _frames(self, line: str, line_no: int) -> bool:
-        m = FRAME.match(line)
-        if m:
-            frame = Frame(m.group("file"), int(m.group("line")), m.group("func"))
-            if frame.func is None:
-                self.syntax_at = frame
-            else:
-                self.frames.append(frame)
-            return True
-        if line[:1] in (" ", "\t"):
-            if self.frames and not self.frames[-1].code and line.strip():
-                self.frames[-1].code = line.strip()
-            return True  # source excerpt, caret line, "[Previous line repeated ...]"
-        if not line.strip():
-            return False
-        e = EXCEPTION.match(line)
-        if e is None:
-            return False
-        self.exc = e.group("exc")
-        self.message = (e.group("message") or "").strip()
-        self.exc_line = line_no
-        self.signal = line.strip()
-        self.state = "after"
-        self.blank_run = 0
-        return True
-
-    @property
-    def complete(self) -> bool:
-        return self.exc is not None
-
-    def location(self) -> Frame | None:
-        """The innermost frame inside the project; else the innermost frame
-        outside any library folder; else the innermost frame."""
-        syntax_at = (
-            self.syntax_at if self.syntax_at and not is_pseudo(self.syntax_at.file) else None
-        )
-        if self.exc and self.exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS and syntax_at:
-            return syntax_at
-        frames = [f for f in self.frames if not is_pseudo(f.file)]
-        found = innermost_in_project(frames, lambda f: f.file, self.ctx)
-        return found if found is not None else syntax_at
-
-    def related(self, chosen: Frame | None) -> list[tuple[str, int | None, int | None, str]]:
-        return [
-            (f.file, f.line, None, f"in {f.func}")
-            for f in self.frames
-            if f is not chosen and not is_pseudo(f.file)
-        ]
 
 
 class _TracebackBlock:
@@ -361,7 +47,7 @@ class _TracebackBlock:
 
     def finish(self) -> Iterable[Hit]:
         tb = self.tb
-        if not tb.complete or tb.exc is None or tb.exc in _NOT_FAILURES:
+        if not tb.complete or tb.exc is None or tb.exc in NOT_FAILURES:
             return []
         where = tb.location()
         code_line = where.code if where else ""
@@ -369,6 +55,13 @@ class _TracebackBlock:
         hint = exception_hint(tb.exc, tb.message, tb.ctx)
         if category is FailureType.INFRA and tb.exc.endswith("KeyError"):
             hint["variable"] = tb.message.strip("'\"")
+        elif category is FailureType.COMPILE and tb.chain:
+            # a ConfigError raised from a KeyError on os.environ, a client's
+            # error over a refused connection: the chained cause decides
+            cause = cause_of(tb.exceptions())
+            if cause is not None and cause.category is FailureType.INFRA:
+                category = cause.category
+                hint.update(cause.hint)
         return [
             Hit(
                 signal=tb.signal,
@@ -451,7 +144,7 @@ def _file_line_before(ctx: LineContext, n: int = 4) -> tuple[str | None, int | N
     triggers=("SyntaxError: ", "IndentationError: ", "TabError: "),
     url=_EXCEPTIONS_DOCS + "#SyntaxError",
 )
-def python_syntax_error(m: re.Match[str], ctx: LineContext) -> Hit:
+def python_syntax_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """A Python file that does not parse: SyntaxError, IndentationError, TabError.
 
     What it detects: the interpreter's report when the script itself does
@@ -474,6 +167,8 @@ def python_syntax_error(m: re.Match[str], ctx: LineContext) -> Hit:
     """
     file, line = _file_line_before(ctx)
     sorry = _SORRY.search(m.group("message"))
+    if file is None and sorry is None and m.group(0).startswith("SyntaxError: "):
+        return None  # no Python location: JavaScript prints the same line (node.syntax_error)
     if file is None and sorry:
         file, line = sorry.group("file"), int(sorry.group("line"))
         # compileall names the file in full on the line above; the

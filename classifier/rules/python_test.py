@@ -1,305 +1,51 @@
 """Python test runners: pytest and unittest.
 
 Every test record carries what the test recipe needs to re-run that one
-test: hint `runner` ("pytest" or "unittest") and `test_id` (the pytest node
-id `tests/test_x.py::TestC::test_y`, or the unittest id
-`module.Class.test_x`), plus `expected`/`actual` when the assertion shows
-them.
+test: hint `runner` ("pytest" or "unittest"), `test_id` (the pytest node
+id `tests/test_x.py::TestC::test_y[<lambda>0]` exactly as pytest prints
+it, or the unittest id `module.Class.test_x`), `test_file` and
+`test_line` (the test's own file and line), plus `expected`/`actual` and
+`why` (the line that says why) when the report shows them.
 
-pytest prints a failure twice: a detail block in the FAILURES/ERRORS
-section and a line in the "short test summary info". Both hits carry the
-same key, so the engine keeps one record (the detail, which has the
-location; the summary adds the exact node id when the detail could not).
-The key is ("pytest", outcome, <file name>::<test path>): the detail block
-only knows the test file as printed in its first frame (relative, or
-absolute under `--tb=native`), the summary knows the node id, and the file
-name is what both share.
+A test whose exception names a cause (NameError, an import error, a
+refused connection, a missing environment variable) is recorded under the
+cause's category at the throwing frame (python_causes.py), the test still
+in the hint. The pytest report readers are in pytest_report.py.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
-from .python import (
-    FRAME,
-    SYNTAX_ERRORS,
-    TRACEBACK_HEAD,
-    Traceback,
-    exception_hint,
-    innermost_in_project,
-    is_pseudo,
+from .pytest_report import (
+    COLLECT_PATTERN,
+    SUMMARY,
+    TITLE_PATTERN,
+    PytestBlock,
+    SectionBlock,
+    summary_hit,
 )
+from .python_causes import cause_of, exception_hint
+from .python_traceback import TRACEBACK_HEAD, Traceback
 from .registry import rule
 
 _PYTEST_DOCS = "https://docs.pytest.org/en/stable/how-to/output.html"
 _UNITTEST_DOCS = "https://docs.python.org/3/library/unittest.html"
-
-_HEADER = re.compile(r"^_+ (?P<title>\S.*?) _+$")
-_SECTION = re.compile(r"^=+ .* =+$")
-_LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
-_FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
-_CAPTURED = re.compile(r"^-+ Captured .+ -+$")
-_E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
-_EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
-_EXC_NAME = re.compile(
-    r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed|Failure|Iteration|Timeout)"
-    r"(?::|$)"
-)
-_ASSERT_EQ = re.compile(r"^(?:AssertionError: )?assert (?P<actual>.+?) == (?P<expected>.+)$")
-_UNITTEST_NE = re.compile(r"^(?P<actual>.+?) != (?P<expected>.+?)(?: : .*)?$")
-_LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python", "<frozen ")
-_SUMMARY_WORDS = ("FAILED ", "ERROR ", "SKIPPED ", "XFAIL ", "XPASS ", "PASSED ")
-_MAX_FRAMES = 256
-
-
-def _node_key(outcome: str, node: str) -> tuple[str, ...]:
-    """The merge key of a pytest failure, from its node id."""
-    path, sep, rest = node.partition("::")
-    name = posixpath.basename(path.replace("\\", "/"))
-    if not sep:  # a collection error names the file only
-        return ("pytest", outcome, name)
-    if outcome == "error":
-        return ("pytest", outcome, rest)
-    return ("pytest", outcome, f"{name}::{rest}")
-
-
-def _title_to_path(title: str) -> str:
-    """`TestC.test_y[1.5]` (a detail header) -> `TestC::test_y[1.5]` (node id)."""
-    head, bracket, params = title.partition("[")
-    return head.replace(".", "::") + bracket + params
-
-
-def _assert_hint(text: str) -> dict[str, Any]:
-    m = _ASSERT_EQ.match(text.strip())
-    return {"actual": m.group("actual"), "expected": m.group("expected")} if m else {}
-
-
-def _exception_of(text: str) -> tuple[str | None, str]:
-    """(exception name, message) of an `E` line or a summary message."""
-    if text.startswith("assert "):
-        return "AssertionError", text
-    m = _EXC_TEXT.match(text)
-    if m and (m.group("exc")[:1].isupper() or "." in m.group("exc")):
-        return m.group("exc"), (m.group("message") or "").strip()
-    return None, text
-
-
-class _Frames:
-    """Locations seen in a report, innermost last."""
-
-    def __init__(self, ctx: LineContext) -> None:
-        self.ctx = ctx
-        self.items: list[tuple[str, int, str]] = []
-
-    def add(self, file: str, line: int, note: str) -> None:
-        if is_pseudo(file):
-            return
-        if len(self.items) < _MAX_FRAMES:
-            self.items.append((file, line, note))
-        else:
-            self.items[-1] = (file, line, note)
-
-    def pick(self) -> tuple[str, int, str] | None:
-        return innermost_in_project(self.items, lambda item: item[0], self.ctx, _LIBRARY_MARKERS)
-
-    def first_project_file(self) -> str | None:
-        for file, _, _ in self.items:
-            if self.ctx.in_project(file) or not any(m in file for m in _LIBRARY_MARKERS):
-                return file
-        return None
-
-    def related(
-        self, chosen: tuple[str, int, str] | None
-    ) -> list[tuple[str, int | None, int | None, str]]:
-        return [(f, ln, None, note) for f, ln, note in self.items if (f, ln, note) != chosen]
-
-
-class _PytestBlock:
-    """One `___ title ___` report of the FAILURES or ERRORS section."""
-
-    max_lines = 50_000
-
-    def __init__(self, ctx: LineContext, title: str, start: int) -> None:
-        self.ctx = ctx
-        self.title = title
-        self.start = start
-        self.frames = _Frames(ctx)
-        self.e_lines: list[str] = []
-        self.e_line_no: int | None = None
-        self.native: Traceback | None = None
-        self.native_exc: tuple[str, str, int | None] | None = None
-        self.syntax_at: tuple[str, int] | None = None
-        self.strict = False  # end at the first line that is not part of a report
-        self.captured = False  # in the "Captured stdout/stderr/log" sections
-        self.doctest: dict[str, list[str]] = {}
-        self.doctest_part: str | None = None
-        if title.startswith("ImportError while loading conftest "):
-            self.kind = "conftest"
-            self.name = title.split("'")[1] if title.count("'") >= 2 else title
-            self.strict = True
-        elif title.startswith("ERROR collecting "):
-            self.kind = "collect"
-            self.name = title[len("ERROR collecting ") :].strip()
-        elif title.startswith(("ERROR at setup of ", "ERROR at teardown of ")):
-            self.kind = "error"
-            self.name = title.split(" of ", 1)[1].strip()
-        else:
-            self.kind = "failed"
-            self.name = title.removeprefix("[doctest] ")
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if self.native is not None:
-            if self.native.feed(line, line_no):
-                return True
-            self._end_native()
-        if _SECTION.match(line):
-            return False
-        h = _HEADER.match(line)
-        if h and not line.startswith("_ _"):
-            return False
-        if self.captured:
-            return True
-        if _CAPTURED.match(line):
-            # what the test printed or logged follows: not part of the failure
-            self.captured = True
-            return True
-        if line.strip() == TRACEBACK_HEAD:  # --tb=native
-            self.native = Traceback(self.ctx)
-            return True
-        if line in ("Expected:", "Got:", "Got nothing", "Expected nothing"):
-            # a doctest's report (pytest --doctest-modules)
-            part = "expected" if line.startswith("Expected") else "actual"
-            self.doctest_part = part if line.endswith(":") else None
-            self.doctest.setdefault(part, [])
-            return True
-        if self.doctest_part is not None:
-            if line.startswith("    ") and len(self.doctest[self.doctest_part]) < 20:
-                self.doctest[self.doctest_part].append(line[4:])
-                return True
-            self.doctest_part = None
-        e = _E_LINE.match(line)
-        if e:
-            text = e.group("text").rstrip()
-            where = FRAME.match(text)
-            if where and where.group("func") is None:  # a SyntaxError's `File "x", line N`
-                self.syntax_at = (where.group("file"), int(where.group("line")))
-            if len(self.e_lines) < 40:
-                self.e_lines.append(text)
-            if self.e_line_no is None:
-                self.e_line_no = line_no
-            return True
-        loc = _LOCATION.match(line) or _FIXTURE_AT.match(line)
-        if loc:
-            rest = (loc.groupdict().get("rest") or "").strip()
-            self.frames.add(loc.group("file"), int(loc.group("line")), rest)
-            return True
-        return not self.strict or line[:1] in (" ", "\t")
-
-    def _end_native(self) -> None:
-        tb = self.native
-        self.native = None
-        if tb is None:
-            return
-        for f in tb.frames:
-            self.frames.add(f.file, f.line, f"in {f.func}")
-        if tb.exc:
-            self.native_exc = (tb.exc, tb.message, tb.exc_line)
-
-    def finish(self) -> Iterable[Hit]:
-        if self.native is not None:
-            self._end_native()
-        lines = [t.strip() for t in self.e_lines if t.strip()]
-        # the exception line, else the first `E` line (an assertion, "fixture not found")
-        text = next(
-            (t for t in lines if t.startswith("assert ") or _EXC_NAME.match(t)),
-            lines[0] if lines else "",
-        )
-        exc, message = _exception_of(text) if text else (None, "")
-        log_line = self.e_line_no
-        last_rest = self.frames.items[-1][2] if self.frames.items else ""
-        if not text and _EXC_NAME.match(last_rest):  # e.g. `prices.py:4: DocTestFailure`
-            text, exc, message = last_rest, last_rest.split(":", 1)[0], ""
-        if self.native_exc and not text:
-            exc, message, log_line = self.native_exc
-            text = f"{exc}: {message}" if message else exc
-        if not text and not self.frames.items:
-            return []  # a `___ word ___` line that was not a pytest report
-        where = self.frames.pick()
-        if self.syntax_at and exc and exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS:
-            where = (*self.syntax_at, "")
-        hint: dict[str, Any] = {"runner": "pytest"}
-        if exc:
-            hint.update(exception_hint(exc, message, self.ctx))
-        hint.update(_assert_hint(text))
-        for part, got in self.doctest.items():
-            hint[part] = "\n".join(got)
-        category = FailureType.TEST
-        rule_id = "pytest.failure"
-        key: tuple[str, ...]
-        if self.kind == "conftest":
-            category = FailureType.COMPILE
-            rule_id = "pytest.conftest_error"
-            node = ""
-            key = ("pytest", "conftest", self.name)
-        elif self.kind == "collect":
-            category = FailureType.COMPILE
-            rule_id = "pytest.collection_error"
-            node = self.name
-            key = _node_key("error", node)
-        elif self.kind == "error":
-            node = ""
-            key = ("pytest", "error", _title_to_path(self.name))
-        else:
-            test_file = self.frames.first_project_file()
-            doctest = self.title.startswith("[doctest] ")
-            path = self.name if doctest else _title_to_path(self.name)
-            node = f"{test_file}::{path}" if test_file else ""
-            key = _node_key("failed", node) if node else ("pytest", "failed", path)
-        if node and not node.startswith("/"):
-            hint["test_id"] = node
-        signal = text or self.title
-        return [
-            Hit(
-                signal=signal,
-                message=f"{self.title}: {signal}" if text else self.title,
-                file=where[0] if where else None,
-                line=where[1] if where else None,
-                code=exc,
-                category=category,
-                log_line=log_line or self.start,
-                hint=hint,
-                related=self.frames.related(where),
-                key=key,
-                rule_id=rule_id,
-            )
-        ]
-
-
-_TITLE_PATTERN = (
-    r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$"
-)
-_COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
-_TITLE = re.compile(_TITLE_PATTERN)
-_COLLECT_TITLE = re.compile(_COLLECT_PATTERN)
-# Sections pytest may print between FAILURES and the short test summary.
-_BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured ")
-_SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
 
 
 @rule(
     id="pytest.failure",
     category=FailureType.TEST,
     tool="pytest",
-    pattern=_TITLE_PATTERN,
+    pattern=TITLE_PATTERN,
     triggers=("__ ",),
     url=_PYTEST_DOCS,
 )
-def pytest_failure(m: re.Match[str], ctx: LineContext) -> _PytestBlock | None:
+def pytest_failure(m: re.Match[str], ctx: LineContext) -> PytestBlock | None:
     """A failed pytest test: its report in the FAILURES (or ERRORS) section.
 
     What it detects: the `____ test_name ____` header (`TestClass.test_y`,
@@ -329,19 +75,19 @@ def pytest_failure(m: re.Match[str], ctx: LineContext) -> _PytestBlock | None:
     """
     if not m.group("title").strip("_ "):
         return None  # the `_ _ _ _` separator between frames
-    return _PytestBlock(ctx, m.group("title"), ctx.line_no)
+    return PytestBlock(ctx, m.group("title"), ctx.line_no)
 
 
 @rule(
     id="pytest.collection_error",
     category=FailureType.COMPILE,
     tool="pytest",
-    pattern=_COLLECT_PATTERN,
+    pattern=COLLECT_PATTERN,
     triggers=("ERROR collecting ",),
     url="https://docs.pytest.org/en/stable/explanation/goodpractices.html",
     priority=5,
 )
-def pytest_collection_error(m: re.Match[str], ctx: LineContext) -> _PytestBlock:
+def pytest_collection_error(m: re.Match[str], ctx: LineContext) -> PytestBlock:
     """A test module pytest could not import: an error during collection.
 
     What it detects: `____ ERROR collecting tests/test_x.py ____` and its
@@ -366,7 +112,7 @@ def pytest_collection_error(m: re.Match[str], ctx: LineContext) -> _PytestBlock:
 
     References: https://docs.pytest.org/en/stable/explanation/goodpractices.html
     """
-    return _PytestBlock(ctx, m.group("title"), ctx.line_no)
+    return PytestBlock(ctx, m.group("title"), ctx.line_no)
 
 
 @rule(
@@ -377,7 +123,7 @@ def pytest_collection_error(m: re.Match[str], ctx: LineContext) -> _PytestBlock:
     triggers=("ImportError while loading conftest ",),
     url="https://docs.pytest.org/en/stable/reference/fixtures.html#conftest-py-sharing-fixtures-across-multiple-files",
 )
-def pytest_conftest_error(m: re.Match[str], ctx: LineContext) -> _PytestBlock:
+def pytest_conftest_error(m: re.Match[str], ctx: LineContext) -> PytestBlock:
     """A conftest.py pytest could not import: no test was even collected.
 
     What it detects: `ImportError while loading conftest '/path/conftest.py'.`
@@ -400,44 +146,14 @@ def pytest_conftest_error(m: re.Match[str], ctx: LineContext) -> _PytestBlock:
 
     References: https://docs.pytest.org/en/stable/reference/fixtures.html#conftest-py-sharing-fixtures-across-multiple-files
     """
-    return _PytestBlock(ctx, ctx.line.strip(), ctx.line_no)
-
-
-_SUMMARY = re.compile(
-    r"^(?P<outcome>FAILED|ERROR) (?P<node>[^\s:]+?\.py(?:::\S.*?)?)(?: - (?P<message>.*))?$"
-)
-
-
-def _summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
-    outcome = m.group("outcome").lower()
-    node = m.group("node")
-    message = (m.group("message") or "").strip()
-    exc = _exception_of(message)[0] if message else None
-    hint: dict[str, Any] = {"runner": "pytest", "test_id": node}
-    if exc:
-        hint["exception"] = exc
-    if not message.endswith("..."):  # a truncated message would give a wrong value
-        hint.update(_assert_hint(message))
-    collect = outcome == "error" and "::" not in node
-    path = node.partition("::")[0]
-    return Hit(
-        signal=line.strip(),
-        message=line.strip(),
-        file=path,
-        code=exc,
-        category=FailureType.COMPILE if collect else FailureType.TEST,
-        log_line=line_no,
-        hint=hint,
-        key=_node_key(outcome, node),
-        rule_id="pytest.collection_error" if collect else "pytest.summary",
-    )
+    return PytestBlock(ctx, ctx.line.strip(), ctx.line_no)
 
 
 @rule(
     id="pytest.summary",
     category=FailureType.TEST,
     tool="pytest",
-    pattern=_SUMMARY.pattern,
+    pattern=SUMMARY.pattern,
     triggers=("FAILED ", "ERROR "),
     url="https://docs.pytest.org/en/stable/how-to/output.html#producing-a-detailed-summary-report",
 )
@@ -458,110 +174,7 @@ def pytest_summary(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://docs.pytest.org/en/stable/how-to/output.html#producing-a-detailed-summary-report
     """
-    return _summary_hit(m, ctx.line, ctx.line_no)
-
-
-class _SectionBlock:
-    """The FAILURES and ERRORS sections of a pytest run, read as one report.
-
-    Each `___ title ___` report in them is read by a _PytestBlock (records
-    under pytest.failure / pytest.collection_error); in the `--tb=line`
-    style there are no titles, only an `E` excerpt and a `path:line:
-    message` location per failed test, and the FAILED lines of the short
-    test summary that follows give them their node ids, in the same order.
-    Reading the whole section here means a report title is recognised
-    however long it is (pytest pads it with a single `_` when the title
-    fills the line), without a broad literal trigger."""
-
-    max_lines = 2_000_000
-
-    def __init__(self, ctx: LineContext) -> None:
-        self.ctx = ctx
-        self.reports: list[Hit] = []
-        self.sub: _PytestBlock | None = None
-        self.entries: list[Hit] = []
-        self.e_text: str | None = None
-        self.e_line_no: int | None = None
-        self.summary = False
-        self.skipping = False
-        self.summaries: list[Hit] = []
-        self.paired = 0
-
-    def _close_sub(self) -> None:
-        if self.sub is not None:
-            self.reports.extend(self.sub.finish())
-            self.sub = None
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if self.summary:
-            return self._summary_line(line, line_no)
-        if self.sub is not None:
-            if self.sub.feed(line, line_no):
-                return True
-            self._close_sub()
-        if _SECTION.match(line):
-            if _SECTION_NAMES.match(line):
-                return True  # ERRORS followed by FAILURES
-            if self.entries and any(name in line for name in _BETWEEN_SECTIONS):
-                self.skipping = True  # read on to the summary the entries pair with
-                return True
-            self.skipping = False
-            self.summary = "short test summary info" in line and bool(self.entries)
-            return self.summary
-        if self.skipping:
-            return True
-        title = _TITLE.match(line) or _COLLECT_TITLE.match(line)
-        if title and title.group("title").strip("_ "):
-            self.sub = _PytestBlock(self.ctx, title.group("title"), line_no)
-            return True
-        return self._line_style(line, line_no)
-
-    def _summary_line(self, line: str, line_no: int) -> bool:
-        s = _SUMMARY.match(line)
-        if s is None:
-            return line.startswith(_SUMMARY_WORDS)
-        hit = _summary_hit(s, line, line_no)
-        if s.group("outcome") == "FAILED" and self.paired < len(self.entries):
-            entry = self.entries[self.paired]
-            self.paired += 1
-            entry.key = hit.key
-            entry.hint.setdefault("test_id", hit.hint["test_id"])
-        else:
-            self.summaries.append(hit)
-        return True
-
-    def _line_style(self, line: str, line_no: int) -> bool:
-        e = _E_LINE.match(line)
-        if e:
-            self.e_text = e.group("text").strip()
-            self.e_line_no = line_no
-            return True
-        loc = _LOCATION.match(line)
-        if loc and self.e_text is not None:
-            text = self.e_text
-            exc, message = _exception_of(text)
-            hint: dict[str, Any] = {"runner": "pytest", **_assert_hint(text)}
-            if exc:
-                hint.update(exception_hint(exc, message, self.ctx))
-            self.entries.append(
-                Hit(
-                    signal=line.strip(),
-                    message=(loc.group("rest") or text).strip(),
-                    file=loc.group("file"),
-                    line=int(loc.group("line")),
-                    code=exc,
-                    log_line=self.e_line_no,
-                    hint=hint,
-                )
-            )
-            self.e_text = None
-            return True
-        # continuation of an E excerpt (indented), or a stray line
-        return self.e_text is not None and (line.startswith(" ") or not line.strip())
-
-    def finish(self) -> Iterable[Hit]:
-        self._close_sub()
-        return [*self.reports, *self.entries, *self.summaries]
+    return summary_hit(m, ctx.line, ctx.line_no)
 
 
 @rule(
@@ -572,7 +185,7 @@ class _SectionBlock:
     triggers=(" FAILURES ", " ERRORS "),
     url="https://docs.pytest.org/en/stable/how-to/output.html#modifying-python-traceback-printing",
 )
-def pytest_section(m: re.Match[str], ctx: LineContext) -> _SectionBlock:
+def pytest_section(m: re.Match[str], ctx: LineContext) -> SectionBlock:
     """pytest's FAILURES and ERRORS sections, including the one-line
     traceback style (`--tb=line`).
 
@@ -594,7 +207,7 @@ def pytest_section(m: re.Match[str], ctx: LineContext) -> _SectionBlock:
 
     References: https://docs.pytest.org/en/stable/how-to/output.html#modifying-python-traceback-printing
     """
-    return _SectionBlock(ctx)
+    return SectionBlock(ctx)
 
 
 @rule(
@@ -645,6 +258,7 @@ def pytest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
 
 # -- unittest -------------------------------------------------------------------
 _SEPARATOR = re.compile(r"^(?:-{20,}|={20,})$")
+_UNITTEST_NE = re.compile(r"^(?P<actual>.+?) != (?P<expected>.+?)(?: : .*)?$")
 
 
 class _UnittestBlock:
@@ -690,10 +304,29 @@ class _UnittestBlock:
             "runner": "unittest",
             "test_id": test_id,
             **exception_hint(tb.exc, tb.message, self.ctx),
+            "why": tb.signal[:500],
         }
+        method = test_id.rsplit(".", 1)[-1]
+        own = next((f for f in tb.frames if f.func == method), None)
+        if own is not None and not failed_import:
+            hint["test_file"] = self.ctx.resolve(own.file)
+            hint["test_line"] = own.line
         ne = _UNITTEST_NE.match(tb.message)
         if ne and tb.exc.endswith("AssertionError"):
             hint["actual"], hint["expected"] = ne.group("actual"), ne.group("expected")
+        explanation = [x.rstrip() for x in self.extra if x.strip()][:12]
+        if explanation:
+            hint["explanation"] = explanation
+        if tb.chain:
+            hint["context"] = [r.text[:300] for r in tb.chain]
+        category = FailureType.COMPILE if failed_import else FailureType.TEST
+        code = [f.code for f in tb.frames if f.code]
+        cause = cause_of(tb.exceptions(), code, self.ctx.in_project)
+        if cause is not None and (
+            category is FailureType.TEST or cause.category is FailureType.INFRA
+        ):
+            category = cause.category
+            hint.update(cause.hint)
         return [
             Hit(
                 signal=tb.signal,
@@ -701,7 +334,7 @@ class _UnittestBlock:
                 file=where.file if where else None,
                 line=where.line if where else None,
                 code=tb.exc,
-                category=FailureType.COMPILE if failed_import else FailureType.TEST,
+                category=category,
                 log_line=tb.exc_line or self.start,
                 hint=hint,
                 related=tb.related(where),
@@ -748,3 +381,113 @@ def unittest_failure(m: re.Match[str], ctx: LineContext) -> _UnittestBlock:
     name, where = m.group("name"), m.group("where")
     test_id = where if where == name or where.endswith("." + name) else f"{where}.{name}"
     return _UnittestBlock(ctx, m.group("outcome"), test_id, ctx.line_no)
+
+
+# -- doctest ----------------------------------------------------------------------
+_DOCTEST_AT = re.compile(r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>\S+)$')
+_DOCTEST_PARTS = {"Failed example:": "example", "Expected:": "expected", "Got:": "actual"}
+
+
+class _DoctestBlock:
+    """One failed example of `python -m doctest` (or doctest.testmod())."""
+
+    max_lines = 2_000
+
+    def __init__(self, ctx: LineContext, at: re.Match[str]) -> None:
+        self.ctx = ctx
+        self.at = at
+        self.log_line = ctx.line_no - 1
+        self.parts: dict[str, list[str]] = {"example": []}
+        self.part = "example"
+        self.exception: str | None = None
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if line.startswith("****"):
+            return False
+        if line in _DOCTEST_PARTS:
+            self.part = _DOCTEST_PARTS[line]
+            self.parts.setdefault(self.part, [])
+            return True
+        if line in ("Exception raised:", "Expected nothing", "Got nothing"):
+            self.part = "raised" if line.startswith("Exception") else ""
+            return True
+        if not line.startswith("    "):
+            return False
+        text = line[4:]
+        if self.part == "raised":
+            if not text.startswith(" ") and text.strip() and text != TRACEBACK_HEAD:
+                self.exception = text.strip()  # the exception line ends the traceback
+        elif self.part and len(self.parts[self.part]) < 20:
+            self.parts[self.part].append(text)
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        at = self.at
+        example = "\n".join(self.parts.get("example", []))
+        hint: dict[str, Any] = {
+            "runner": "doctest",
+            "test_id": at.group("name"),
+            "test_file": self.ctx.resolve(at.group("file")),
+            "test_line": int(at.group("line")),
+            "example": example,
+        }
+        for part in ("expected", "actual"):
+            if part in self.parts:
+                hint[part] = "\n".join(self.parts[part])
+        if self.exception:
+            hint["why"] = self.exception[:500]
+            hint["exception"] = self.exception.split(":", 1)[0]
+        elif "expected" in hint:
+            hint["why"] = f"expected {hint['expected']!r}, got {hint.get('actual', '')!r}"
+        return [
+            Hit(
+                signal=f"doctest failed: {at.group('name')}: {example.splitlines()[0] if example else ''}",
+                message=f"Failed example in {at.group('name')}: {example}",
+                file=at.group("file"),
+                line=int(at.group("line")),
+                code=hint.get("exception"),
+                log_line=self.log_line,
+                hint=hint,
+                key=("doctest", at.group("file"), at.group("line")),
+            )
+        ]
+
+
+@rule(
+    id="doctest.failure",
+    category=FailureType.TEST,
+    tool="doctest",
+    pattern=r"^Failed example:$",
+    triggers=("Failed example:",),
+    url="https://docs.python.org/3/library/doctest.html",
+)
+def doctest_failure(m: re.Match[str], ctx: LineContext) -> _DoctestBlock | None:
+    """A failed doctest example (`python -m doctest file.py`, `doctest.testmod()`).
+
+    What it detects: doctest's report of one example, `File "x.py", line N,
+    in module.func` then `Failed example:` with the example's source, and
+    either `Expected:` / `Got:` (the values become hint `expected` and
+    `actual`) or `Exception raised:` with the traceback (its exception line
+    is hint `why`). The record sits at the example's line (the `>>>` line of
+    the docstring), so the editor shows it where the example is; the
+    closing "N items had failures" summary is not a record. (pytest
+    `--doctest-modules` reports are pytest.failure's.)
+
+    Example output (`python3 -m doctest shop/prices.py`, Python 3.11.7):
+        **********************************************************************
+        File "/work/app/shop/prices.py", line 11, in prices.with_tax
+        Failed example:
+            with_tax(10)
+        Expected:
+            12.0
+        Got:
+            12.5
+
+    Recipe: test: re-run the module's doctests (`python -m doctest
+    <test_file>`); a real failure is escalated with expected vs actual.
+
+    References: https://docs.python.org/3/library/doctest.html
+    """
+    before = ctx.before(1)
+    at = _DOCTEST_AT.match(before[-1]) if before else None
+    return _DoctestBlock(ctx, at) if at else None

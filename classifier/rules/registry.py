@@ -37,6 +37,20 @@ FAMILIES: tuple[str, ...] = (
     "workflow",
     "tap",
     "cargo_json",
+    "ruby",
+    "ruby_test",
+    "ruby_xunit",
+    "php",
+    "php_test",
+    "php_lint",
+    "csharp",
+    # CI linters and format checkers (issue 13)
+    "shellcheck",
+    "js_lint",
+    "docker",
+    "css",
+    "markdown",
+    "fatal_warnings",
 )
 
 _RULES: dict[str, Rule] = {}

@@ -8,223 +8,14 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
+from .causes import environment_cause, infra_env
 from .registry import rule
+from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
 
 _RUSTC_DOCS = "https://doc.rust-lang.org/rustc/json.html"
 _ERROR_INDEX = "https://doc.rust-lang.org/error_codes/error-index.html"
 _CLIPPY_DOCS = "https://doc.rust-lang.org/clippy/usage.html"
 _TEST_DOCS = "https://doc.rust-lang.org/cargo/commands/cargo-test.html"
-
-_SPAN = re.compile(r"^\s*(?P<arrow>-->|:::) (?P<file>.+?):(?P<line>\d+):(?P<column>\d+)$")
-# A source line of a snippet or a suggestion: "3 |     subtotl + 1", "1 + use x;".
-_CODE = re.compile(r"^\s*(?P<line>\d+)\s?(?P<op>[|+~-])(?: (?P<text>.*))?$")
-# A label under a snippet: "  |     ^^^^^^^ use of undeclared type `HashMap`".
-_LABEL = re.compile(r"^(?P<gutter>\s*\| )(?P<pad>\s*)(?P<marks>[\^~+-]+)(?: (?P<label>.*))?$")
-_GUTTER = re.compile(r"^\s*\|\s*$")
-_HELP = re.compile(r"^(?P<indent>\s*=\s*)?help: (?P<message>.+)$")
-_INLINE_SUGGESTION = re.compile(r"^(?P<message>.+?): `(?P<text>[^`]+)`$")
-_NOTE = re.compile(r"^\s*(?:= )?note: (?P<message>.+)$")
-_LINT = re.compile(r"-D (?P<lint>[\w:-]+)` implied by|#\[deny\((?P<deny>[\w:]+)\)\]")
-_NAME = re.compile(
-    r"^cannot find (?:value|type|function|struct|macro|trait|crate|module) `(?P<name>[^`]+)`"
-)
-_UNRESOLVED = re.compile(r"^unresolved import `(?P<module>[^`]+)`")
-_WORD = re.compile(r"\w+")
-_UNCODED = re.compile(r"^error: (?P<message>.+)$")
-_DIAG_START = re.compile(r"^(?:error|warning)(?:\[\w+\])?: ")
-
-
-def _lint_code(lint: str) -> str:
-    """`clippy::needless-return` (as in `-D`) -> `clippy::needless_return`."""
-    return lint.replace("-", "_")
-
-
-def _changed_word(before: str, after: str) -> str | None:
-    """The one word a similar-name suggestion changed, when exactly one did."""
-    old, new = _WORD.findall(before), _WORD.findall(after)
-    if len(old) != len(new):
-        return None
-    changed = [b for a, b in zip(old, new, strict=True) if a != b]
-    return changed[0] if len(changed) == 1 else None
-
-
-class _RustDiagnostic:
-    """One rustc diagnostic: the `error...:` line up to the blank line ending it.
-
-    Reads the primary span (`-->`), secondary spans (`:::`), the snippet, the
-    labels, `note:` lines, the lint that made it an error, and every `help:`
-    with its suggestion (inline `` `text` `` or a diff of source lines).
-    """
-
-    max_lines = 400
-
-    def __init__(self, message: str, code: str | None, line: str, log_line: int) -> None:
-        self.signal = line.strip()
-        self.message = message.strip()
-        self.code = code
-        self.log_line = log_line
-        self.file: str | None = None
-        self.line: int | None = None
-        self.column: int | None = None
-        self.end_column: int | None = None
-        self.related: list[tuple[str, int | None, int | None, str]] = []
-        self.source: dict[int, str] = {}  # the primary snippet, by line number
-        self.notes: list[str] = []
-        self.advice: list[str] = []
-        self.lint: str | None = None
-        self.suggestions: list[dict[str, Any]] = []
-        self._help: dict[str, Any] | None = None  # the help section being read
-        self._last_code_line: int | None = None
-
-    # -- reading -----------------------------------------------------------
-    def feed(self, line: str, line_no: int) -> bool:
-        if not line.strip():
-            return False
-        if _DIAG_START.match(line):
-            return False
-        span = _SPAN.match(line)
-        if span:
-            self.feed_span(span)
-            return True
-        help_ = _HELP.match(line)
-        if help_:
-            self._start_help(help_.group("message").strip(), inline=bool(help_.group("indent")))
-            return True
-        note = _NOTE.match(line)
-        if note:
-            self._note(note.group("message").strip())
-            return True
-        code = _CODE.match(line)
-        if code and not _GUTTER.match(line):
-            self._code_line(int(code.group("line")), code.group("op"), code.group("text") or "")
-            return True
-        label = _LABEL.match(line)
-        if label:
-            self._label(label)
-            return True
-        return line.startswith((" ", "\t", "|", "..."))
-
-    def feed_span(self, m: re.Match[str]) -> None:
-        file, ln, col = m.group("file"), int(m.group("line")), int(m.group("column"))
-        if m.group("arrow") == "-->" and self.file is None:
-            self.file, self.line, self.column = file, ln, col
-        else:
-            self.related.append((file, ln, col, ""))
-        self._help = None
-
-    def _start_help(self, message: str, inline: bool) -> None:
-        if inline:
-            # `= help:` is advice without a suggested edit ("to override
-            # `-D warnings` add ...", "for further information visit ...").
-            self.advice.append(message)
-            self._help = None
-            return
-        sug = _INLINE_SUGGESTION.match(message)
-        entry: dict[str, Any] = {"message": message}
-        if sug:
-            entry = {"message": sug.group("message"), "replacement": sug.group("text")}
-            if self.file is not None:
-                entry.update(file=self.file, line=self.line, column=self.column)
-        self.suggestions.append(entry)
-        # A bare `help:` without inline text may show a diff of source lines.
-        self._help = None if sug else entry
-
-    def _note(self, message: str) -> None:
-        lint = _LINT.search(message)
-        if lint:
-            self.lint = self.lint or _lint_code(lint.group("lint") or lint.group("deny"))
-        elif not message.startswith("for more information"):
-            self.notes.append(message)
-
-    def _code_line(self, number: int, op: str, text: str) -> None:
-        self._last_code_line = number
-        if self._help is None:
-            if op == "|":
-                self.source.setdefault(number, text)
-            return
-        edits = self._help.setdefault("edits", [])
-        edits.append({"line": number, "op": op, "text": text})
-        if self.file is not None:
-            self._help.setdefault("file", self.file)
-
-    def _label(self, m: re.Match[str]) -> None:
-        label = (m.group("label") or "").strip()
-        column = len(m.group("pad")) + 1
-        width = len(m.group("marks"))
-        primary = self._help is None and self.end_column is None and m.group("marks")[0] == "^"
-        if primary and self._last_code_line == self.line and self.column == column:
-            self.end_column = column + width
-        if not label.startswith("help: "):
-            return
-        sug = _INLINE_SUGGESTION.match(label[len("help: ") :])
-        if not sug:
-            return
-        entry: dict[str, Any] = {"message": sug.group("message"), "replacement": sug.group("text")}
-        if self.file is not None and self._last_code_line is not None:
-            entry.update(
-                file=self.file,
-                line=self._last_code_line,
-                column=column,
-                end_column=column + width,
-            )
-        self.suggestions.append(entry)
-
-    # -- result ------------------------------------------------------------
-    def finish(self) -> Iterable[Hit]:
-        if self.file is None and self.code is None:
-            return []
-        hint: dict[str, Any] = {}
-        name = _NAME.match(self.message)
-        if name:
-            hint["name"] = name.group("name")
-        unresolved = _UNRESOLVED.match(self.message)
-        if unresolved:
-            hint["module"] = unresolved.group("module")
-        if self.suggestions:
-            hint["suggestions"] = self.suggestions
-            self._similar_name(hint)
-        if self.notes:
-            hint["notes"] = self.notes
-        if self.advice:
-            hint["help"] = self.advice
-        code = self.code
-        rule_id = "rust.error"
-        if self.lint:
-            hint["lint"] = self.lint
-            code = code or self.lint
-            if self.lint.startswith("clippy::"):
-                rule_id = "rust.clippy"
-        return [
-            Hit(
-                signal=self.signal,
-                message=self.message,
-                file=self.file,
-                line=self.line,
-                column=self.column,
-                end_line=self.line if self.end_column else None,
-                end_column=self.end_column,
-                code=code,
-                log_line=self.log_line,
-                hint=hint,
-                related=self.related,
-                rule_id=rule_id,
-            )
-        ]
-
-    def _similar_name(self, hint: dict[str, Any]) -> None:
-        """For "a ... with a similar name exists": the name suggested."""
-        for sug in self.suggestions:
-            if "similar name" not in sug["message"]:
-                continue
-            if "replacement" in sug:
-                hint["suggestion"] = sug["replacement"]
-                return
-            for edit in sug.get("edits", []):
-                before = self.source.get(edit["line"])
-                word = _changed_word(before, edit["text"]) if before is not None else None
-                if word:
-                    hint["suggestion"] = word
-                    return
 
 
 @rule(
@@ -271,15 +62,15 @@ def rust_error(m: re.Match[str], ctx: LineContext) -> Block | None:
     https://doc.rust-lang.org/rustc/json.html
     """
     if m.group("code"):
-        return _RustDiagnostic(m.group("message"), m.group("code"), ctx.line, ctx.line_no)
+        return RustDiagnostic(m.group("message"), m.group("code"), ctx.line, ctx.line_no)
     # An uncoded `error: message` is only rustc's when a span follows it; the
     # rule starts on the span so that other tools' `error:` lines stay theirs.
     previous = ctx.before(1)
-    head = _UNCODED.match(previous[0]) if previous else None
+    head = UNCODED.match(previous[0]) if previous else None
     if head is None:
         return None
-    diag = _RustDiagnostic(head.group("message"), None, previous[0], ctx.line_no - 1)
-    span = _SPAN.match(ctx.line)
+    diag = RustDiagnostic(head.group("message"), None, previous[0], ctx.line_no - 1)
+    span = SPAN.match(ctx.line)
     if span:
         diag.feed_span(span)
     return diag
@@ -326,13 +117,13 @@ def rust_clippy(m: re.Match[str], ctx: LineContext) -> Hit | None:
     error: str | None = None
     span: re.Match[str] | None = None
     for earlier in reversed(ctx.before(60)):
-        span = span or _SPAN.match(earlier)
+        span = span or SPAN.match(earlier)
         if earlier.startswith("error: "):
             error = earlier
             break
     if error is None:
         return None
-    lint = _lint_code(m.group("lint"))
+    lint = lint_code(m.group("lint"))
     return Hit(
         signal=error.strip(),
         message=error[len("error: ") :].strip(),
@@ -368,7 +159,7 @@ def rust_short(m: re.Match[str], ctx: LineContext) -> Hit:
     https://doc.rust-lang.org/rustc/command-line-arguments.html#--error-format-control-how-errors-are-produced
     """
     hint: dict[str, Any] = {}
-    name = _NAME.match(m.group("message"))
+    name = NAME.match(m.group("message"))
     if name:
         hint["name"] = name.group("name")
     return hit_from_match(m, ctx, hint=hint)
@@ -392,13 +183,19 @@ class _RustPanic:
 
     max_lines = 300
 
-    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+    def __init__(
+        self, m: re.Match[str], ctx: LineContext, doc: re.Match[str] | None = None
+    ) -> None:
         self.ctx = ctx
         self.signal = ctx.line.strip()
         self.thread = m.group("thread")
         self.file = m.group("file")
         self.line = int(m.group("line"))
         self.column = int(m.group("column"))
+        # A doc test's panic ("thread 'main' panicked at src/lib.rs:5:1",
+        # a line of rustdoc's generated program): the test is the doc
+        # example, named and placed by its `---- src/lib.rs - f (line 7)`.
+        self.doc = doc
         self.log_line = ctx.line_no
         old = m.groupdict().get("message")
         self.lines: list[str] = [old] if old else []
@@ -406,6 +203,8 @@ class _RustPanic:
         self.frames: list[tuple[str, int | None, int | None, str]] = []
         self.state = "message" if not old else "after"
         self._closure = False
+        self._fn = ""  # the function of the backtrace frame being read
+        self.test_at: tuple[str, int] | None = None
 
     def feed(self, line: str, line_no: int) -> bool:
         if self.state == "message":
@@ -427,12 +226,15 @@ class _RustPanic:
             at = _FRAME_AT.match(line)
             if at:
                 if not self._closure and self.ctx.in_project(at.group("file")):
-                    self.frames.append(
-                        (at.group("file"), int(at.group("line")), int(at.group("column")), "")
-                    )
+                    where = (at.group("file"), int(at.group("line")))
+                    self.frames.append((*where, int(at.group("column")), ""))
+                    if self._fn.endswith("::" + self.thread) and self.test_at is None:
+                        self.test_at = where  # the test function's own frame
                 return True
-            if _FRAME_FN.match(line):
-                self._closure = line.rstrip().endswith("{{closure}}")
+            fn = _FRAME_FN.match(line)
+            if fn:
+                self._fn = line[fn.end() :].strip()
+                self._closure = self._fn.endswith("{{closure}}")
                 return True
             if line.startswith("note: "):
                 return True
@@ -440,7 +242,16 @@ class _RustPanic:
 
     def finish(self) -> Iterable[Hit]:
         message = " ".join(x for x in self.lines if x).strip() or "panicked"
-        hint: dict[str, Any] = {"test_id": self.thread}
+        doc = self.doc
+        test_id = doc.group("name") if doc else self.thread
+        hint: dict[str, Any] = {"runner": "cargo", "test_id": test_id, "why": message[:500]}
+        if doc is None:
+            hint["test_path"] = test_id.split("::")
+            if self.test_at is not None:
+                hint["test_file"] = self.ctx.resolve(self.test_at[0].removeprefix("./"))
+                hint["test_line"] = self.test_at[1]
+        else:
+            hint.update(_doc_hint(doc, self.ctx))
         if "left" in self.sides and "right" in self.sides:
             # assert_eq!(actual, expected): the convention of the std docs.
             hint.update(
@@ -453,18 +264,103 @@ class _RustPanic:
         frames = [
             f for f in self.frames if (f[0].removeprefix("./"), f[1]) != (self.file, self.line)
         ]
+        category: FailureType | None = None
+        # `.expect("X must be set")` on std::env::var: "X must be set: NotPresent";
+        # an io::Error: "Os { code: 111, kind: ConnectionRefused, ... }"
+        cause = environment_cause(self.lines)
+        if cause is None and _NOT_PRESENT.search(message):
+            cause = infra_env(None)
+        if cause is not None and doc is None:
+            category = cause.category
+            hint.update(cause.hint)
+        file: str = self.file
+        line: int = self.line
+        column: int | None = self.column
+        key = None
+        if doc is not None:
+            file, line, column = doc.group("file"), int(doc.group("line")), None
+            key = ("cargo-doc", test_id)
         return [
             Hit(
                 signal=f"{self.signal} {first}",
                 message=message,
-                file=self.file,
-                line=self.line,
-                column=self.column,
+                file=file,
+                line=line,
+                column=column,
+                category=category,
                 log_line=self.log_line,
                 hint=hint,
                 related=frames,
+                key=key,
             )
         ]
+
+
+_NOT_PRESENT = re.compile(r"\bNotPresent\b")
+# cargo test's header of one doc test's output: `---- src/lib.rs - with_vat (line 7) stdout ----`
+_DOC_TEST = re.compile(
+    r"^---- (?P<name>(?P<file>\S+\.rs) - (?P<item>.+?) \(line (?P<line>\d+)\)) stdout ----$"
+)
+
+
+def _doc_hint(doc: re.Match[str], ctx: LineContext) -> dict[str, Any]:
+    return {
+        "doc_test": True,
+        "target": "--doc",
+        "test_file": ctx.resolve(doc.group("file")),
+        "test_line": int(doc.group("line")),
+        "item": doc.group("item"),
+    }
+
+
+@rule(
+    id="rust.doc_test",
+    category=FailureType.TEST,
+    tool="cargo test",
+    pattern=_DOC_TEST.pattern,
+    triggers=(") stdout ----",),
+    url="https://doc.rust-lang.org/rustdoc/write-documentation/documentation-tests.html",
+)
+def rust_doc_test(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A failing Rust doc test (`cargo test`, `cargo test --doc`).
+
+    What it detects: the `---- src/lib.rs - with_vat (line 7) stdout ----`
+    header cargo prints for each failing doc test. The record sits at the
+    doc example's line (the line in the name: where its code block opens),
+    hint["test_id"] is the doc test's full name (what `cargo test --doc
+    -- --exact` matches) and hint["target"] is `--doc`. A panic under it
+    (`thread 'main' panicked at src/lib.rs:5:1:`, a line of rustdoc's
+    generated program, not of the file) is the same failure: its message
+    and `left`/`right` values join this record. A doc test that does not
+    compile also gets rustc's own records (rust.error) at the lines of the
+    example.
+
+    Example output (`cargo test --no-fail-fast`, cargo 1.95.0):
+        ---- src/lib.rs - with_vat (line 7) stdout ----
+        Test executable failed (exit status: 101).
+
+        stderr:
+
+        thread 'main' (12196) panicked at src/lib.rs:5:1:
+        assertion `left == right` failed
+          left: 121
+         right: 120
+
+    Recipe: test: re-run the one doc test (`cargo test --doc -- --exact
+    'src/lib.rs - with_vat (line 7)'`); a real failure is escalated with
+    expected vs actual.
+
+    References: https://doc.rust-lang.org/rustdoc/write-documentation/documentation-tests.html
+    """
+    name = m.group("name")
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"doc test failed: {name}",
+        file=m.group("file"),
+        line=int(m.group("line")),
+        hint={"runner": "cargo", "test_id": name, **_doc_hint(m, ctx)},
+        key=("cargo-doc", name),
+    )
 
 
 @rule(
@@ -503,9 +399,17 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     https://doc.rust-lang.org/std/macro.assert_eq.html
     """
     full = _PANIC_NEW.match(ctx.line) or _PANIC_OLD.match(ctx.line)
-    if full is None or full.group("thread") == "main":
+    if full is None:
         return None
-    return _RustPanic(full, ctx)
+    if full.group("thread") != "main":
+        return _RustPanic(full, ctx)
+    # `main` panicking is a program's crash (cargo run), unless it is a doc
+    # test's generated program: its `---- ... stdout ----` header is just above
+    for line in reversed(ctx.before(8)):
+        doc = _DOC_TEST.match(line)
+        if doc:
+            return _RustPanic(full, ctx, doc)
+    return None
 
 
 @rule(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match
@@ -14,12 +15,15 @@ _DID_YOU_MEAN = re.compile(r"Did you mean (?:the instance member )?'(?P<suggesti
 _MODULE = re.compile(r"Cannot find module '(?P<module>[^']+)'")
 
 
-def _hint(message: str) -> dict[str, str]:
-    hint: dict[str, str] = {}
+def _hint(message: str) -> dict[str, Any]:
+    hint: dict[str, Any] = {}
     for pattern in (_NAME, _DID_YOU_MEAN, _MODULE):
         m = pattern.search(message)
         if m:
             hint.update(m.groupdict())
+    mean = _DID_YOU_MEAN.search(message)
+    if mean:  # tsc's own suggestion, verbatim, for a person to read
+        hint["advice"] = [mean.group(0)]
     return hint
 
 

@@ -1,5 +1,6 @@
-"""Structured inputs (JUnit XML, SARIF, cargo JSON, TAP, GitHub workflow
-commands), detected from the content and preferred over text.
+"""Structured inputs (JUnit XML, SARIF, linters' checkstyle XML and JSON
+reports, cargo JSON, TAP, GitHub workflow commands), detected from the
+content and preferred over text.
 
 `classify_path` and `classify_stream` look at the first bytes of the input;
 when a structured parser claims it, that parser reads it, otherwise the
@@ -26,9 +27,11 @@ SNIFFERS: list[Sniffer] = []
 
 
 def _register_builtin() -> None:
-    from . import junit, sarif
+    from . import junit, lint_reports, sarif
 
-    SNIFFERS.extend([junit.sniff, sarif.sniff])
+    SNIFFERS.extend(
+        [junit.sniff, sarif.sniff, lint_reports.sniff_checkstyle, lint_reports.sniff_json]
+    )
 
 
 _register_builtin()

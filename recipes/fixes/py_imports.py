@@ -113,9 +113,29 @@ def _insert_line(text: str) -> tuple[int, bool]:
     return (last, True) if last is not None else (0, False)
 
 
-def import_edit(rel_path: str, text: str, line: str) -> TextEdit:
+def imports_name(text: str, name: str) -> bool:
+    """Whether the module already binds `name` by an import (any form, any place)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        n = re.escape(name)
+        return re.search(rf"^\s*(?:from\s+\S+\s+)?import\b[^\n]*\b{n}\b", text, re.M) is not None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound == name:
+                    return True
+    return False
+
+
+def import_edit(rel_path: str, text: str, line: str) -> TextEdit | None:
     """Insert the import after the file's leading imports (merging into an existing
-    one-line `from X import a` of the same module)."""
+    one-line `from X import a` of the same module); None when the file already
+    imports the name (an edit is never made twice)."""
+    m0 = re.match(r"^from \S+ import (\w+)$", line)
+    if m0 and imports_name(text, m0.group(1)):
+        return None
     lines = text.splitlines()
     m = re.match(r"^from (\S+) import (\w+)$", line)
     if m:
@@ -125,7 +145,7 @@ def import_edit(rel_path: str, text: str, line: str) -> TextEdit:
             if em and "(" not in existing:
                 names = [x.strip() for x in em.group(1).split(",")]
                 if name in names:
-                    break
+                    return None
                 col = len(existing.rstrip())
                 return TextEdit(rel_path, i, col, i, col, f", {name}")
     at, had_imports = _insert_line(text)

@@ -148,9 +148,25 @@ def specifier(from_file: Path, target: Path, style: ImportStyle) -> str:
     return rel
 
 
-def import_edit(rel_path: str, text: str, name: str, spec: str, style: ImportStyle) -> TextEdit:
+def imports_name(text: str, name: str) -> bool:
+    """Whether an import statement of the file already binds `name`."""
+    n = re.escape(name)
+    bound = rf"(?<![\w$]){n}(?![\w$])"
+    for m in re.finditer(r"^\s*import\s+(?:type\s+)?([^;'\"]*?)\s+from\s", text, re.M | re.S):
+        clause = re.sub(r"\b[\w$]+\s+as\s+", "", m.group(1))
+        if re.search(bound, clause):
+            return True
+    return False
+
+
+def import_edit(
+    rel_path: str, text: str, name: str, spec: str, style: ImportStyle
+) -> TextEdit | None:
     """The edit that imports `name` from `spec`: merged into an existing single-line
-    `import { ... } from spec`, else a new line after the file's last import."""
+    `import { ... } from spec`, else a new line after the file's last import; None
+    when the file already imports the name (an edit is never made twice)."""
+    if imports_name(text, name):
+        return None
     lines = text.splitlines()
     stmts = _statements(lines)
     for st in stmts:

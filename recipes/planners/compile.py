@@ -39,6 +39,12 @@ def _plan(ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **k
     )
 
 
+def _already(ctx: PlanContext, title: str, src: str) -> Plan:
+    """The fix is already in the file (another process, or an earlier apply,
+    made it): nothing to edit; the re-run says whether the failure is gone."""
+    return _plan(ctx, f"{title} (already in {src})", "the import is already there", [])
+
+
 def _to_rel(ctx: PlanContext) -> object:
     def conv(path: str) -> str | None:
         return ctx.rel(path)
@@ -80,6 +86,8 @@ def _workspace_import(
         style = ts_imports.detect_style(text)
         spec = ts_imports.specifier(abs_src, exporter, style)
         edit = ts_imports.import_edit(src, text, name, spec, style)
+        if edit is None:
+            return _already(ctx, f"Import {name} from '{spec}'", src)
         return _plan(
             ctx,
             f"Import {name} from '{spec}'",
@@ -102,11 +110,14 @@ def _workspace_import(
         module = line.split()[1]
         if not valid("py_module", module.lstrip(".")) and module.strip(".") != "":
             return None
+        py_edit = py_imports.import_edit(src, text, line)
+        if py_edit is None:
+            return _already(ctx, f"Import {name} from {module}", src)
         return _plan(
             ctx,
             f"Import {name} from {module}",
             f"add `{line}` (defined in {to_workspace_relative(ctx.ws, definer)})",
-            [py_imports.import_edit(src, text, line)],
+            [py_edit],
         )
     if src.endswith(".go"):
         paths = go_imports.std_path_for(name)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from faultlens.classifier.files import read_text
 from faultlens.classifier.mcpconfig import ServerEntry, declared_servers, pick_server
+from faultlens.classifier.redact import shown_command
 
 from ..context import PlanContext
 from ..fixes.mcp_probe import BadEntry, load_spec
@@ -143,7 +144,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
     def check() -> VerifyResult:
         return _probe(ctx, entry, base, config_rel, where, timeout)
 
-    shown = " ".join([spec.command, *spec.args])
+    shown = shown_command([spec.command, *spec.args])
     return Plan(
         failure_id=rec.id,
         failure_type="mcp_startup",

@@ -86,6 +86,38 @@ async def test_executing_it_verifies_and_clears_the_diagnostic(client: LanguageC
     await until(lambda: len(client.diagnostics.get(uri(target), [1])) == 0, what="cleared")
 
 
+async def test_two_concurrent_apply_recipe_calls_apply_the_edit_once(client: LanguageClient):
+    """Issue 19.20: the failure's slot is claimed before planning, so of two calls
+    racing for it one applies and verifies, the other is refused, and the file
+    gets the import once and the ledger one attempt."""
+    import asyncio
+    import shutil
+    import sqlite3
+
+    root = client.root  # type: ignore[attr-defined]
+    shutil.rmtree(root / "ts")  # done with; its models/user.ts would make the name ambiguous
+    copy_tree(TS, root / "ts2")
+    target = root / "ts2" / "src" / "auth" / "middleware.ts"
+    client.protocol.notify(
+        "faultlens/ingest",
+        {"output": (root / "ts2" / "output.txt").read_text(), "cwd": "ts2", "task": "TASK-2"},
+    )
+    (d,) = await until(lambda: client.diagnostics.get(uri(target)), what="diagnostic")
+    args = {"failureId": d.data["id"]}
+    first, second = await asyncio.gather(
+        command(client, "faultlens.applyRecipe", args),
+        command(client, "faultlens.applyRecipe", args),
+    )
+    results = sorted([first["result"], second["result"]])
+    assert results[0] == "disabled" and results[1] != "disabled", results
+    assert target.read_text().count("import { UserProfile } from '../models/user';") == 1
+    db = sqlite3.connect(root / ".faultlens" / "ledger.sqlite3")
+    rows = db.execute(
+        "SELECT state FROM attempts WHERE failure_id=? AND task='TASK-2'", (d.data["id"],)
+    ).fetchall()
+    assert rows == [("recovered",)]
+
+
 async def test_resolve_tolerates_an_action_without_data(client: LanguageClient):
     action = T.CodeAction(title="faultlens: stop", kind=T.CodeActionKind.QuickFix)
     resolved = await client.code_action_resolve_async(action)

@@ -63,6 +63,15 @@ async def test_choosing_retry_in_the_escalation_prompt_reruns_the_task(client: L
     await until(lambda: client.message_requests, what="showMessageRequest")  # type: ignore[attr-defined]
     await until(lambda: "user selected: retry" in logs(client), what="retry chosen")
     await until(lambda: logs(client).count("failure(s) in") >= 2, what="the re-run finished")
+    # A retry is a fresh context: the task's failures get their one attempt again.
+    d = failing_test(client)
+    root = client.root  # type: ignore[attr-defined]
+    acts = await code_actions(client, root / TEST_FILE, d.range, [d])
+    (recipe,) = [a for a in acts if a.data and a.data.get("kind") == "recipe"]
+    assert recipe.disabled is None
+    client.answer = None  # type: ignore[attr-defined]  # the next prompt goes unanswered
+    again = await command(client, "faultlens.applyRecipe", {"failureId": d.data["id"]})
+    assert again["result"] == "escalated"
     assert any("(1 of 2 retries used)" in t for t in await titles(client))
 
 
@@ -72,6 +81,10 @@ async def test_retries_stop_at_the_limit(client: LanguageClient):
     assert result["run"]["failures"] >= 1
     refused = await command(client, "faultlens.retryTask", {"task": "default"})
     assert refused["accepted"] is False and "2 of 2" in refused["message"]
+    again = await command(
+        client, "faultlens.applyRecipe", {"failureId": failing_test(client).data["id"]}
+    )
+    assert again["result"] == "escalated"  # the last fresh attempt, escalated again
     (retry,) = [t for t in await titles(client) if t.startswith("faultlens: retry task")]
     assert "(2 of 2 retries used)" in retry
     d = failing_test(client)

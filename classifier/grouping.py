@@ -1,0 +1,221 @@
+"""Root-cause groups: many failing tests, one cause, one record.
+
+A test suite prints one failure per test; a removed import fails sixty of
+them the same way.  After precedence has decided each record's category
+(docs/precedence.md), the records of failing tests that share a cause
+become ONE record for the cause:
+
+* the same missing name in the same file (a NameError, a ReferenceError),
+  or the same missing module (one install fixes every importer; a relative
+  module only for the same importing file);
+* the same environment variable; the same unreachable host:port;
+* otherwise the same throwing location (file and line) with the same
+  normalised message (numbers and hashes folded: `assert 4 == 5` and
+  `assert 6 == 7` at one line are one cause).
+
+The group record is the first of its members in the output, with
+`affected` = the number of tests it accounts for (exact) and those tests
+in `related` as `Location(test_file, test_line, why, test=<test id>)`
+(the first MAX_TESTS of them); other places the cause was seen (the same
+missing name on another line of the file) are `related` locations too.
+Its id is the cause's (category, code, file and normalised message; no
+test name in it), so it is the same whichever tests failed.  A record of
+the same cause that names no test (an infra rule that read the same line)
+is folded into the group and counts no test.
+
+Every record of a failing test lists its test(s) this way, a group of one
+included, so what a recipe re-runs is always `[l.test for l in
+record.related if l.test]`.
+
+Pure, deterministic (groups keep the order of their first member), and
+linear in the number of records: it runs once, when the output is closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from .fingerprint import fingerprint, normalise_message
+from .record import FailureRecord, Location
+from .taxonomy import FailureType
+
+MAX_TESTS = 100  # tests listed in a group's `related` (the count stays exact)
+MAX_PLACES = 20  # further locations of the same cause listed
+_NETWORK_KINDS = frozenset({"refused", "reset", "dns", "timeout", "unreachable", "network"})
+
+
+def test_of(r: FailureRecord) -> str | None:
+    """The test a record is the failure of (its hint's raw test id)."""
+    tid = r.hint.get("test_id")
+    return tid if isinstance(tid, str) and tid else None
+
+
+def is_test_failure(r: FailureRecord) -> bool:
+    """A record read from a test runner's report (it names its runner)."""
+    return isinstance(r.hint.get("runner"), str)
+
+
+def _text(r: FailureRecord) -> str:
+    why = r.hint.get("why")
+    return why if isinstance(why, str) and why else r.signal
+
+
+def cause_key(r: FailureRecord) -> tuple[Hashable, ...] | None:
+    """What makes two failures one cause (None: nothing to group by)."""
+    h = r.hint
+    ft = r.failure_type
+    if ft is FailureType.COMPILE:
+        name, module = h.get("name"), h.get("module")
+        if isinstance(name, str) and name:
+            return (
+                "compile",
+                "name",
+                name,
+                module if isinstance(module, str) else "",
+                r.source_file,
+            )
+        if isinstance(module, str) and module:
+            local = module.startswith((".", "/")) or h.get("local") is True
+            return ("compile", "module", module, r.source_file if local else None)
+    if ft is FailureType.INFRA:
+        var = h.get("variable")
+        if isinstance(var, str) and var:
+            return ("infra", "env", var)
+        host = h.get("host")
+        if h.get("kind") in _NETWORK_KINDS and isinstance(host, str) and host:
+            return ("infra", "network", h.get("kind"), host)
+    if r.source_file and r.source_line:
+        return (
+            ft.value,
+            r.tool or "",
+            r.source_file,
+            r.source_line,
+            r.code or "",
+            normalise_message(_text(r)),
+        )
+    return None
+
+
+@dataclass(slots=True)
+class _Group:
+    head: FailureRecord
+    members: list[FailureRecord] = field(default_factory=list)
+    others: list[FailureRecord] = field(default_factory=list)  # same cause, no test
+
+
+def _test_location(r: FailureRecord) -> Location:
+    h = r.hint
+    file = h.get("test_file")
+    line = h.get("test_line")
+    if not isinstance(file, str) or not file:
+        file, line = "", None  # the runner did not say (the id is what re-runs it)
+    elif not isinstance(line, int) or line < 1:
+        line = r.source_line if file == r.source_file else None
+    return Location(file=file, line=line, message=_text(r)[:300], test=test_of(r))
+
+
+def _fold(group: _Group) -> FailureRecord:
+    """The group's record: its head, counting and listing its tests."""
+    head = group.head
+    seen_tests: set[str] = set()
+    tests: list[Location] = []
+    places: list[Location] = []
+    here = (head.source_file, head.source_line)
+    count = 0
+    for r in group.members:
+        tid = test_of(r)
+        if tid is not None:
+            if tid in seen_tests:
+                continue  # one test reported twice (pytest's subtests, a retry)
+            seen_tests.add(tid)
+        count += 1
+        if len(tests) < MAX_TESTS and (tid is not None or r.hint.get("test_file")):
+            tests.append(_test_location(r))
+        where = (r.source_file, r.source_line)
+        if r.source_file and where != here and len(places) < MAX_PLACES:
+            loc = Location(file=r.source_file, line=r.source_line, message=_text(r)[:300])
+            if loc not in places:
+                places.append(loc)
+    for other in group.others:
+        _absorb(head, other)
+    # a test's place supersedes the same place listed as a plain frame
+    listed = {(t.file, t.line) for t in tests}
+    frames = [loc for loc in head.related if loc.test or (loc.file, loc.line) not in listed]
+    head.related = [*frames, *places, *tests]
+    head.affected = max(count, 1)
+    return head
+
+
+def _absorb(head: FailureRecord, other: FailureRecord) -> None:
+    for k, v in other.hint.items():
+        head.hint.setdefault(k, v)
+    seen = head.hint.setdefault("also_seen_as", [])
+    if isinstance(seen, list):
+        seen.append(
+            {"failure_type": other.failure_type.value, "rule": other.rule, "why": "the same cause"}
+        )
+
+
+def _cause_id(r: FailureRecord) -> str:
+    return fingerprint(r.failure_type.value, r.code or r.tool, r.source_file, _text(r))
+
+
+def group(records: list[FailureRecord]) -> list[FailureRecord]:
+    """The records with the failing tests of one cause folded into one
+    record per cause (see the module docstring); order kept."""
+    groups: dict[tuple[Hashable, ...], _Group] = {}
+    order: list[FailureRecord | _Group] = []
+    loose: list[
+        tuple[tuple[Hashable, ...], FailureRecord]
+    ] = []  # same-cause candidates without a test
+    for r in records:
+        key = cause_key(r) if is_test_failure(r) else None
+        if key is None:
+            if not is_test_failure(r):
+                k = cause_key(r)
+                if k is not None and r.failure_type is not FailureType.TEST:
+                    loose.append((k, r))
+            order.append(r)
+            continue
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = _Group(r)
+            order.append(g)
+        g.members.append(r)
+    absorbed: set[int] = set()
+    for k, r in loose:
+        g = groups.get(k)
+        if g is not None:
+            g.others.append(r)
+            absorbed.add(id(r))
+    out: list[FailureRecord] = []
+    for item in order:
+        if isinstance(item, _Group):
+            out.append(_fold(item))
+        elif id(item) not in absorbed:
+            out.append(item)
+    _cause_ids(out)
+    return out
+
+
+def _cause_ids(records: list[FailureRecord]) -> None:
+    """A group of several tests, or a cause read from a test's report, is
+    known by its cause: its message and id leave the test out."""
+    taken = {r.id for r in records}
+    for r in records:
+        if not is_test_failure(r):
+            continue
+        if r.affected < 2 and r.failure_type is FailureType.TEST:
+            continue
+        r.message = _text(r)[:2000]
+        new = _cause_id(r)
+        if new == r.id:
+            continue
+        base, n = new, 1
+        while new in taken:
+            n += 1
+            new = f"{base}.{n}"
+        taken.discard(r.id)
+        taken.add(new)
+        r.id = new

@@ -1,0 +1,279 @@
+"""JavaScript linters and format checkers as CI runs them: eslint's compact
+and unix formatters (its stylish default is in javascript.py, its JSON and
+checkstyle reports are structured inputs), `standard`, and `prettier
+--check`.
+
+A finding the tool fails the run for is a compile record; an eslint
+`warning` is a warning hit (a failure only when the run failed because of
+it: `--max-warnings`, docs/warnings.md; eslint's "too many warnings" line
+is read by fatal_warnings.py). A rule of a security plugin
+(`security/...`, `no-unsanitized/...`) is a trust_gate whatever its level.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..taxonomy import FailureType
+from .base import Block, Hit, LineContext
+from .registry import rule
+
+ECOSYSTEM = "JavaScript"
+SECURITY_PREFIXES = ("security/", "security-node/", "no-secrets/", "no-unsanitized/")
+_FORMATTERS = "https://eslint.org/docs/latest/use/formatters/"
+
+
+def is_security_rule(code: str | None) -> bool:
+    """Whether an eslint rule id belongs to a security plugin."""
+    return bool(code) and str(code).startswith(SECURITY_PREFIXES)
+
+
+def _eslint_hit(m: re.Match[str], ctx: LineContext, severity: str) -> Hit:
+    code = m.group("code")
+    security = is_security_rule(code)
+    return Hit(
+        signal=ctx.line.strip(),
+        message=m.group("message").strip(),
+        file=m.group("file"),
+        line=int(m.group("line")),
+        column=int(m.group("column")),
+        code=code,
+        category=FailureType.TRUST_GATE if security else None,
+        warning=severity.lower() == "warning" and not security,
+        hint={"rule": code, "level": severity.lower()} if code else {"level": severity.lower()},
+    )
+
+
+@rule(
+    id="js_lint.eslint_compact",
+    category=FailureType.COMPILE,
+    tool="eslint",
+    pattern=r"^(?P<file>\S.*?): line (?P<line>\d+), col (?P<column>\d+), (?P<severity>Error|Warning) - (?P<message>.+?)(?: \((?P<code>[@\w][\w@/.-]*)\))?$",
+    triggers=(", Error - ", ", Warning - "),
+    url=_FORMATTERS,
+    priority=20,
+)
+def eslint_compact(m: re.Match[str], ctx: LineContext) -> Hit:
+    """eslint problems in the `compact` format (`eslint -f compact`).
+
+    What it detects: `file: line 1, col 10, Error - message (rule-id)`, one
+    problem per line; a parsing error has no rule id. `Warning` lines are
+    warnings (kept only when the run failed because of them). The closing
+    `N problems` line is not a record.
+
+    Example output (`eslint -f compact src`, eslint 10.15.0, eslint-formatter-compact 9.0.1):
+        /work/app/src/app.js: line 1, col 10, Error - 'helper' is defined but never used. (no-unused-vars)
+        /work/app/src/util.js: line 2, col 13, Error - Parsing error: Unexpected token ;
+
+    Recipe: compile (trust_gate for a security plugin's rule). hint: rule, level.
+
+    References: https://eslint.org/docs/latest/use/formatters/,
+    https://www.npmjs.com/package/eslint-formatter-compact
+    """
+    return _eslint_hit(m, ctx, m.group("severity"))
+
+
+@rule(
+    id="js_lint.eslint_unix",
+    category=FailureType.COMPILE,
+    tool="eslint",
+    pattern=r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+): (?P<message>.+) \[(?P<severity>Error|Warning)(?:/(?P<code>[@\w][\w@/.-]*))?\]$",
+    triggers=(" [Error/", " [Error]", " [Warning/", " [Warning]"),
+    url=_FORMATTERS,
+    priority=20,
+)
+def eslint_unix(m: re.Match[str], ctx: LineContext) -> Hit:
+    """eslint problems in the `unix` format (`eslint -f unix`).
+
+    What it detects: `file:line:col: message [Error/rule-id]` (`[Error]`
+    alone for a parsing error); `[Warning/...]` lines are warnings.
+
+    Example output (`eslint -f unix src`, eslint 10.15.0, eslint-formatter-unix 9.0.1):
+        /work/app/src/app.js:5:13: Expected '===' and instead saw '=='. [Error/eqeqeq]
+        /work/app/src/app.js:6:5: Unexpected console statement. [Warning/no-console]
+
+    Recipe: compile (trust_gate for a security plugin's rule). hint: rule, level.
+
+    References: https://eslint.org/docs/latest/use/formatters/,
+    https://www.npmjs.com/package/eslint-formatter-unix
+    """
+    return _eslint_hit(m, ctx, m.group("severity"))
+
+
+# -- standard --------------------------------------------------------------------------------
+
+_STANDARD_LINE = re.compile(
+    r"^  (?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+): (?P<message>.+?)"
+    r"(?: \((?P<code>[@\w][\w@/.-]*)\))?(?P<warning> \(warning\))?\s*$"
+)
+
+
+@dataclass
+class _StandardBlock:
+    tool: str
+    max_lines: int = 100_000
+    hits: list[Hit] = field(default_factory=list)
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if line.startswith(f"{self.tool}: "):
+            return True  # more of the banner ("Run `standard --fix` ...")
+        m = _STANDARD_LINE.match(line)
+        if m is None:
+            return False
+        code = m.group("code")
+        security = is_security_rule(code)
+        self.hits.append(
+            Hit(
+                signal=line.strip(),
+                message=m.group("message").strip(),
+                file=m.group("file"),
+                line=int(m.group("line")),
+                column=int(m.group("column")),
+                code=code,
+                log_line=line_no,
+                category=FailureType.TRUST_GATE if security else None,
+                warning=bool(m.group("warning")) and not security,
+                hint={"rule": code} if code else {},
+            )
+        )
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        return self.hits
+
+
+@rule(
+    id="js_lint.standard",
+    category=FailureType.COMPILE,
+    tool="standard",
+    pattern=r"^(?P<tool>standard|semistandard|ts-standard|standardx): Use .*\(https?://\S+\)\s*$",
+    triggers=("standard: Use ",),
+    url="https://standardjs.com/#usage",
+    priority=20,
+)
+def standard_style(m: re.Match[str], ctx: LineContext) -> Block:
+    """JavaScript Standard Style (`standard`, `semistandard`, `ts-standard`).
+
+    What it detects: the banner `standard: Use JavaScript Standard Style
+    (https://standardjs.com)` and the indented `  file:line:col: message
+    (rule-id)` lines after it, one record each. A line ending in
+    `(warning)` is a warning: standard exits 0 for warnings alone.
+
+    Example output (`standard src/cart.js`, standard 17.1.2):
+        standard: Use JavaScript Standard Style (https://standardjs.com)
+        standard: Run `standard --fix` to automatically fix some problems.
+          /work/app/src/cart.js:1:16: Extra semicolon. (semi)
+          /work/app/src/cart.js:5:8: Unexpected var, use let or const instead. (no-var) (warning)
+
+    Recipe: compile (`standard --fix` fixes most). hint: rule.
+
+    References: https://standardjs.com/#usage
+    """
+    return _StandardBlock(tool=m.group("tool"))
+
+
+# -- prettier --check --------------------------------------------------------------------------
+
+_PRETTIER_FILE = re.compile(r"^\[warn\] (?P<file>\S.*?)\s*$")
+
+
+@dataclass
+class _Collected:
+    """Hits already known when the rule matched: yielded when the next line
+    comes (or the output ends)."""
+
+    hits: list[Hit]
+    max_lines: int = 1
+
+    def feed(self, line: str, line_no: int) -> bool:
+        return False
+
+    def finish(self) -> Iterable[Hit]:
+        return self.hits
+
+
+@rule(
+    id="js_lint.prettier_check",
+    category=FailureType.COMPILE,
+    tool="prettier",
+    pattern=r"^\[warn\] Code style issues (?:found in (?:the above file|\d+ files)|in \d+ files)",
+    triggers=("[warn] Code style issues",),
+    url="https://prettier.io/docs/cli#--check",
+    priority=20,
+)
+def prettier_check(m: re.Match[str], ctx: LineContext) -> Block | None:
+    """`prettier --check` finding files that are not formatted.
+
+    What it detects: the closing `[warn] Code style issues found in the
+    above file. Run Prettier with --write to fix.` (or `... in N files`),
+    and the `[warn] FILE` lines above it, back to `Checking formatting...`:
+    one record per file, with no line (prettier names no place).
+
+    Example output (`prettier --check src`, prettier 3.10.1):
+        Checking formatting...
+        [warn] src/config.js
+        [warn] Code style issues found in the above file. Run Prettier with --write to fix.
+
+    Recipe: compile (`prettier --write FILE` formats it). hint: formatter.
+
+    References: https://prettier.io/docs/cli#--check
+    """
+    hits: list[Hit] = []
+    before = ctx.before(500)
+    for offset, line in enumerate(reversed(before), start=1):
+        if line.startswith("Checking formatting"):
+            break
+        f = _PRETTIER_FILE.match(line)
+        if f is None or ": " in f.group("file") or f.group("file").startswith("Code style"):
+            continue  # not a file name ("[warn] Ignored unknown option ...: ...")
+        hits.append(
+            Hit(
+                signal=line.strip(),
+                message=f"{f.group('file')}: not formatted (prettier --check)",
+                file=f.group("file"),
+                code="prettier-check",
+                log_line=ctx.line_no - offset,
+                hint={"formatter": "prettier"},
+            )
+        )
+    if not hits:
+        return None
+    hits.reverse()
+    return _Collected(hits)
+
+
+@rule(
+    id="js_lint.prettier_syntax_error",
+    category=FailureType.COMPILE,
+    tool="prettier",
+    pattern=r"^\[error\] (?P<file>[^\s:][^:]*): (?P<message>(?P<kind>SyntaxError|Error): .+?) \((?P<line>\d+):(?P<column>\d+)\)\s*$",
+    triggers=("[error] ",),
+    url="https://prettier.io/docs/cli",
+    priority=20,
+)
+def prettier_syntax_error(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A file prettier could not parse.
+
+    What it detects: `[error] FILE: SyntaxError: message (line:col)`, the
+    code frame prettier prints after it (`[error] > 2 | ...`) being part of
+    the same report.
+
+    Example output (`prettier --check src`, prettier 3.10.1):
+        [error] src/pick.js: SyntaxError: Unexpected token, expected "," (2:33)
+        [error] > 2 |   return list.filter((x) => x.ok;
+
+    Recipe: compile (fix the syntax). hint: kind.
+
+    References: https://prettier.io/docs/cli
+    """
+    return Hit(
+        signal=ctx.line.strip(),
+        message=m.group("message").strip(),
+        file=m.group("file"),
+        line=int(m.group("line")),
+        column=int(m.group("column")),
+        code=m.group("kind"),
+        hint={"kind": m.group("kind"), "formatter": "prettier"},
+    )

@@ -1,0 +1,517 @@
+"""Reading pytest's reports: the FAILURES/ERRORS sections and the short
+test summary (the rules that start these readers are in python_test.py).
+
+pytest prints a failure twice: a detail block in the FAILURES/ERRORS
+section and a line in the "short test summary info". Both hits carry the
+same key, so the engine keeps one record (the detail, which has the
+location); the summary's node id is exact (the detail only has the test's
+title and the file of its first frame), so it replaces the detail's when
+both are read by the section reader. The key is ("pytest", outcome, <file
+name>::<test path>): the detail block only knows the test file as printed
+in its first frame (relative, or absolute under `--tb=native`), the summary
+knows the node id, and the file name is what both share.
+
+A report whose exception names a cause (a NameError, an import error, a
+refused connection, a missing environment variable; python_causes.py) is a
+record of the cause's category, at the throwing frame; the test stays in
+the hint (`test_id`, `test_file`, `test_line`), so the test can be re-run
+once the cause is fixed. A chained exception ("During handling of the
+above exception ...") is the context of the one reported after it: one
+record, the earlier exceptions in hint `context`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..taxonomy import FailureType
+from .base import Hit, LineContext
+from .python_causes import cause_of, exception_hint
+from .python_traceback import (
+    CHAIN_MARKERS,
+    FRAME,
+    SYNTAX_ERRORS,
+    TRACEBACK_HEAD,
+    Raised,
+    Traceback,
+    append_chain,
+    innermost_in_project,
+    is_pseudo,
+)
+
+_HEADER = re.compile(r"^_+ (?P<title>\S.*?) _+$")
+_SECTION = re.compile(r"^=+ .* =+$")
+_LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
+_FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
+_CAPTURED = re.compile(r"^-+ Captured .+ -+$")
+_E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
+_EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
+_EXC_NAME = re.compile(
+    r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed|Failure|Iteration|Timeout)"
+    r"(?::|$)"
+)
+_ASSERT_EQ = re.compile(r"^(?:AssertionError: )?assert (?P<actual>.+?) == (?P<expected>.+)$")
+_LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python", "<frozen ")
+SUMMARY_WORDS = ("FAILED ", "ERROR ", "SKIPPED ", "XFAIL ", "XPASS ", "PASSED ")
+_MAX_FRAMES = 256
+_MAX_CODE = 200  # source lines kept of one report (what a cause is read from)
+_MAX_EXPLANATION = 12
+
+
+def node_key(outcome: str, node: str) -> tuple[str, ...]:
+    """The merge key of a pytest failure, from its node id."""
+    path, sep, rest = node.partition("::")
+    name = posixpath.basename(path.replace("\\", "/"))
+    if not sep:  # a collection error names the file only
+        return ("pytest", outcome, name)
+    if outcome == "error":
+        return ("pytest", outcome, rest)
+    return ("pytest", outcome, f"{name}::{rest}")
+
+
+def title_to_path(title: str) -> str:
+    """`TestC.test_y[1.5]` (a detail header) -> `TestC::test_y[1.5]` (node id)."""
+    head, bracket, params = title.partition("[")
+    return head.replace(".", "::") + bracket + params
+
+
+def assert_hint(text: str) -> dict[str, Any]:
+    m = _ASSERT_EQ.match(text.strip())
+    return {"actual": m.group("actual"), "expected": m.group("expected")} if m else {}
+
+
+def exception_of(text: str) -> tuple[str | None, str]:
+    """(exception name, message) of an `E` line or a summary message."""
+    if text.startswith("assert "):
+        return "AssertionError", text
+    m = _EXC_TEXT.match(text)
+    if m and (m.group("exc")[:1].isupper() or "." in m.group("exc")):
+        return m.group("exc"), (m.group("message") or "").strip()
+    return None, text
+
+
+class _Frames:
+    """Locations seen in a report, innermost last."""
+
+    def __init__(self, ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.items: list[tuple[str, int, str]] = []
+
+    def add(self, file: str, line: int, note: str) -> None:
+        if is_pseudo(file):
+            return
+        if len(self.items) < _MAX_FRAMES:
+            self.items.append((file, line, note))
+        else:
+            self.items[-1] = (file, line, note)
+
+    def pick(self) -> tuple[str, int, str] | None:
+        return innermost_in_project(self.items, lambda item: item[0], self.ctx, _LIBRARY_MARKERS)
+
+    def first_project_file(self) -> str | None:
+        for file, _, _ in self.items:
+            if self.ctx.in_project(file) or not any(m in file for m in _LIBRARY_MARKERS):
+                return file
+        return None
+
+    def line_in(self, file: str) -> int | None:
+        """The line of the first frame in `file` (the test's own line)."""
+        return next((ln for f, ln, _ in self.items if f == file), None)
+
+    def related(
+        self, chosen: tuple[str, int, str] | None
+    ) -> list[tuple[str, int | None, int | None, str]]:
+        return [(f, ln, None, note) for f, ln, note in self.items if (f, ln, note) != chosen]
+
+
+def _reported(lines: list[str]) -> str:
+    """The exception line of a report's `E` lines, else the first of them
+    (an assertion's explanation, "fixture 'x' not found")."""
+    return next(
+        (t for t in lines if t.startswith("assert ") or _EXC_NAME.match(t)),
+        lines[0] if lines else "",
+    )
+
+
+class PytestBlock:
+    """One `___ title ___` report of the FAILURES or ERRORS section."""
+
+    max_lines = 50_000
+
+    def __init__(self, ctx: LineContext, title: str, start: int) -> None:
+        self.ctx = ctx
+        self.title = title
+        self.start = start
+        self.frames = _Frames(ctx)
+        self.e_lines: list[str] = []
+        self.e_line_no: int | None = None
+        self.native: Traceback | None = None
+        self.native_exc: tuple[str, str, int | None] | None = None
+        self.syntax_at: tuple[str, int] | None = None
+        self.strict = False  # end at the first line that is not part of a report
+        self.captured = False  # in the "Captured stdout/stderr/log" sections
+        self.doctest: dict[str, list[str]] = {}
+        self.doctest_part: str | None = None
+        self.chain: list[Raised] = []  # exceptions before the reported one
+        self.code: list[str] = []  # source lines shown (all parts)
+        if title.startswith("ImportError while loading conftest "):
+            self.kind = "conftest"
+            self.name = title.split("'")[1] if title.count("'") >= 2 else title
+            self.strict = True
+        elif title.startswith("ERROR collecting "):
+            self.kind = "collect"
+            self.name = title[len("ERROR collecting ") :].strip()
+        elif title.startswith(("ERROR at setup of ", "ERROR at teardown of ")):
+            self.kind = "error"
+            self.name = title.split(" of ", 1)[1].strip()
+        else:
+            self.kind = "failed"
+            self.name = title.removeprefix("[doctest] ")
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if self.native is not None:
+            if self.native.feed(line, line_no):
+                return True
+            self._end_native()
+        if _SECTION.match(line):
+            return False
+        h = _HEADER.match(line)
+        if h and not line.startswith("_ _"):
+            return False
+        if self.captured:
+            return True
+        if _CAPTURED.match(line):
+            # what the test printed or logged follows: not part of the failure
+            self.captured = True
+            return True
+        stripped = line.strip()
+        if stripped == TRACEBACK_HEAD:  # --tb=native
+            self.native = Traceback(self.ctx)
+            return True
+        if stripped in CHAIN_MARKERS:
+            self._next_part()
+            return True
+        if line in ("Expected:", "Got:", "Got nothing", "Expected nothing"):
+            # a doctest's report (pytest --doctest-modules)
+            part = "expected" if line.startswith("Expected") else "actual"
+            self.doctest_part = part if line.endswith(":") else None
+            self.doctest.setdefault(part, [])
+            return True
+        if self.doctest_part is not None:
+            if line.startswith("    ") and len(self.doctest[self.doctest_part]) < 20:
+                self.doctest[self.doctest_part].append(line[4:])
+                return True
+            self.doctest_part = None
+        e = _E_LINE.match(line)
+        if e:
+            text = e.group("text").rstrip()
+            where = FRAME.match(text)
+            if where and where.group("func") is None:  # a SyntaxError's `File "x", line N`
+                self.syntax_at = (where.group("file"), int(where.group("line")))
+            if len(self.e_lines) < 40:
+                self.e_lines.append(text)
+            if self.e_line_no is None:
+                self.e_line_no = line_no
+            return True
+        loc = _LOCATION.match(line) or _FIXTURE_AT.match(line)
+        if loc:
+            rest = (loc.groupdict().get("rest") or "").strip()
+            self.frames.add(loc.group("file"), int(loc.group("line")), rest)
+            return True
+        if line[:1] in (" ", ">") and stripped and len(self.code) < _MAX_CODE:
+            self.code.append(stripped.lstrip("> "))
+        return not self.strict or line[:1] in (" ", "\t")
+
+    def _next_part(self) -> None:
+        """A chain marker: what was read so far is the context of what follows."""
+        lines = [t.strip() for t in self.e_lines if t.strip()]
+        exc, message = exception_of(_reported(lines)) if lines else (None, "")
+        if exc:
+            append_chain(self.chain, Raised(exc, message))
+        self.e_lines = []
+        self.e_line_no = None
+        self.syntax_at = None
+        self.frames = _Frames(self.ctx)
+
+    def _end_native(self) -> None:
+        tb = self.native
+        self.native = None
+        if tb is None:
+            return
+        for f in tb.frames:
+            self.frames.add(f.file, f.line, f"in {f.func}")
+        self.code.extend(f.code for f in tb.frames if f.code)
+        for raised in tb.chain:
+            append_chain(self.chain, raised)
+        if tb.exc:
+            self.native_exc = (tb.exc, tb.message, tb.exc_line)
+
+    def finish(self) -> Iterable[Hit]:
+        if self.native is not None:
+            self._end_native()
+        lines = [t.strip() for t in self.e_lines if t.strip()]
+        text = _reported(lines)
+        exc, message = exception_of(text) if text else (None, "")
+        log_line = self.e_line_no
+        last_rest = self.frames.items[-1][2] if self.frames.items else ""
+        if not text and _EXC_NAME.match(last_rest):  # e.g. `prices.py:4: DocTestFailure`
+            text, exc, message = last_rest, last_rest.split(":", 1)[0], ""
+        if self.native_exc and not text:
+            exc, message, log_line = self.native_exc
+            text = f"{exc}: {message}" if message else exc
+        if not text and not self.frames.items:
+            return []  # a `___ word ___` line that was not a pytest report
+        where = self.frames.pick()
+        if self.syntax_at and exc and exc.rsplit(".", 1)[-1] in SYNTAX_ERRORS:
+            where = (*self.syntax_at, "")
+        hint: dict[str, Any] = {"runner": "pytest"}
+        if exc:
+            hint.update(exception_hint(exc, message, self.ctx))
+        hint.update(assert_hint(text))
+        for part, got in self.doctest.items():
+            hint[part] = "\n".join(got)
+        if text:
+            hint["why"] = text[:500]
+            more = [t for t in lines if t != text][:_MAX_EXPLANATION]
+            if more:
+                hint["explanation"] = more
+        if self.chain:
+            hint["context"] = [r.text[:300] for r in self.chain]
+        category, rule_id, node, key = self._identity()
+        doctest = self.title.startswith("[doctest] ")
+        if exc and not doctest and self.kind != "conftest":
+            chain = [*self.chain, Raised(exc, message, tuple(self.code))]
+            cause = cause_of(chain, self.code, self.ctx.in_project)
+            if cause is not None and (
+                category is FailureType.TEST or cause.category is FailureType.INFRA
+            ):
+                category = cause.category
+                hint.update(cause.hint)
+        if node and not node.startswith("/"):
+            hint["test_id"] = node
+        test_file = node.partition("::")[0] if node else None
+        if test_file and self.kind != "collect":
+            hint["test_file"] = self.ctx.resolve(test_file)
+            test_line = self.frames.line_in(test_file)
+            if test_line:
+                hint["test_line"] = test_line
+        signal = text or self.title
+        return [
+            Hit(
+                signal=signal,
+                message=f"{self.title}: {signal}" if text else self.title,
+                file=where[0] if where else None,
+                line=where[1] if where else None,
+                code=exc,
+                category=category,
+                log_line=log_line or self.start,
+                hint=hint,
+                related=self.frames.related(where),
+                key=key,
+                rule_id=rule_id,
+            )
+        ]
+
+    def _identity(self) -> tuple[FailureType, str, str, tuple[str, ...]]:
+        """(category, rule id, node id, merge key) from the report's kind."""
+        if self.kind == "conftest":
+            return (
+                FailureType.COMPILE,
+                "pytest.conftest_error",
+                "",
+                ("pytest", "conftest", self.name),
+            )
+        if self.kind == "collect":
+            return (
+                FailureType.COMPILE,
+                "pytest.collection_error",
+                self.name,
+                node_key("error", self.name),
+            )
+        if self.kind == "error":
+            # the first frame is the fixture's (often a conftest.py), not the
+            # test's: the summary line gives the node id
+            return (
+                FailureType.TEST,
+                "pytest.failure",
+                "",
+                ("pytest", "error", title_to_path(self.name)),
+            )
+        test_file = self.frames.first_project_file()
+        doctest = self.title.startswith("[doctest] ")
+        path = self.name if doctest else title_to_path(self.name)
+        node = f"{test_file}::{path}" if test_file else ""
+        key = node_key("failed", node) if node else ("pytest", "failed", path)
+        return FailureType.TEST, "pytest.failure", node, key
+
+
+TITLE_PATTERN = (
+    r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$"
+)
+COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
+_TITLE = re.compile(TITLE_PATTERN)
+_COLLECT_TITLE = re.compile(COLLECT_PATTERN)
+# Sections pytest may print between FAILURES and the short test summary.
+_BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured ")
+_SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
+
+SUMMARY = re.compile(
+    r"^(?P<outcome>FAILED|ERROR) (?P<node>[^\s:]+?\.py(?:::\S.*?)?)(?: - (?P<message>.*))?$"
+)
+
+
+def summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
+    """The record of one short-test-summary line (`FAILED node - message`)."""
+    outcome = m.group("outcome").lower()
+    node = m.group("node")
+    message = (m.group("message") or "").strip()
+    exc = exception_of(message)[0] if message else None
+    collect = outcome == "error" and "::" not in node
+    path = node.partition("::")[0]
+    hint: dict[str, Any] = {"runner": "pytest", "test_id": node}
+    if not collect:
+        hint["test_file"] = path
+    if exc:
+        hint["exception"] = exc
+    truncated = message.endswith("...")  # a truncated message would give a wrong value
+    if message and not truncated:
+        hint["why"] = message
+        hint.update(assert_hint(message))
+    return Hit(
+        signal=line.strip(),
+        message=line.strip(),
+        file=path,
+        code=exc,
+        category=FailureType.COMPILE if collect else FailureType.TEST,
+        log_line=line_no,
+        hint=hint,
+        key=node_key(outcome, node),
+        rule_id="pytest.collection_error" if collect else "pytest.summary",
+    )
+
+
+class SectionBlock:
+    """The FAILURES and ERRORS sections of a pytest run, read as one report.
+
+    Each `___ title ___` report in them is read by a PytestBlock (records
+    under pytest.failure / pytest.collection_error); in the `--tb=line`
+    style there are no titles, only an `E` excerpt and a `path:line:
+    message` location per failed test, and the FAILED lines of the short
+    test summary that follows give them their node ids, in the same order.
+    Reading the whole section here means a report title is recognised
+    however long it is (pytest pads it with a single `_` when the title
+    fills the line), without a broad literal trigger, and that each
+    report gets the exact node id of its summary line."""
+
+    max_lines = 2_000_000
+
+    def __init__(self, ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.reports: list[Hit] = []
+        self.sub: PytestBlock | None = None
+        self.entries: list[Hit] = []
+        self.e_text: str | None = None
+        self.e_line_no: int | None = None
+        self.summary = False
+        self.skipping = False
+        self.summaries: list[Hit] = []
+        self.paired = 0
+
+    def _close_sub(self) -> None:
+        if self.sub is not None:
+            self.reports.extend(self.sub.finish())
+            self.sub = None
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if self.summary:
+            return self._summary_line(line, line_no)
+        if self.sub is not None:
+            if self.sub.feed(line, line_no):
+                return True
+            self._close_sub()
+        if _SECTION.match(line):
+            if _SECTION_NAMES.match(line):
+                return True  # ERRORS followed by FAILURES
+            if (self.entries or self.reports) and any(n in line for n in _BETWEEN_SECTIONS):
+                self.skipping = True  # read on to the summary the reports pair with
+                return True
+            self.skipping = False
+            self.summary = "short test summary info" in line and bool(self.entries or self.reports)
+            return self.summary
+        if self.skipping:
+            return True
+        title = _TITLE.match(line) or _COLLECT_TITLE.match(line)
+        if title and title.group("title").strip("_ "):
+            self.sub = PytestBlock(self.ctx, title.group("title"), line_no)
+            return True
+        return self._line_style(line, line_no)
+
+    def _summary_line(self, line: str, line_no: int) -> bool:
+        s = SUMMARY.match(line)
+        if s is None:
+            return line.startswith(SUMMARY_WORDS)
+        hit = summary_hit(s, line, line_no)
+        if s.group("outcome") == "FAILED" and self.paired < len(self.entries):
+            entry = self.entries[self.paired]
+            self.paired += 1
+            entry.key = hit.key
+            entry.hint.setdefault("test_id", hit.hint["test_id"])
+            entry.hint.setdefault("test_file", hit.hint["test_file"])
+        else:
+            self.summaries.append(hit)
+        return True
+
+    def _line_style(self, line: str, line_no: int) -> bool:
+        e = _E_LINE.match(line)
+        if e:
+            self.e_text = e.group("text").strip()
+            self.e_line_no = line_no
+            return True
+        loc = _LOCATION.match(line)
+        if loc and self.e_text is not None:
+            text = self.e_text
+            exc, message = exception_of(text)
+            hint: dict[str, Any] = {"runner": "pytest", **assert_hint(text), "why": text[:500]}
+            category = FailureType.TEST
+            if exc:
+                hint.update(exception_hint(exc, message, self.ctx))
+                cause = cause_of([Raised(exc, message)], (), self.ctx.in_project)
+                if cause is not None:
+                    category = cause.category
+                    hint.update(cause.hint)
+            self.entries.append(
+                Hit(
+                    signal=line.strip(),
+                    message=(loc.group("rest") or text).strip(),
+                    file=loc.group("file"),
+                    line=int(loc.group("line")),
+                    code=exc,
+                    category=category,
+                    log_line=self.e_line_no,
+                    hint=hint,
+                )
+            )
+            self.e_text = None
+            return True
+        # continuation of an E excerpt (indented), or a stray line
+        return self.e_text is not None and (line.startswith(" ") or not line.strip())
+
+    def finish(self) -> Iterable[Hit]:
+        self._close_sub()
+        # A summary line names its report's test exactly (the report only
+        # has the test's title): its node id replaces the report's.
+        by_key = {h.key: h for h in self.reports if h.key is not None}
+        alone: list[Hit] = []
+        for s in self.summaries:
+            report = by_key.get(s.key) if s.key is not None else None
+            if report is None:
+                alone.append(s)
+                continue
+            node = s.hint["test_id"]
+            report.hint["test_id"] = node
+            if "::" in node and "test_file" in s.hint:
+                report.hint["test_file"] = self.ctx.resolve(s.hint["test_file"])
+        return [*self.reports, *self.entries, *alone]

@@ -1,0 +1,261 @@
+"""The test recipe's one attempt: every failing test of a run re-run once, in one
+command per runner (with the tests' files, so the runner does not collect the
+whole suite), before anything was changed, to tell flaky from real.
+
+A test is flaky only when the runner itself says it passed (recipes/verdict.py);
+a re-run that ran nothing proves nothing, and the failure stays real.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .fixes.test_runners import Refused, Selection, SingleTest, runner_name, script_invocation
+from .fixes.test_runners import select as select_commands
+from .model import CommandStep, UnsafeEdit, Workspace
+from .runner import Sink, run_step
+from .safety import inside_workspace
+from .verdict import RerunResult, judge_rerun
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+OUTPUT_CAP = 8 << 20  # what one re-run may print that is kept for the verdict
+
+
+@dataclass(slots=True)
+class TestVerdict:
+    """What the re-run showed for one failure (one record, maybe a group)."""
+
+    record_id: str
+    verdict: str  # flaky | real | not_run | refused
+    reason: str
+    tests: list[str] = field(default_factory=list)
+    command: str = ""
+
+
+def tests_of(record: FailureRecord, runner: str | None, cwd: Path, root: Path) -> list[SingleTest]:
+    """The tests a record names: its own (hint) and its group's (related)."""
+    hint = record.hint
+    name = runner_name(str(hint.get("runner") or "")) or runner_name(record.tool) or runner
+    if name is None:
+        return []
+    path = hint.get("test_path")
+    file = hint.get("test_file")
+    package = hint.get("package")
+    pkg_dir = go_package_dir(str(package), cwd, root) if name == "go" and package else None
+    out: list[SingleTest] = []
+    tid = hint.get("test_id") or hint.get("test_name")
+    if isinstance(tid, str) and tid:
+        out.append(
+            SingleTest(
+                name,
+                tid,
+                package=pkg_dir,
+                file=str(file) if isinstance(file, str) and file else None,
+                path=tuple(str(p) for p in path) if isinstance(path, list) else (),
+            )
+        )
+    for loc in record.related:
+        if loc.test and all(t.test_id != loc.test for t in out):
+            js_file = loc.file if name in ("jest", "vitest", "mocha", "node") else None
+            out.append(SingleTest(name, loc.test, package=pkg_dir, file=js_file))
+    return out
+
+
+def go_package_dir(package: str, cwd: Path, root: Path) -> str | None:
+    """A Go package named by its import path as a directory (`./pkg`) of the
+    module around cwd; None when it is not in that module."""
+    if package.startswith("./") or package == ".":
+        return package
+    folder = cwd
+    while True:
+        mod = folder / "go.mod"
+        if mod.is_file():
+            m = re.search(r"^module\s+(\S+)", mod.read_text("utf-8", "replace")[:4096], re.M)
+            if m is None:
+                return None
+            module = m.group(1).strip('"')
+            if package == module:
+                rel = "."
+            elif package.startswith(module + "/"):
+                rel = package[len(module) + 1 :]
+            else:
+                return None
+            where = folder / rel
+            return "./" + os.path.relpath(where, cwd).replace(os.sep, "/")
+        if folder == root or folder.parent == folder:
+            return None
+        folder = folder.parent
+
+
+def _inside(ws: Workspace, cwd: Path) -> object:
+    def check(path: str) -> bool:
+        p = Path(path)
+        full = p if p.is_absolute() else cwd / p
+        try:
+            rel = os.path.relpath(os.path.normpath(full), ws.root)
+            if rel == ".":
+                return True
+            inside_workspace(ws, rel.replace(os.sep, "/"))
+        except (UnsafeEdit, ValueError):
+            return False
+        return True
+
+    return check
+
+
+def _script(cwd: Path, command: Sequence[str]) -> str | None:
+    name = script_invocation(command)
+    if name is None:
+        return None
+    import json
+
+    try:
+        data = json.loads((cwd / "package.json").read_text("utf-8")[: 1 << 20])
+    except (OSError, ValueError):
+        return None
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    value = scripts.get(name) if isinstance(scripts, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def plan_reruns(
+    records: Sequence[FailureRecord],
+    ws: Workspace,
+    command: Sequence[str],
+    cwd_rel: str,
+) -> tuple[list[Selection], dict[str, list[SingleTest]], dict[str, str]]:
+    """(the commands to run, each record's tests, each unrunnable record's reason)."""
+    from .fixes.test_runners import detect
+
+    cwd = ws.root if cwd_rel in ("", ".") else inside_workspace(ws, cwd_rel)
+    found = detect(command)
+    default_runner = found[0].name if found else None
+    script = _script(cwd, command)
+    if default_runner is None and script is not None:
+        import shlex
+
+        try:
+            inner = detect(shlex.split(script))
+        except ValueError:
+            inner = None
+        default_runner = inner[0].name if inner else None
+    per_record: dict[str, list[SingleTest]] = {}
+    refused: dict[str, str] = {}
+    for rec in records:
+        tests = tests_of(rec, default_runner, cwd, ws.root)
+        if not tests:
+            refused[rec.id] = "the failing test could not be identified in the output"
+            continue
+        per_record[rec.id] = tests
+    wanted = [t for ts in per_record.values() for t in ts]
+    if not wanted:
+        return [], per_record, refused
+    inside = _inside(ws, cwd)
+    try:
+        selections = select_commands(wanted, command, inside, script=script)  # type: ignore[arg-type]
+    except Refused as exc:
+        for rid in per_record:
+            refused[rid] = str(exc)
+        return [], {}, refused
+    return selections, per_record, refused
+
+
+def run_reruns(
+    selections: Sequence[Selection],
+    ws: Workspace,
+    cwd_rel: str,
+    env: dict[str, str],
+    timeout: float,
+    echo: Sink | None,
+) -> list[tuple[Selection, RerunResult]]:
+    """Run each selection once; each test's result by the runner's own word."""
+    from faultlens.classifier.engine import Classifier, Options
+
+    out = []
+    for sel in selections:
+        cwd = posixpath.normpath(posixpath.join(cwd_rel or ".", sel.cwd or "."))
+        step = CommandStep(argv=list(sel.argv), cwd=cwd, env=dict(env), timeout=timeout)
+        kept = bytearray()
+
+        def keep(chunk: bytes, kept: bytearray = kept) -> None:
+            if len(kept) < OUTPUT_CAP:
+                kept.extend(chunk[: OUTPUT_CAP - len(kept)])
+
+        classifier = Classifier(
+            Options(cwd=str(ws.root / (cwd if cwd != "." else "")), command=list(sel.argv))
+        )
+
+        def feed(chunk: bytes, classifier: Classifier = classifier) -> None:
+            keep(chunk)
+            classifier.feed(chunk)
+
+        result = run_step(step, ws, on_data=feed, echo=echo)
+        classifier.options.exit_code = result.exit_code
+        records = classifier.close() if not result.error else []
+        text = kept.decode("utf-8", "replace")
+        judged = judge_rerun(sel.runner, sel.tests, text, result.exit_code, records)
+        if result.error:
+            judged.summary = f"could not start: {result.error}"
+        elif result.timed_out:
+            judged.summary = f"timed out after {timeout:g} s"
+        out.append((sel, judged))
+    return out
+
+
+def verdicts(
+    records: Sequence[FailureRecord],
+    per_record: dict[str, list[SingleTest]],
+    refused: dict[str, str],
+    runs: Sequence[tuple[Selection, RerunResult]],
+) -> list[TestVerdict]:
+    """One verdict per record: flaky when every one of its tests passed on the
+    re-run, real when one failed again, not_run when the runner ran none."""
+    results: dict[str, tuple[str, Selection, RerunResult]] = {}
+    for sel, judged in runs:
+        for tid, res in judged.results.items():
+            results[tid] = (res, sel, judged)
+    out = []
+    for rec in records:
+        if rec.id in refused:
+            out.append(TestVerdict(rec.id, "refused", refused[rec.id]))
+            continue
+        tests = per_record.get(rec.id, [])
+        names = [t.test_id for t in tests]
+        got = [results.get(t.test_id) for t in tests]
+        cmd = shlex.join(got[0][1].argv) if got and got[0] else ""
+        states = [g[0] if g else "not_run" for g in got]
+        summary = next((g[2].summary for g in got if g), "")
+        if states and all(s == "passed" for s in states):
+            n = len(names)
+            what = names[0] if n == 1 else f"all {n} tests"
+            out.append(
+                TestVerdict(
+                    rec.id, "flaky", f"{what} passed when re-run alone ({summary})", names, cmd
+                )
+            )
+        elif any(s == "failed" for s in states):
+            bad = [n for n, s in zip(names, states, strict=True) if s == "failed"]
+            what = bad[0] if len(bad) == 1 else f"{len(bad)} of {len(names)} tests"
+            out.append(
+                TestVerdict(rec.id, "real", f"{what} failed again when re-run alone", names, cmd)
+            )
+        else:
+            out.append(
+                TestVerdict(
+                    rec.id,
+                    "not_run",
+                    f"the re-run did not run the test ({summary or 'no summary'}): not a pass",
+                    names,
+                    cmd,
+                )
+            )
+    return out

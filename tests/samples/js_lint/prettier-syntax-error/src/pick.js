@@ -1,0 +1,3 @@
+export function pick(list) {
+  return list.filter((x) => x.ok;
+}

@@ -1,0 +1,8 @@
+export class Money {
+  constructor(cents) {
+    this.cents = cents;
+  }
+  add(other) {
+    return new Money(this.cents + other.cents);
+  }
+}

@@ -1,0 +1,5 @@
+# frozen_string_literal: true
+
+require_relative "shop/price"
+require_relative "shop/cart"
+require "shop/discount"

@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+require "shop"
+
+RSpec.describe Shop::Cart do
+  subject(:cart) { described_class.new }
+
+  it "starts empty" do
+    expect(cart.count).to eq(0)
+  end
+
+  it "adds up the quantities" do
+    cart.add("tea", Shop::Price.new(350), 2).add("cake", Shop::Price.new(420))
+    expect(cart.count).to eq(3)
+  end
+
+  it "totals the prices" do
+    cart.add("tea", Shop::Price.new(350), 2).add("cake", Shop::Price.new(420))
+    expect(cart.total.to_s).to eq("11.20 EUR")
+  end
+end
+
+RSpec.describe Shop::Price do
+  it "raises an error when currencies differ" do
+    expect { Shop::Price.new(1) + Shop::Price.new(1, "USD") }.to raise_error(ArgumentError, /currency mismatch/)
+  end
+
+  it "reports 0 failures of rounding" do
+    expect(Shop::Price.new(5).to_s).to eq("0.05 EUR")
+  end
+end

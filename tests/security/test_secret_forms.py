@@ -1,0 +1,131 @@
+"""Every common secret form is masked, by `redact` (text) and `redact_argv`
+(command lines), and ordinary values are not: a generated corpus
+(tests/security/secret_corpus.py), the maintained detector set read from the
+installed detect-secrets, and the false positives that once broke a re-run."""
+
+from __future__ import annotations
+
+import base64
+import uuid
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from faultlens.classifier import detectors
+from faultlens.classifier.redact import masked_secret, redact, redact_argv, shown_command
+
+from .secret_corpus import ARGV_FORMS, FORMS, fragments
+
+QUICK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+@QUICK
+@given(data=st.data())
+def test_every_common_form_is_masked_in_text(form, data):
+    sample = data.draw(FORMS[form])
+    out = redact(sample.text)
+    for frag in fragments(sample):
+        assert frag not in out, f"{form}: {out!r}"
+
+
+@pytest.mark.parametrize("form", sorted(ARGV_FORMS))
+@QUICK
+@given(data=st.data())
+def test_every_secret_on_a_command_line_is_masked(form, data):
+    sample = data.draw(ARGV_FORMS[form])
+    shown = redact_argv(sample.argv)
+    assert len(shown) == len(sample.argv)  # element by element: still an argv
+    for arg in shown:
+        assert sample.secret not in arg, f"{form}: {shown!r}"
+    assert sample.secret not in shown_command(sample.argv)
+    assert masked_secret(shown) is not None  # a stored copy is known not to be runnable
+    assert masked_secret(sample.argv) is None
+
+
+def test_a_command_without_secrets_is_kept_as_it_is():
+    argv = ["pytest", "-x", "tests/test_api.py::test_login[https://example.com/a@b]", "-k", "pw"]
+    assert redact_argv(argv) == argv
+    assert masked_secret(redact_argv(argv)) is None
+    assert redact_argv(["env", "TOKEN_FILE=/run/secrets/t", "PASSWORD=$DB_PASSWORD", "make"]) == [
+        "env",
+        "TOKEN_FILE=/run/secrets/t",
+        "PASSWORD=$DB_PASSWORD",
+        "make",
+    ]
+
+
+ORDINARY = [
+    "tests/test_api.py::TestLogin::test_redirect[https://example.com/callback@v2]",
+    "commit 3f2a9c1e8b7d6f5a4e3c2b1a0f9e8d7c6b5a4f3e",
+    f"request id {uuid.uuid4()}",
+    "sha256:" + "ab12" * 16,
+    "data: " + base64.b64encode(b"ordinary data, nothing secret, printed by a test").decode(),
+    "TASK-007 Basic authentication failed for user ci",
+    "ACCESS DENIED for APPLICATION STACK TRACEBACK",
+    "npm ERR! 404 https://registry.npmjs.org/@scope%2fpkg",
+    "GET http://localhost:8080/api@v2 502",
+    "see https://user@example.com/docs",
+    "TOKENIZERS_PARALLELISM=false python train.py",
+    "max_tokens: 4096, token: 1234",
+    "SKIPPED [3] tests/test_x.py: requires network",
+    "password: ********",
+    "secret=${DEPLOY_SECRET}",
+    "Authorization: Bearer ${TOKEN}",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_ordinary_values_are_not_masked(text):
+    assert redact(text) == text
+
+
+def test_the_maintained_detector_set_is_read_from_the_installed_package():
+    found = detectors.maintained()
+    assert found.source.startswith("detect-secrets ")
+    kinds = {d.name for d in found.detectors}
+    # a few of its plugins that our own forms do not have
+    assert {"Mailchimp Access Key", "Square OAuth Secret", "Artifactory Credentials"} <= kinds
+    assert all(d.literals for d in found.detectors)  # every one has a prefilter
+    assert "Public IP (ipv4)" not in kinds
+
+
+def test_a_new_plugin_is_picked_up_as_data_without_running_it():
+    source = """
+import re
+from .base import RegexBasedDetector
+raise SystemExit("never run")
+class AcmeDetector(RegexBasedDetector):
+    secret_type = "Acme Key"
+    denylist = [re.compile(r"acme_[a-z0-9]{24}", flags=re.IGNORECASE), build(x)]
+class NotADetector:
+    denylist = [re.compile(r"x")]
+"""
+    assert detectors.plugin_patterns(source) == [("Acme Key", r"acme_[a-z0-9]{24}", 2)]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"(?:A3T[A-Z0-9]|ABIA|AKIA)[0-9A-Z]{16}", ("A3T", "ABIA", "AKIA")),
+        (r"(ghp|gho)_[A-Za-z0-9_]{36}", ("gho_", "ghp_")),
+        (r"[0-9a-z]{32}-us[0-9]{1,2}", tuple(f"-us{d}" for d in range(10))),
+        (r"\d{8,10}:[0-9A-Za-z_-]{35}", ()),
+    ],
+)
+def test_the_prefilter_literal_of_a_pattern(pattern, expected):
+    import re
+
+    assert detectors.required_literals(re.compile(pattern)) == expected
+
+
+@QUICK
+@given(text=st.text(max_size=200), data=st.data())
+def test_a_form_is_masked_whatever_text_surrounds_it(text, data):
+    form = data.draw(st.sampled_from(sorted(FORMS)))
+    sample = data.draw(FORMS[form])
+    assume(all(frag not in text for frag in fragments(sample)))
+    out = redact(f"{text} {sample.text} {text}")
+    for frag in fragments(sample):
+        assert frag not in out, f"{form}: {out!r}"

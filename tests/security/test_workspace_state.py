@@ -1,0 +1,217 @@
+"""Workspace state (`.faultlens/`) and the paths around it, as a checkout can
+leave them (issue 19, items 9, 10 and 18).
+
+* An edit never reaches a `.git` folder: not through a symlinked folder
+  (`ln -s .git gl`, then a traceback naming `gl/hooks/x.py`), not in a nested
+  repository, not through any letter case.
+* A `.faultlens` that is a symlink out of the workspace is not used: nothing
+  is written where it points, and the reason is one line.
+* A recipe override that is a link to /dev/zero, a FIFO, a link out of the
+  state dir or a huge file is ignored at once (bounded memory, no hang), and
+  the shipped recipe is used.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from faultlens.recipes import (
+    ApplyError,
+    TextEdit,
+    UnsafeEdit,
+    Workspace,
+    apply_edits,
+    recipe_doc,
+)
+from faultlens.recipes.safety import inside_workspace
+
+from .bounded import run_bounded
+
+
+def _insert(path: str, text: str = "import os\n") -> TextEdit:
+    return TextEdit(path, 0, 0, 0, 0, text)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
+
+
+# -- item 9: nothing reaches .git ------------------------------------------------------
+@pytest.mark.parametrize(
+    "link, target",
+    [
+        ("gl", "gl/hooks/x.py"),  # ln -s .git gl
+        ("gl", "gl/config"),
+        ("tools/g", "tools/g/hooks/pre-commit"),  # a link deeper in the tree
+    ],
+)
+def test_an_edit_through_a_symlinked_folder_never_reaches_git(tmp_path, link, target):
+    (tmp_path / ".git" / "hooks").mkdir(parents=True)
+    (tmp_path / ".git" / "config").write_text("[core]\n")
+    (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / link).symlink_to(tmp_path / ".git", target_is_directory=True)
+    before = _tree(tmp_path / ".git")
+    with pytest.raises(UnsafeEdit, match="git internals"):
+        apply_edits([_insert(target)], Workspace.at(tmp_path))
+    assert _tree(tmp_path / ".git") == before
+    assert not (tmp_path / ".git" / "hooks" / "x.py").exists()
+
+
+@pytest.mark.parametrize(
+    "target", ["vendor/lib/.git/hooks/post-checkout", "vendor/lib/.git/config", "a/.GIT/hooks/x"]
+)
+def test_an_edit_inside_a_nested_repositorys_git_folder_is_refused(tmp_path, target):
+    nested = tmp_path / Path(target).parent
+    nested.mkdir(parents=True)
+    with pytest.raises(UnsafeEdit, match="git internals"):
+        apply_edits([_insert(target)], Workspace.at(tmp_path))
+    assert not (tmp_path / target).exists()
+
+
+def test_a_folder_linked_into_a_nested_git_folder_is_refused_too(tmp_path):
+    (tmp_path / "sub" / ".git" / "hooks").mkdir(parents=True)
+    (tmp_path / "h").symlink_to(tmp_path / "sub" / ".git" / "hooks")
+    with pytest.raises(UnsafeEdit):
+        inside_workspace(Workspace.at(tmp_path), "h/post-merge")
+
+
+def test_an_edit_into_faultlens_own_state_dir_is_refused(tmp_path):
+    ws = Workspace.at(tmp_path)
+    with pytest.raises(UnsafeEdit, match="own state"):
+        apply_edits([_insert(".faultlens/recipes/compile.md", "+++\n")], ws)
+    (tmp_path / "st").symlink_to(tmp_path / ".faultlens", target_is_directory=True)
+    with pytest.raises(UnsafeEdit, match="own state"):
+        apply_edits([_insert("st/journal/x.json", "{}")], ws)
+
+
+def test_ordinary_edits_next_to_git_still_apply(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / "gitignore.py").write_text("x = 1\n")
+    apply_edits(
+        [_insert("gitignore.py"), _insert(".github/workflows/ci.yml", "on: push\n")],
+        Workspace.at(tmp_path),
+    )
+    assert (tmp_path / "gitignore.py").read_text() == "import os\nx = 1\n"
+    assert (tmp_path / ".github" / "workflows" / "ci.yml").exists()
+
+
+# -- item 10: a symlinked .faultlens -------------------------------------------------------
+def test_a_state_dir_linked_out_of_the_workspace_is_refused_in_one_line(tmp_path):
+    from faultlens.recipes.model import StateUnavailable
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".faultlens").symlink_to(outside, target_is_directory=True)
+    ws = Workspace.at(root)
+    assert ws.state_problem is not None and "\n" not in ws.state_problem
+    assert ".faultlens" in ws.state_problem and "outside the workspace" in ws.state_problem
+    with pytest.raises(StateUnavailable):
+        _ = ws.state
+    (root / "a.py").write_text("x = 1\n")
+    with pytest.raises(ApplyError, match="outside the workspace"):
+        apply_edits([_insert("a.py")], ws)
+    assert (root / "a.py").read_text() == "x = 1\n"
+    assert list(outside.iterdir()) == []
+
+
+def test_a_state_dir_linked_inside_the_workspace_is_followed(tmp_path):
+    (tmp_path / "build" / "state").mkdir(parents=True)
+    (tmp_path / ".faultlens").symlink_to(tmp_path / "build" / "state")
+    ws = Workspace.at(tmp_path)
+    assert ws.state_problem is None
+    assert ws.state == (tmp_path / "build" / "state").resolve()
+
+
+def test_a_state_dir_linked_into_git_is_refused(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".faultlens").symlink_to(tmp_path / ".git")
+    assert "git" in (Workspace.at(tmp_path).state_problem or "")
+
+
+def test_a_state_dir_the_user_chose_outside_the_workspace_is_used(tmp_path):
+    chosen = tmp_path / "elsewhere"
+    ws = Workspace(roots=[tmp_path / "repo"], state_dir=chosen)
+    assert ws.state_problem is None and ws.state == chosen.resolve()
+
+
+def test_a_state_dir_replaced_by_a_link_after_start_is_noticed(tmp_path):
+    from faultlens.recipes.model import StateUnavailable
+
+    ws = Workspace.at(tmp_path)
+    assert ws.state == (tmp_path / ".faultlens").resolve()
+    outside = tmp_path.parent / f"{tmp_path.name}-out"
+    outside.mkdir()
+    (tmp_path / ".faultlens").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(StateUnavailable):
+        _ = ws.state
+
+
+# -- item 18: hostile recipe overrides ---------------------------------------------------------
+_LOAD = """
+import sys
+from faultlens.recipes import Workspace, recipe_doc
+doc = recipe_doc("compile", Workspace.at(sys.argv[1]))
+print("overridden" if doc.overridden else "shipped", doc.front_matter.get("automatic"))
+"""
+
+
+def _override(root: Path) -> Path:
+    folder = root / ".faultlens" / "recipes"
+    folder.mkdir(parents=True)
+    return folder / "compile.md"
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "huge", "dev-urandom"])
+def test_a_hostile_recipe_override_is_ignored_without_exhausting_memory_or_hanging(tmp_path, kind):
+    target = _override(tmp_path)
+    if kind == "dev-zero":
+        target.symlink_to("/dev/zero")
+    elif kind == "dev-urandom":
+        target.symlink_to("/dev/urandom")
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        with target.open("wb") as f:  # sparse: 3 GiB of nothing
+            f.truncate(3 << 30)
+    res = run_bounded(_LOAD, str(tmp_path), timeout=30)
+    assert not res.hung, "loading the recipe hung"
+    assert res.code == 0, res.err[-2000:]
+    assert res.out.split() == ["shipped", "True"]
+    assert "MemoryError" not in res.err
+
+
+def test_an_override_in_a_folder_linked_out_of_the_state_dir_is_not_read(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "compile.md").write_text("+++\nautomatic = false\n+++\n")
+    root = tmp_path / "repo"
+    (root / ".faultlens").mkdir(parents=True)
+    (root / ".faultlens" / "recipes").symlink_to(outside, target_is_directory=True)
+    doc = recipe_doc("compile", Workspace.at(root))
+    assert not doc.overridden and doc.front_matter["automatic"] is True
+
+
+def test_a_regular_override_still_applies_and_bad_values_are_dropped(tmp_path):
+    _override(tmp_path).write_text(
+        "+++\nautomatic = false\n[verify]\ntimeout = 1e12\n[retry]\nattempts = 'many'\n+++\n"
+    )
+    doc = recipe_doc("compile", Workspace.at(tmp_path))
+    assert doc.overridden and doc.front_matter["automatic"] is False
+    assert doc.front_matter["verify"]["timeout"] == 600  # the shipped bound is kept
+    assert doc.front_matter["retry"]["attempts"] == 1
+
+
+def test_a_malformed_override_falls_back_to_the_shipped_recipe(tmp_path):
+    _override(tmp_path).write_text("+++\nautomatic = \n")
+    doc = recipe_doc("compile", Workspace.at(tmp_path))
+    assert not doc.overridden

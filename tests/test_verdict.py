@@ -1,0 +1,180 @@
+"""The honest verdict (recipes/verdict.py) on real runner output, and the
+re-run commands of every runner (recipes/fixes/test_runners.py): ids escaped
+for the runner's own matching, the original flags kept, nothing outside the
+workspace.
+
+The outputs are in tests/rerun_samples/<case>/ (the small project, cmd.txt
+with the command, its exit status and the tool's version, output.txt),
+captured with scripts/capture-rerun.sh."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from faultlens.recipes.fixes.test_runners import (
+    Refused,
+    SingleTest,
+    go_run_pattern,
+    regex_escape,
+    select,
+)
+from faultlens.recipes.verdict import judge_rerun, proves_a_pass, tally
+
+SAMPLES = Path(__file__).parent / "rerun_samples"
+
+
+def _sample(case: str) -> tuple[str, int]:
+    cmd = (SAMPLES / case / "cmd.txt").read_text()
+    status = int(re.search(r"# exit status (\d+)", cmd).group(1))
+    return (SAMPLES / case / "output.txt").read_text(), status
+
+
+RUNNER = {
+    "pytest": "pytest",
+    "unittest": "unittest",
+    "go": "go",
+    "cargo": "cargo",
+    "mocha": "mocha",
+    "vitest": "vitest",
+    "node": "node",
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "pytest-none",
+        "pytest-deselected",
+        "unittest-none",
+        "unittest-zero",
+        "go-none",
+        "cargo-none",
+        "mocha-none",
+        "vitest-none",
+        "node-none",
+    ],
+)
+def test_a_rerun_that_selects_no_test_is_never_a_pass(case):
+    output, status = _sample(case)
+    runner = RUNNER[case.split("-")[0]]
+    passed, why = proves_a_pass(runner, output, status)
+    assert not passed
+    assert why
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["pytest-one", "unittest-one", "go-one", "cargo-one", "mocha-one", "vitest-one", "node-one"],
+)
+def test_a_rerun_whose_summary_counts_a_passed_test_is_a_pass(case):
+    output, status = _sample(case)
+    runner = RUNNER[case.split("-")[0]]
+    assert status == 0
+    assert proves_a_pass(runner, output, status) == (True, tally(runner, output).line)
+
+
+def test_the_runners_name_the_tests_that_passed():
+    out, status = _sample("pytest-one")
+    (res,) = [judge_rerun("pytest", [SingleTest("pytest", "test_a.py::test_ok")], out, status)]
+    assert res.results == {"test_a.py::test_ok": "passed"}
+    out, status = _sample("go-one")
+    res = judge_rerun("go", [SingleTest("go", "TestAdd/two_(small)")], out, status)
+    assert res.results == {"TestAdd/two_(small)": "passed"}
+    out, status = _sample("vitest-none")
+    res = judge_rerun("vitest", [SingleTest("vitest", "calc (basic) adds", path=("x",))], out, 0)
+    assert res.results == {"calc (basic) adds": "not_run"}
+
+
+INSIDE = lambda path: not Path(path).is_absolute() and ".." not in Path(path).parts  # noqa: E731
+
+
+def test_pytest_ids_with_any_characters_are_one_argv_element_each_and_flags_are_kept():
+    tests = [
+        SingleTest("pytest", "tests/test_x.py::test_f[<lambda>0]"),
+        SingleTest("pytest", 'tests/test_x.py::test_g[a b-"c"]'),
+    ]
+    (sel,) = select(tests, ["python", "-m", "pytest", "-c", "ci.ini", "-q", "tests/"], INSIDE)
+    assert sel.argv == [
+        "python", "-m", "pytest", "-c", "ci.ini", "-q", "-p", "no:cacheprovider", "-rA",
+        "tests/test_x.py::test_f[<lambda>0]", "tests/test_x.py::test_g[a b-\"c\"]",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "test, command",
+    [
+        (SingleTest("pytest", "tests/../../../x/test_evil.py::test_pwn"), ["pytest"]),
+        (SingleTest("go", "TestX", package="../../x"), ["go", "test", "./..."]),
+        (SingleTest("mocha", "a b", file="../outside/evil.test.js"), ["mocha"]),
+        (SingleTest("pytest", "/etc/test_evil.py::test_pwn"), ["pytest"]),
+        (SingleTest("pytest", "--rootdir=/::x"), ["pytest"]),
+        (SingleTest("unittest", "../x"), ["python", "-m", "unittest"]),
+    ],
+)
+def test_a_path_in_a_test_id_that_leaves_the_workspace_is_refused(test, command):
+    with pytest.raises(Refused):
+        select([test], command, INSIDE)
+
+
+def test_js_titles_are_regex_escaped_and_anchored_for_the_runners_own_matching():
+    t = SingleTest("vitest", 'calc (basic) adds "1+1"', file="src/calc.test.js",
+                   path=("calc (basic)", 'adds "1+1"'))  # fmt: skip
+    (sel,) = select([t], ["npx", "vitest", "--config", "vite.ci.ts"], INSIDE)
+    assert sel.argv == [
+        "npx", "vitest", "run", "--config", "vite.ci.ts", "src/calc.test.js",
+        "-t", r'^(?:calc \(basic\) adds "1\+1")$',
+    ]  # fmt: skip
+    (sel,) = select(
+        [replace(t, framework="mocha")], ["mocha", "--reporter", "dot", "test/"], INSIDE
+    )
+    assert sel.argv[-2:] == ["--grep", r'^(?:calc \(basic\) adds "1\+1")$']
+    assert sel.argv[:3] == ["mocha", "--reporter", "dot"] and "test/" not in sel.argv
+    (sel,) = select(
+        [replace(t, framework="node")], ["node", "--test", "--test-reporter", "tap"], INSIDE
+    )
+    assert r'--test-name-pattern=^(?:adds "1\+1"|calc \(basic\) adds "1\+1")$' in sel.argv
+    assert regex_escape("a.b*c/d") == r"a\.b\*c\/d"
+
+
+def test_an_npm_test_script_gets_the_selection_after_its_separator():
+    t = SingleTest("vitest", "calc adds", file="src/calc.test.js", path=("calc", "adds"))
+    (sel,) = select([t], ["npm", "test"], INSIDE, script="vitest run")
+    assert sel.argv == ["npm", "test", "--", "src/calc.test.js", "-t", "^(?:calc adds)$"]
+
+
+def test_go_subtests_are_quoted_level_by_level_and_flags_are_kept():
+    assert go_run_pattern(["TestAdd/two_(small)"]) == r"^TestAdd$/^two_\(small\)$"
+    assert go_run_pattern(["TestA", "TestB"]) == "^(?:TestA|TestB)$"
+    tests = [SingleTest("go", "TestAdd/two_(small)", package="./calc")]
+    (sel,) = select(tests, ["go", "test", "-tags", "integration", "./..."], INSIDE)
+    assert sel.argv == [
+        "go", "test", "-tags", "integration", "-v", "-count=1",
+        "-run", r"^TestAdd$/^two_\(small\)$", "./calc",
+    ]  # fmt: skip
+
+
+def test_cargo_keeps_offline_release_features_and_packages_and_matches_exactly():
+    tests = [SingleTest("cargo", "tests::adds"), SingleTest("cargo", "src/lib.rs - add (line 5)")]
+    cmd = ["cargo", "test", "--offline", "--release", "--features", "x", "-p", "calc",
+           "--", "--test-threads=1"]  # fmt: skip
+    (sel,) = select(tests, cmd, INSIDE)
+    assert sel.argv == [
+        "cargo", "test", "--offline", "--release", "--features", "x", "-p", "calc",
+        "--", "--test-threads=1", "--exact", "tests::adds", "src/lib.rs - add (line 5)",
+    ]  # fmt: skip
+
+
+def test_unittest_discover_reruns_from_the_start_directory():
+    tests = [SingleTest("unittest", "test_cart.CartTest.test_total_0")]
+    (sel,) = select(tests, ["python3", "-m", "unittest", "discover", "-s", "tests"], INSIDE)
+    assert sel.argv == ["python3", "-m", "unittest", "-v", "test_cart.CartTest.test_total_0"]
+    assert sel.cwd == "tests"
+
+
+def test_a_command_that_is_no_known_runner_is_refused():
+    with pytest.raises(Refused):
+        select([SingleTest("pytest", "t.py::x")], ["make", "check"], INSIDE)
