@@ -14,14 +14,8 @@ from pathlib import Path
 import pytest
 import targets  # fuzz/targets.py (conftest puts fuzz/ on sys.path)
 
-from .conftest import SAMPLES
+from .conftest import ROOT, SAMPLES
 
-SEED_GLOBS = {
-    "classifier": ["*/*/output.txt"],
-    "junit": ["**/*.xml"],
-    "sarif": ["**/*.sarif"],
-    "cargo_json": ["cargo_json/*/output.txt", "rust/*/output.txt"],
-}
 ITERATIONS = 300
 INTERESTING = [
     b"\x00",
@@ -46,7 +40,7 @@ INTERESTING = [
 
 
 def _seeds(target: str) -> list[bytes]:
-    paths = sorted({p for g in SEED_GLOBS[target] for p in SAMPLES.glob(g) if p.is_file()})
+    paths = sorted({p for g in targets.SEEDS[target] for p in ROOT.glob(g) if p.is_file()})
     return [p.read_bytes()[:65536] for p in paths]
 
 
@@ -76,7 +70,20 @@ def _mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
     return bytes(b)
 
 
-@pytest.mark.parametrize("target", sorted(targets.TARGETS))
+# Until classifier/config.py validates the shape of the table (issue 19.16,
+# `errorformat`): `[tool] faultlens = 1` raises there.  The marker goes with the fix.
+_CONFIG_SHAPES = pytest.mark.xfail(
+    raises=(AttributeError, TypeError), strict=False, reason="19.16: config shapes"
+)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param(t, marks=_CONFIG_SHAPES) if t == "config" else t
+        for t in sorted(targets.TARGETS)
+    ],
+)
 def test_fuzz_target_survives_seeded_mutations_of_the_samples(target: str) -> None:
     fn: Callable[[bytes], None] = targets.TARGETS[target]
     pool = _seeds(target)
@@ -88,6 +95,8 @@ def test_fuzz_target_survives_seeded_mutations_of_the_samples(target: str) -> No
         data = _mutate(rng, rng.choice(pool), pool)
         try:
             fn(data)
+        except (AttributeError, TypeError):
+            raise  # (the config target's known failure keeps its type for the marker)
         except Exception as exc:  # name the input so it can be replayed
             raise AssertionError(f"{target} iteration {i} failed on {data[:400]!r}") from exc
 
@@ -203,3 +212,20 @@ def test_every_input_the_fuzzer_found_to_crash_now_passes(path: Path) -> None:
     """Each file is an input atheris reported as a crash (named after its target)."""
     target = path.name.split("-crash-")[0]
     targets.TARGETS[target](path.read_bytes())
+
+
+@pytest.mark.parametrize("target", ["early_init", "config"])
+def test_atheris_runs_the_new_targets_briefly_when_it_is_installed(target: str, tmp_path) -> None:
+    """A short coverage-guided smoke run (only where atheris is installed)."""
+    pytest.importorskip("atheris")
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "fuzz" / "fuzz.py"), target, str(tmp_path / "corpus")]
+        + ["-runs=300", "-max_len=4096", f"-artifact_prefix={tmp_path}/"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
