@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import errno
 import functools
 import hashlib
 import json
 import logging
 import os
+import stat
 import sys
 import threading
 import traceback
@@ -167,15 +169,30 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        """`<root>/.faultlens` (the stateDir setting).  A root that does not
-        exist is never created: the session's state then lives in a private
-        temporary folder, removed at exit, and the user is told once."""
+        """`<root>/.faultlens` (the stateDir setting), as named: the recipe
+        Workspace vets where it leads (a symlinked `.faultlens` out of the
+        workspace is refused there, and by `writable_state`).  A root that does
+        not exist is never created: the session's state then lives in a
+        private temporary folder, removed at exit, and the user is told once."""
         root = self.root
         if root.is_dir():
-            return (root / self.settings.state_dir).resolve()
-        return self._scratch_state(root)
+            return Path(os.path.abspath(root / self.settings.state_dir))
+        return self._scratch_folder(
+            f"the workspace folder {root} does not exist; nothing is created there"
+        )
 
-    def _scratch_state(self, root: Path) -> Path:
+    def writable_state(self) -> Path:
+        """The state dir to write the server's own files in (run logs): the
+        vetted one, else (a `.faultlens` linked out of the workspace, or into
+        `.git`) the private temporary folder, said once."""
+        from faultlens.recipes import StateUnavailable
+
+        try:
+            return self.recipe_workspace().state
+        except StateUnavailable as exc:
+            return self._scratch_folder(f"state cannot be kept in {self.state_dir}: {exc}")
+
+    def _scratch_folder(self, why: str) -> Path:
         if self._scratch is None:
             import atexit
             import shutil
@@ -184,8 +201,8 @@ class FaultLensServer(LanguageServer):
             self._scratch = Path(tempfile.mkdtemp(prefix="faultlens-state-"))
             atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
             self.warn(
-                f"faultlens: the workspace folder {root} does not exist; nothing is created "
-                f"there (this session's state is kept in {self._scratch}, removed at exit)",
+                f"faultlens: {why} (this session's state is kept in {self._scratch}, "
+                "removed at exit)",
                 show=True,
             )
         return self._scratch
@@ -467,8 +484,15 @@ class FaultLensServer(LanguageServer):
         """Where a run's output is kept (the log line a location-less failure
         points at): named by a hash of the store key, so two keys never share
         a log (`make a`, `make-a`) and the name shows nothing of the command."""
-        folder = self.state_dir / "runs"
-        folder.mkdir(parents=True, exist_ok=True)
+        from faultlens.recipes.statefs import ensure_dirs
+
+        state = self.writable_state()
+        try:
+            folder = ensure_dirs(state, "runs")  # never through a symlinked `runs`
+        except OSError as exc:
+            folder = ensure_dirs(
+                self._scratch_folder(f"cannot keep run logs in {state}: {exc}"), "runs"
+            )
         return folder / run_log_name(store_task)
 
     def log_writer(
@@ -485,9 +509,11 @@ class FaultLensServer(LanguageServer):
 
             scrub = LogRedactor(vault or ())
             text = scrub.feed(data) + scrub.close()
+            from faultlens.recipes.statefs import write_state
+
             with self._log_lock:
-                if self._log_seq.get(path) == seq:
-                    path.write_bytes(text)
+                if self._log_seq.get(path) == seq:  # atomic; replaces a symlink, not its target
+                    write_state(path.parent, path.name, text)
 
         return write
 
@@ -687,6 +713,29 @@ class FaultLensServer(LanguageServer):
 
         result = await asyncio.to_thread(work)
         await self.take(store_task, result, self.root, TaskInfo(log_path=path))
+
+
+def open_run_log(path: Path) -> BinaryIO:
+    """A run log opened for streaming: created or emptied, never through a
+    symlink (a committed `runs/<name>.log -> ~/.bashrc`), never a FIFO.  Such
+    a thing in faultlens' own `runs` folder is removed (the link, not what it
+    points at) and the log created afresh."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags | os.O_TRUNC, 0o644)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+            raise
+        fd = -1
+    if fd >= 0 and not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        fd = -1
+    if fd < 0:
+        log.warning("faultlens: %s was not a regular file; replaced", path)
+        os.unlink(path)  # a folder there is an error, and stays one
+        fd = os.open(path, flags | os.O_EXCL, 0o644)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "wb")
 
 
 def run_log_name(store_task: str) -> str:

@@ -19,7 +19,7 @@ from faultlens.classifier.redact import shown_command
 
 from . import actions, convert, runner
 from . import protocol as P
-from .app import FaultLensServer, PendingPlan
+from .app import FaultLensServer, PendingPlan, open_run_log
 from .store import TaskInfo
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ async def run_task(
         # The log on disk never holds a secret, nor one a scanner names a few
         # lines later (the classifier is fed first; lines are held back).
         scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
-        with open(log_path, "wb") as out:
+        with open_run_log(log_path) as out:
 
             async def on_output(chunk: bytes) -> None:
                 await asyncio.to_thread(classifier.feed, chunk)

@@ -222,8 +222,13 @@ def test_atheris_runs_the_new_targets_briefly_when_it_is_installed(target: str, 
     import sys
 
     done = subprocess.run(
-        [sys.executable, str(ROOT / "fuzz" / "fuzz.py"), target, str(tmp_path / "corpus")]
-        + ["-runs=300", "-max_len=4096", f"-artifact_prefix={tmp_path}/"],
+        [
+            sys.executable,
+            str(ROOT / "fuzz" / "fuzz.py"),
+            target,
+            str(tmp_path / "corpus"),
+            *("-runs=300", "-max_len=4096", f"-artifact_prefix={tmp_path}/"),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
