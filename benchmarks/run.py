@@ -11,7 +11,8 @@ Vim's errorformat with :cgetfile, efm-langserver fed the file by didOpen),
 each pinned to one CPU; then the editor timings of `faultlens serve` (start-up,
 ingest -> diagnostics beside efm-langserver, hover and code action while a
 large output is classified) and the wall-time cost of `faultlens run` on a
-command printing --run-size bytes.  A peer that is not installed is "n/a".
+command printing --run-size bytes, and the start-up of the agent hook
+(`faultlens hook claude-code`) per tool call.  A peer that is not installed is "n/a".
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .generate import Stats, generate, parse_size
 from .peers import Result
 
 ROOT = Path(__file__).resolve().parent.parent
-SECTIONS = ("classify", "peers", "editor", "run")
+SECTIONS = ("classify", "peers", "editor", "run", "hook", "redact")
 
 
 def _mb(n: float) -> str:
@@ -239,6 +240,21 @@ def main(argv: list[str] | None = None) -> int:
                 say(row)
             say(f"\nload average after: {_load()}")
             say()
+        if "redact" in sections:
+            from .redaction import log_redactor
+
+            r = log_redactor(log, a.repeat)
+            say("## Log redaction (in-process, one thread, CPU time of feed + close)")
+            say()
+            say(
+                "| MB/s per CPU s | CPU s | lines masked | secret forms | maintained set | read in |"
+            )
+            say("|---:|---:|---:|---:|---|---:|")
+            say(
+                f"| {st.bytes / r.seconds / 1e6:,.0f} | {r.seconds:.3f} | {r.lines_changed} |"
+                f" {r.detectors} | {r.maintained} | {r.load_ms:.0f} ms |"
+            )
+            say()
         if "editor" in sections:
             small = Path(tmp) / "editor.log"
             every = max(1, a.editor_lines // max(1, a.editor_failures))
@@ -310,6 +326,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"| nothing (`true`: the fixed cost) | {o.plain:.2f} | {o.wrapped:.2f} |"
                 f" +{o.wrapped - o.plain:.2f} s | {o.plain_cpu:.2f} | {o.wrapped_cpu:.2f} |"
             )
+            say()
+        if "hook" in sections:
+            from . import hook
+
+            say("## The agent hook (start-up per tool call; not pinned)")
+            say()
+            for row in hook.table(hook.measure(max(3, a.repeat * 2 + 1))):
+                say(row)
             say()
     return 0
 

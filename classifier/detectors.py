@@ -23,359 +23,37 @@ Two sources, merged into one list of :class:`Detector`:
   stay in redact.py: their masking is not a plain span.
 
 Each detector gives the span of the secret in a match; redact.py merges the
-spans of every detector and masks each once.  Pure once loaded.
+spans of every detector and masks each once (`finder()` picks the candidates
+of a text in one scan).  Pure once loaded; the forms and the maintained set
+are compiled on first use, so importing this module stays cheap.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-MIN_LITERAL = 2  # a shorter required literal is no prefilter: the detector is skipped
-MIN_GROUP = 8  # a capture group shorter than this is context, not the secret
-MAX_PLUGIN_FILE = 256 * 1024
-NOT_SECRETS = frozenset({"Public IP (ipv4)"})  # detect-secrets kinds that are not credentials
-_FLAGS = {
-    name: getattr(re, name)
-    for name in ("I", "IGNORECASE", "X", "VERBOSE", "M", "MULTILINE", "S", "DOTALL", "A", "ASCII")
-}
-_EDGE = " \t\"'=:,;"  # what a maintained pattern's match may carry around the secret
+from .maintained_forms import Maintained, maintained, plugin_patterns
+from .secret_form import Detector, required_literals
+
+__all__ = [
+    "Detector",
+    "Finder",
+    "Maintained",
+    "detectors",
+    "finder",
+    "literals",
+    "log_literal",
+    "looks_secret",
+    "maintained",
+    "own",
+    "plugin_patterns",
+    "required_literals",
+]
 
 
-def _alnum(ch: str) -> bool:
-    return ch.isascii() and ch.isalnum()
-
-
-@dataclass(frozen=True, slots=True)
-class Detector:
-    """One secret form: a pattern, the literal text without which it cannot
-    match (one of `literals` is in every match; matched case-insensitively
-    when `folded`), and how a match's secret span is found."""
-
-    name: str
-    regex: re.Pattern[str]
-    literals: tuple[str, ...]
-    source: str
-    folded: bool = False
-    # The secret's span in a match, or None when the match is not a secret.
-    span: Callable[[re.Match[str]], tuple[int, int] | None] | None = field(
-        default=None, compare=False
-    )
-
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        pick = self.span or _maintained_span
-        for m in self.regex.finditer(text):
-            found = pick(m)
-            if found is not None and found[1] > found[0]:
-                yield found
-
-
-_NAMED = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,40}[=:]\s*")
-
-
-def _maintained_span(m: re.Match[str]) -> tuple[int, int] | None:
-    """A maintained pattern's secret: its first capture group when that is
-    long enough and does not begin the match (`://user:(pw)@`), else the
-    whole match, less separators around it; none when it starts or ends
-    inside a longer word (a hash, an identifier)."""
-    start, end = m.span()
-    if m.re.groups and m.group(1) is not None:
-        g0, g1 = m.span(1)
-        if g1 - g0 >= MIN_GROUP and g0 > start:
-            start, end = g0, g1
-    text = m.string
-    named = _NAMED.match(text, start, end)
-    if named and end - named.end() >= MIN_GROUP:
-        start = named.end()  # `AccountKey=<key>`: the name stays readable
-    while start < end and text[start] in _EDGE:
-        start += 1
-    while end > start and text[end - 1] in _EDGE:
-        end -= 1
-    if start > 0 and _alnum(text[start]) and _alnum(text[start - 1]):
-        return None
-    if end < len(text) and _alnum(text[end - 1]) and _alnum(text[end]):
-        return None
-    return start, end
-
-
-# -- the literal text a pattern needs ------------------------------------------------
-def _parser() -> Any:
-    import re._parser as parser  # type: ignore[import-not-found,unused-ignore]
-
-    return parser
-
-
-MAX_ALTERNATIVES = 64
-
-
-def _alternatives(items: Any, p: Any) -> set[str] | None:
-    """Every string a purely literal (sub)pattern matches, or None."""
-    out = {""}
-    for op, av in items:
-        piece = _literal_piece(op, av, p)
-        if piece is None or len(out) * len(piece) > MAX_ALTERNATIVES:
-            return None
-        out = {a + b for a in out for b in piece}
-    return out
-
-
-def _literal_piece(op: Any, av: Any, p: Any) -> set[str] | None:
-    if op is p.LITERAL:
-        return {chr(av)}
-    if op is p.BRANCH:
-        alts = [_alternatives(b, p) for b in av[1]]
-        if all(a is not None for a in alts):
-            return set().union(*(a for a in alts if a is not None))
-        return None
-    if op is p.SUBPATTERN:
-        return _alternatives(av[-1], p)
-    if op is p.IN:
-        return _char_class(av, p)
-    return None
-
-
-MAX_CLASS = 16
-
-
-def _char_class(av: Any, p: Any) -> set[str] | None:
-    """The characters of a small class (`[pousr]`, `[\\dA-F]`), or None."""
-    out: set[str] = set()
-    for o, v in av:
-        if o is p.LITERAL:
-            out.add(chr(v))
-        elif o is p.RANGE and v[1] - v[0] < MAX_CLASS:
-            out |= {chr(c) for c in range(v[0], v[1] + 1)}
-        elif o is p.CATEGORY and v is p.CATEGORY_DIGIT:
-            out |= set("0123456789")
-        else:
-            return None
-        if len(out) > MAX_CLASS:
-            return None
-    return out
-
-
-def _prefixes(op: Any, av: Any, p: Any) -> set[str] | None:
-    """The literal starts of a group or alternation whose every branch
-    starts with literal text (`(?:A3T[A-Z0-9]|AKIA)` → {A3T, AKIA})."""
-    if op is p.SUBPATTERN:
-        branches = [av[-1]]
-    elif op is p.BRANCH:
-        branches = list(av[1])
-    elif op in (p.MAX_REPEAT, p.MIN_REPEAT) and av[0] >= 1:
-        branches = [av[2]]
-    else:
-        return None
-    out: set[str] = set()
-    for items in branches:
-        starts = {""}
-        for sub_op, sub_av in items:
-            piece = _literal_piece(sub_op, sub_av, p)
-            if piece is None:
-                piece = _prefixes(sub_op, sub_av, p)
-                if piece is not None and len(starts) * len(piece) <= MAX_ALTERNATIVES:
-                    starts = {a + b for a in starts for b in piece}
-                break
-            if len(starts) * len(piece) > MAX_ALTERNATIVES:
-                break
-            starts = {a + b for a in starts for b in piece}
-        if starts == {""}:
-            return None
-        out |= starts
-    return out if len(out) <= MAX_ALTERNATIVES else None
-
-
-def _better(a: set[str] | None, b: set[str] | None) -> set[str] | None:
-    """The more selective of two literal sets (longer shortest literal, then fewer)."""
-    if not a:
-        return b
-    if not b:
-        return a
-    ka = (min(map(len, a)), -len(a))
-    kb = (min(map(len, b)), -len(b))
-    return a if ka >= kb else b
-
-
-def _required(items: Any, p: Any) -> set[str] | None:
-    """A set of literals one of which is in every match of the (sub)pattern."""
-    best: set[str] | None = None
-    run = {""}
-    for op, av in items:
-        piece = _literal_piece(op, av, p)
-        if piece is not None and len(run) * len(piece) <= MAX_ALTERNATIVES:
-            run = {a + b for a in run for b in piece}
-            continue
-        starts = _prefixes(op, av, p)
-        if starts is not None and len(run) * len(starts) <= MAX_ALTERNATIVES:
-            best = _better(best, {a + b for a in run for b in starts})
-        if run != {""}:
-            best = _better(best, run)
-        run = {""}
-        sub: set[str] | None = None
-        if op is p.SUBPATTERN:
-            sub = _required(av[-1], p)
-        elif op is p.BRANCH:
-            parts = [_required(b, p) for b in av[1]]
-            if all(parts):
-                sub = set().union(*(x for x in parts if x))
-        elif op in (p.MAX_REPEAT, p.MIN_REPEAT) and av[0] >= 1:
-            sub = _required(av[2], p)
-        best = _better(best, sub)
-    if run != {""}:
-        best = _better(best, run)
-    return best
-
-
-def required_literals(regex: re.Pattern[str]) -> tuple[str, ...]:
-    """Literals one of which every match of `regex` contains (each at least
-    MIN_LITERAL long), or () when the pattern has none."""
-    p = _parser()
-    try:
-        found = _required(p.parse(regex.pattern, regex.flags), p)
-    except Exception:  # an internal parser we read, not rely on
-        return ()
-    if not found or min(map(len, found)) < MIN_LITERAL:
-        return ()
-    return tuple(sorted(found))
-
-
-# -- the maintained set, read as data ------------------------------------------------------
-def _flags(node: ast.expr | None) -> int | None:
-    if node is None:
-        return 0
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        if node.value.id == "re" and node.attr in _FLAGS:
-            return int(_FLAGS[node.attr])
-        return None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        a, b = _flags(node.left), _flags(node.right)
-        return None if a is None or b is None else a | b
-    return None
-
-
-def _compiled(node: ast.expr) -> tuple[str, int] | None:
-    """`re.compile(r"literal"[, flags])` as (pattern, flags), else None."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-        return None
-    f = node.func
-    if not (isinstance(f.value, ast.Name) and f.value.id == "re" and f.attr == "compile"):
-        return None
-    if not node.args or not isinstance(node.args[0], ast.Constant):
-        return None
-    pattern = node.args[0].value
-    if not isinstance(pattern, str):
-        return None
-    flag_node = node.args[1] if len(node.args) > 1 else None
-    for kw in node.keywords:
-        if kw.arg == "flags":
-            flag_node = kw.value
-    flags = _flags(flag_node)
-    return None if flags is None else (pattern, flags)
-
-
-def plugin_patterns(source: str) -> list[tuple[str, str, int]]:
-    """(secret type, pattern, flags) of every literal pattern in the
-    denylists of a plugin module's RegexBasedDetector classes."""
-    out: list[tuple[str, str, int]] = []
-    for cls in ast.parse(source).body:
-        if not isinstance(cls, ast.ClassDef):
-            continue
-        if not any(
-            (isinstance(b, ast.Name) and b.id == "RegexBasedDetector")
-            or (isinstance(b, ast.Attribute) and b.attr == "RegexBasedDetector")
-            for b in cls.bases
-        ):
-            continue
-        kind = cls.name
-        patterns: list[tuple[str, int]] = []
-        for stmt in cls.body:
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
-                continue
-            target = stmt.targets[0]
-            if not isinstance(target, ast.Name):
-                continue
-            if target.id == "secret_type" and isinstance(stmt.value, ast.Constant):
-                kind = str(stmt.value.value)
-            elif target.id == "denylist" and isinstance(stmt.value, ast.List | ast.Tuple):
-                patterns += [c for c in map(_compiled, stmt.value.elts) if c is not None]
-        out += [(kind, pat, flags) for pat, flags in patterns]
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Maintained:
-    """What was read from the installed detector set."""
-
-    source: str  # "detect-secrets 1.5.0", or "" when none is installed
-    detectors: tuple[Detector, ...]
-    skipped: tuple[str, ...]  # "kind: why"
-
-
-def _version(folder: Path) -> str:
-    try:
-        tree = ast.parse((folder / "__version__.py").read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return "?"
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
-            return str(stmt.value.value)
-    return "?"
-
-
-def _plugin_files(folder: Path) -> list[Path]:
-    try:
-        return sorted(p for p in folder.glob("*.py") if p.is_file() and not p.is_symlink())
-    except OSError:
-        return []
-
-
-@lru_cache(maxsize=1)
-def maintained() -> Maintained:
-    """The detect-secrets plugins' literal patterns (found without importing
-    the package: `find_spec` of a top-level package only locates it)."""
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("detect_secrets")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or not spec.submodule_search_locations:
-        return Maintained("", (), ())
-    folder = Path(next(iter(spec.submodule_search_locations)))
-    source = f"detect-secrets {_version(folder)}"
-    found: list[Detector] = []
-    skipped: list[str] = []
-    for path in _plugin_files(folder / "plugins"):
-        try:
-            if path.stat().st_size > MAX_PLUGIN_FILE:
-                continue
-            entries = plugin_patterns(path.read_text(encoding="utf-8"))
-        except (OSError, SyntaxError, ValueError):
-            continue
-        for kind, pattern, flags in entries:
-            if kind in NOT_SECRETS:
-                skipped.append(f"{kind}: not a credential")
-                continue
-            try:
-                regex = re.compile(pattern, flags)
-            except re.error:
-                skipped.append(f"{kind}: pattern does not compile")
-                continue
-            literals = required_literals(regex)
-            if not literals:
-                skipped.append(f"{kind}: no literal to prefilter on")
-                continue
-            found.append(
-                Detector(kind, regex, literals, source, folded=bool(flags & re.IGNORECASE))
-            )
-    return Maintained(source, tuple(found), tuple(skipped))
-
-
-# -- our own forms -----------------------------------------------------------------------
 def _group(name: str, check: Callable[[str], bool] | None = None) -> Any:
     def span(m: re.Match[str]) -> tuple[int, int] | None:
         value = m.group(name)
@@ -384,6 +62,13 @@ def _group(name: str, check: Callable[[str], bool] | None = None) -> Any:
         return m.span(name)
 
     return span
+
+
+# An environment or template reference standing for the value: $TOKEN,
+# %TOKEN% (Windows), %(token)s, {{ token }}.
+_REFERENCE = re.compile(
+    r"\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_]\w*\)[sdr]|\{\{[^{}]*\}\}"
+)
 
 
 def looks_secret(value: str) -> bool:
@@ -395,7 +80,7 @@ def looks_secret(value: str) -> bool:
     low = v.lower()
     if low in {"none", "null", "true", "false", "required", "string", "redacted", "undefined"}:
         return False
-    if set(v) <= set("*xX•.-_<>") or v.startswith(("${", "$(", "<", "%")) or v.startswith("$"):
+    if set(v) <= set("*xX•.-_<>") or v.startswith(("${", "$(", "<")) or _REFERENCE.fullmatch(v):
         return False
     has_digit = any(c.isdigit() for c in v)
     has_symbol = any(not c.isalnum() for c in v)
@@ -543,3 +228,60 @@ def literals() -> tuple[tuple[str, bool], ...]:
         for lit in d.literals:
             seen[(lit.lower() if d.folded else lit, d.folded)] = None
     return tuple(seen)
+
+
+class Finder:
+    """Which detectors may match a text: two Aho-Corasick automatons over
+    every detector's literals (the case-sensitive ones on the text, the
+    folded ones on its lowered form), so a text costs two scans rather than
+    an `in` check per literal."""
+
+    def __init__(self, found: Sequence[Detector]) -> None:
+        from ahocorasick_rs import AhoCorasick
+
+        self.detectors = tuple(found)
+        exact: dict[str, list[int]] = {}
+        folded: dict[str, list[int]] = {}
+        for i, d in enumerate(self.detectors):
+            for lit in d.literals:
+                (folded if d.folded else exact).setdefault(
+                    lit.lower() if d.folded else lit, []
+                ).append(i)
+        self._exact = (AhoCorasick(list(exact)), list(exact.values())) if exact else None
+        self._folded = (AhoCorasick(list(folded)), list(folded.values())) if folded else None
+
+    def candidates(self, text: str) -> list[Detector]:
+        """The detectors one of whose literals is in `text`, in their order.
+        A text with a character that (?i) folds onto an ASCII letter (ſ, K,
+        ı, İ) gets every case-insensitive detector."""
+        picked: set[int] = set()
+        if self._exact is not None:
+            ac, owners = self._exact
+            for idx, _, _ in ac.find_matches_as_indexes(text, overlapping=True):
+                picked.update(owners[idx])
+        if self._folded is not None:
+            ac, owners = self._folded
+            if not text.isascii() and any(c in text for c in FOLD_CHARS):
+                picked.update(i for i, d in enumerate(self.detectors) if d.folded)
+            else:
+                for idx, _, _ in ac.find_matches_as_indexes(text.lower(), overlapping=True):
+                    picked.update(owners[idx])
+        return [self.detectors[i] for i in sorted(picked)]
+
+
+FOLD_CHARS = "\u017f\u212a\u0131\u0130"  # what (?i) matches to an ASCII letter
+
+
+@lru_cache(maxsize=1)
+def finder() -> Finder:
+    return Finder(detectors())
+
+
+def log_literal(literal: str) -> str:
+    """The part of a case-insensitive literal the log redactor's automaton
+    spells in every case (at most 5 letters): its longest run of letters,
+    the last of equals (`https://hooks.slack.com/services/T` → `servi`), so
+    a common start like `https` does not send every URL line to `redact`."""
+    runs = re.findall(r"[a-z]{3,}", literal.lower())
+    best = max(reversed(runs), key=len) if runs else literal
+    return best[:5]

@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .detectors import literals
+from .detectors import literals, log_literal
 from .redact import MIN_FRAGMENT, mask, redact
 
 _KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
@@ -48,7 +48,6 @@ _FOLDS = tuple(c.encode() for c in "\u017f\u212a\u0131\u0130")
 # word would need hundreds of spellings (a line with the start is only looked
 # at); case-insensitive detector literals likewise.
 _WORD_STARTS = ("passw", "passp", "pwd", "secre", "key", "token", "crede")
-SPELLED = 5
 
 
 def _spellings(word: str) -> list[bytes]:
@@ -68,7 +67,7 @@ def _needs_redact() -> Any:
 
     patterns: dict[bytes, None] = dict.fromkeys([*_FOLDS, b"PRIVATE KEY"])
     for lit, folded in literals():
-        for p in _spellings(lit[:SPELLED]) if folded else [lit.encode()]:
+        for p in _spellings(log_literal(lit)) if folded else [lit.encode()]:
             patterns[p] = None
     for w in _WORD_STARTS:
         patterns.update(dict.fromkeys(_spellings(w)))

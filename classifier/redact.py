@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .detectors import detectors, looks_secret
+from .detectors import finder, looks_secret
 
 if TYPE_CHECKING:
     from .record import FailureRecord
@@ -145,27 +145,13 @@ def _redact_patterns(text: str) -> str:
 CACHED_CHARS = 2048
 
 
-# Characters that (?i) matches to an ASCII letter: a text holding one is
-# searched by every case-insensitive detector (its literals were lowered).
-_FOLD_CHARS = "\u017f\u212a\u0131\u0130"
-
-
 def _patterns(text: str) -> str:
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(_mask_key, text)
     spans: list[tuple[int, int]] = []
-    low: str | None = None
-    # Each detector runs only when a literal it needs is there: the patterns
-    # try every position, the `in` checks are a memchr-like scan each.
-    for d in detectors():
-        if d.folded:
-            if low is None:
-                odd = not text.isascii() and any(c in text for c in _FOLD_CHARS)
-                low = "" if odd else text.lower()
-            if low and not any(lit in low for lit in d.literals):
-                continue
-        elif not any(lit in text for lit in d.literals):
-            continue
+    # Each detector runs only when a literal it needs is there (the patterns
+    # try every position; the literals are found in one scan).
+    for d in finder().candidates(text):
         spans.extend(d.spans(text))
     if ("=" in text or ":" in text) and any(w in text.casefold() for w in _ASSIGN_WORDS):
         for m in _ASSIGN.finditer(text):

@@ -25,6 +25,9 @@ SUBCOMMANDS: dict[str, str] = {
     "serve": "serve",
     "schema": "schema",
     "rules": "rules",
+    "explain": "explain",
+    "mcp": "mcp",
+    "hook": "hook",
 }
 
 

@@ -132,20 +132,25 @@ def run_command(
 
     ledger: Ledger | None = guarded(ws, Ledger.open, ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
-    run_id: int | None = None
     if ledger is not None:
         from faultlens.recipes.recovery import recover_state
 
         recover_state(ws)  # what a killed faultlens left half done
-        run_id = guarded(ws, ledger.start_run, task, cmd, cwd_rel)
     # The command starts first; the classifier is built and fed on a worker
     # thread started after it (its imports and rule compiling overlap the
     # command), and copying the output through never waits for classification.
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
+    # The run's row, its argv redacted (which reads the secret detector set,
+    # tens of ms: after the command started, not before).
+    run_id: int | None = None
+    if ledger is not None:
+        run_id = guarded(ws, ledger.start_run, task, cmd, cwd_rel)
     if isinstance(child, str):
         if ledger is not None and run_id is not None:
             guarded(ws, ledger.finish_run, run_id, 127, [])
-        _say(err, f"cannot run {cmd[0]}: {child}")
+        from faultlens.classifier.redact import redact_argv
+
+        _say(err, f"cannot run {redact_argv(cmd[:1])[0]}: {child}")
         return RunReport(127)
     from .background import BackgroundClassifier
 

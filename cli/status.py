@@ -68,17 +68,26 @@ def render(status: dict[str, Any], boxes: bool) -> str:
             f"Last run: {shown_command(last['argv'])} (task {last['task']}, exit {last['exit_code']}, "
             f"{_ago(last['started'])})"
         )
+    agents = status.get("agents") or []
+    if agents:
+        lines.append("")
+        lines.append("Agent sessions (newest first):")
+        for a in agents[:10]:
+            lines.append(
+                f"  {a['worker']:<14}  {a['session']:<38}  {a['events']} events, last {a['last']}"
+            )
     return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
-    from faultlens.recipes import Ledger
+    from faultlens.recipes import EventLog, Ledger
 
     ws = workspace_for(args, Path(args.cwd).resolve())
     if not (ws.state / "ledger.sqlite3").exists():
         status: dict[str, Any] = {"tasks": [], "escalations": [], "last_run": None}
     else:
         status = Ledger.open(ws).status()
+    status["agents"] = EventLog(ws).sessions()  # who ran it: MCP clients and hooks
     if args.json:
         print(json.dumps(status, indent=2, ensure_ascii=False))
     else:

@@ -186,6 +186,9 @@ def unwritable(ws: Workspace, exc: BaseException) -> None:
     )
 
 
+SESSIONS_TAIL = 1024 * 1024  # how much of events.jsonl `sessions()` reads
+
+
 class EventLog:
     """Writes events and text logs for one workspace."""
 
@@ -267,6 +270,8 @@ class EventLog:
             "worker": worker,
             "pid": os.getpid(),
         }
+        if self.ws.settings.session:
+            obj["session"] = self.ws.settings.session
         obj.update({k: v for k, v in extra.items() if k not in obj})
         obj["record"] = record.to_json()
         obj = redact_commands(obj)  # a command named by a caller or a hint: never raw
@@ -308,6 +313,36 @@ class EventLog:
             }
         )
         return obj
+
+    def sessions(self, tail_bytes: int = SESSIONS_TAIL) -> list[dict[str, Any]]:
+        """The agent sessions (worker + session id) in the newest events, newest
+        first: how many events each wrote and when the last was.  Reads at most
+        the last `tail_bytes` of the log (the first, possibly partial, line of
+        that tail is skipped)."""
+        try:
+            with open(self.events_path, "rb") as fh:
+                size = fh.seek(0, os.SEEK_END)
+                fh.seek(max(0, size - tail_bytes))
+                raw = fh.read()
+        except FileNotFoundError:
+            return []
+        lines = raw.splitlines()
+        if tail_bytes < size and lines:
+            lines = lines[1:]
+        seen: dict[tuple[str, str | None], dict[str, Any]] = {}
+        for ln in lines:
+            try:
+                event = json.loads(ln)
+            except ValueError:
+                continue
+            if not isinstance(event, dict) or not event.get("session"):
+                continue
+            key = (str(event.get("worker")), str(event["session"]))
+            entry = seen.pop(key, None) or {"worker": key[0], "session": key[1], "events": 0}
+            entry["events"] += 1
+            entry["last"] = str(event.get("ts", ""))
+            seen[key] = entry  # re-inserted: the dict ends with the newest
+        return list(reversed(seen.values()))
 
     def read_events(self) -> list[dict[str, Any]]:
         """Every event written so far (a torn line, or anything that is not a

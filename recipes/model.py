@@ -54,6 +54,8 @@ class RecipeSettings:
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], datetime] = _utc_now
     worker: str = "faultlens"
+    # The agent session on whose behalf the engine works (MCP client, hook), if any.
+    session: str | None = None
     # Extra environment for every command the engine runs (merged over os.environ).
     env: dict[str, str] = field(default_factory=dict)
 

@@ -60,7 +60,7 @@ def spawn(
     our process group, so a terminal's Ctrl-C reaches it as it would from a
     shell."""
     args = [str(a) for a in argv]
-    from faultlens.classifier.redact import masked_secret
+    from faultlens.classifier.redact import masked_secret, redact_argv
 
     masked = masked_secret(args)
     if masked is not None:  # a stored, redacted command: its secret is gone
@@ -77,7 +77,7 @@ def spawn(
             shell=False,
         )
     except OSError as exc:
-        return f"{args[0]}: {exc.strerror or exc}"
+        return f"{redact_argv(args[:1])[0]}: {exc.strerror or exc}"
 
 
 def stream_process(

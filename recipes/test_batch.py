@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from faultlens.classifier.redact import shown_command
 
 from .fixes.test_runners import Refused, Selection, SingleTest, runner_name, script_invocation
 from .fixes.test_runners import select as select_commands
@@ -231,7 +232,7 @@ def verdicts(
         tests = per_record.get(rec.id, [])
         names = [t.test_id for t in tests]
         got = [results.get(t.test_id) for t in tests]
-        cmd = shlex.join(got[0][1].argv) if got and got[0] else ""
+        cmd = shown_command(got[0][1].argv) if got and got[0] else ""  # shown: masked
         states = [g[0] if g else "not_run" for g in got]
         summary = next((g[2].summary for g in got if g), "")
         if states and all(s == "passed" for s in states):

@@ -201,11 +201,13 @@ def register(server: FaultLensServer) -> None:
 def warm_up() -> None:
     """Import the classifier and the recipe engine in a worker thread after start-up,
     so `initialize` is answered before they load and the first run does not wait."""
+    import faultlens.classifier.detectors
     import faultlens.classifier.engine
     import faultlens.classifier.rules.registry
     import faultlens.recipes
 
     faultlens.classifier.rules.registry.all_rules()
+    faultlens.classifier.detectors.finder()  # the secret forms (a run's key is redacted)
     del faultlens
 
 

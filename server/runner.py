@@ -97,7 +97,11 @@ async def run_command(
         )
     except OSError as exc:
         return RunResult(
-            None, 0, 0, time.monotonic() - start, error=f"{argv[0]}: {exc.strerror or exc}"
+            None,
+            0,
+            0,
+            time.monotonic() - start,
+            error=f"{_shown_program(argv)}: {exc.strerror or exc}",
         )
     assert proc.stdout is not None
     lines = 0
@@ -141,6 +145,13 @@ async def run_command(
         cancelled=stop == "cancelled",
         timed_out=stop == "timeout",
     )
+
+
+def _shown_program(argv: list[str]) -> str:
+    """argv[0] as shown in a message (`API_TOKEN=x make` split wrongly names a secret)."""
+    from faultlens.classifier.redact import redact_argv
+
+    return redact_argv(argv[:1])[0]
 
 
 async def _terminate(proc: asyncio.subprocess.Process, grace: float = 2.0) -> None:

@@ -139,14 +139,16 @@ class RawClient:
     def notify(self, method: str, params: Any) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    def initialize(self) -> dict[str, Any]:
+    def initialize(self, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+        if capabilities is None:
+            capabilities = {"workspace": {"applyEdit": False, "configuration": True}}
         res = self.request(
             "initialize",
             {
                 "processId": None,
                 "rootUri": self.root.as_uri(),
                 "workspaceFolders": [{"uri": self.root.as_uri(), "name": "ws"}],
-                "capabilities": {"workspace": {"applyEdit": False, "configuration": True}},
+                "capabilities": capabilities,
             },
         )
         self.notify("initialized", {})

@@ -156,16 +156,7 @@ def test_server_runs_show_and_store_no_secret_of_their_command(tmp_path, values)
     argv = _secret_argv(values, sys.executable, str(script))
     c = RawClient(ws, env={**os.environ})
     try:
-        c.request(
-            "initialize",
-            {
-                "processId": None,
-                "rootUri": ws.as_uri(),
-                "workspaceFolders": [{"uri": ws.as_uri(), "name": "ws"}],
-                "capabilities": {"window": {"workDoneProgress": True}},
-            },
-        )
-        c.notify("initialized", {})
+        c.initialize({"window": {"workDoneProgress": True}})  # progress titles too
         ran = c.request(
             "workspace/executeCommand",
             {"command": "faultlens.run", "arguments": [{"command": argv}]},
@@ -251,3 +242,12 @@ def test_a_secret_a_scanner_names_is_masked_in_every_run_log(tmp_path):
         text = log.read_text(encoding="utf-8")
         assert "Raw result:" in text and text.count("\n") == _scanner_output(secret).count("\n")
         assert secret not in text and secret[:8] not in text, log.name
+
+
+def test_a_shell_style_assignment_taken_for_the_program_is_not_shown(tmp_path, values):
+    """`faultlens run -- API_TOKEN=x make` (no `env`): the program cannot be
+    started, and the message naming it masks the value."""
+    res = _faultlens("run", "--", f"API_TOKEN={values['token']}", "make", cwd=tmp_path)
+    assert res.returncode == 127 and "cannot run API_TOKEN=" in res.stderr
+    _assert_clean(res.stderr, values, "the error message")
+    _walk_state(tmp_path / ".faultlens", values)

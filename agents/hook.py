@@ -1,0 +1,260 @@
+"""`faultlens hook <agent>`: classify an agent's shell call, tell it what to do.
+
+After every shell tool call of a coding agent, the hook classifies the
+call's output and answers with context for the model: each failure as
+`<failure_type> at <file>:<line>: <signal>` with the one recipe to try — or,
+when the ledger already holds the attempt for that failure, that the attempt
+did not fix it and the user must decide.  The seed's anti-loop rule, for an
+agent:
+
+* a failure seen for the first time in a task claims its one automatic
+  attempt (`pending`, made by the agent) and the context names the recipe;
+* the same failure reported again in the task closes that attempt as
+  escalated (`recovery.escalated`), and the context says to stop and ask;
+* a pending failure that the same command no longer reports closes as
+  recovered (`recovery.succeeded`).
+
+The task is `$FAULTLENS_TASK`, else the agent's session.  Nothing is said
+(no output, exit 0) when there is no failure, and a successful call whose
+output holds none of the rules' trigger words is answered without loading
+the classifier (`agents/quick.py`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .hook_payloads import ToolCall, argv_of
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+    from faultlens.recipes import Workspace
+
+MAX_LISTED = 8  # failures named in one answer; the rest are counted
+
+
+@dataclass(slots=True)
+class Verdicts:
+    """What the hook decided for each failure of one call."""
+
+    new: list[tuple[FailureRecord, str]] = field(default_factory=list)  # (record, recipe step)
+    escalated: list[tuple[FailureRecord, str]] = field(default_factory=list)  # (record, why)
+    review: list[FailureRecord] = field(default_factory=list)  # never automatic
+    recovered: list[str] = field(default_factory=list)  # where each pending one was
+
+
+def task_of(call: ToolCall) -> str:
+    env = os.environ.get("FAULTLENS_TASK")
+    if env:
+        return env
+    if call.session:
+        return f"{call.agent}-{call.session[:8]}"
+    return call.agent
+
+
+def classify_call(call: ToolCall, cwd: Path, task: str) -> list[FailureRecord]:
+    from faultlens.classifier.engine import Classifier, Options
+
+    argv = argv_of(call.command)
+    c = Classifier(Options(cwd=str(cwd), task=task, command=argv, exit_code=call.exit_code))
+    c.feed(call.output.encode("utf-8", "replace"))
+    records = c.close()
+    if argv:
+        from faultlens.classifier.redact import redact_argv
+
+        shown = redact_argv(argv)
+        for r in records:
+            r.hint.setdefault("command", shown)
+    return records
+
+
+def _recipe_step(record: FailureRecord, ws: Workspace) -> str:
+    """What the record's recipe would do here, in a few words (read-only)."""
+    from faultlens.recipes import Plan, plan
+
+    planned = plan(record, ws)
+    if isinstance(planned, Plan):
+        text = planned.title
+        if planned.summary and planned.summary != planned.title:
+            text += f" ({planned.summary})"
+        return text
+    return f"{record.recipe} (no safe automatic fix: {planned.reason})"
+
+
+def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task: str) -> Verdicts:
+    """Apply the anti-loop rule to one call's failures: claim, escalate, clear."""
+    from faultlens.recipes import EventLog, Ledger
+    from faultlens.recipes.engine import NEVER_AUTOMATIC, escalate
+    from faultlens.recipes.outcome import emit_result, make_outcome, store
+
+    ledger = Ledger.open(ws)
+    events = EventLog(ws)
+    shown = records[0].hint.get("command") if records else None
+    out = Verdicts()
+    # The agent's call is a run like any other: its records are stored (for
+    # `faultlens explain`, `recover` and the editor) and logged.
+    cwd = Path(call.cwd or ws.root).resolve()
+    rel = os.path.relpath(cwd, ws.root) if cwd.is_relative_to(ws.root) else "."
+    run_id = ledger.start_run(task, argv_of(call.command) or [call.agent], rel.replace(os.sep, "/"))
+    ledger.finish_run(run_id, call.exit_code, records)
+    if records:
+        events.emit_many("failure.classified", records, command=shown, exit_code=call.exit_code)
+    for record in records:
+        ft = record.failure_type.value
+        if ft in NEVER_AUTOMATIC:
+            escalate(record, ws, "nothing (never automatic)", f"{ft} needs human review")
+            out.review.append(record)
+            continue
+        prior = ledger.automatic_attempt(record.id, task)
+        if prior is None:
+            step = _recipe_step(record, ws)
+            attempt_id = ledger.claim(record.id, task, ft, record)
+            if attempt_id is not None:
+                events.emit("recovery.attempted", record, tried=f"the agent: {step}", summary=step)
+                out.new.append((record, step))
+                continue
+            prior = ledger.automatic_attempt(record.id, task)
+        if prior is not None and prior.state == "pending":
+            tried = f"the agent: {_recipe_step(record, ws)}"
+            why = "still reported when the command ran again after the agent's attempt"
+            outcome = make_outcome(record, ws, ledger, "escalated", tried, why)
+            store(ledger, outcome, prior.id)
+            emit_result(events, outcome)
+            out.escalated.append((record, why))
+        else:
+            state = prior.state if prior else "made"
+            out.escalated.append((record, f"its one attempt was already {state}"))
+    out.recovered = _clear_gone(ledger, events, ws, task, call, {r.id for r in records})
+    return out
+
+
+def _clear_gone(
+    ledger: Any, events: Any, ws: Workspace, task: str, call: ToolCall, seen: set[str]
+) -> list[str]:
+    """Close as recovered the task's pending agent attempts that this run of
+    the same command no longer reports."""
+    from faultlens.classifier.record import FailureRecord
+    from faultlens.classifier.redact import redact_argv
+    from faultlens.recipes.outcome import emit_result, make_outcome, store
+
+    argv = argv_of(call.command)
+    if not argv:
+        return []
+    shown = redact_argv(argv)
+    cleared: list[str] = []
+    for row in ledger.history(limit=200):
+        if row.task != task or row.state != "pending" or row.failure_id in seen:
+            continue
+        data = row.record or {}
+        if (data.get("hint") or {}).get("command") != shown:
+            continue
+        record = FailureRecord.model_validate(data)
+        outcome = make_outcome(
+            record,
+            ws,
+            ledger,
+            "recovered",
+            f"the agent: {_recipe_step(record, ws)}",
+            "no longer reported when the command ran again",
+            verified=True,
+        )
+        store(ledger, outcome, row.id)
+        emit_result(events, outcome)
+        cleared.append(f"{record.failure_type.value} at {_where(record)}")
+    return cleared
+
+
+def _where(record: FailureRecord) -> str:
+    if not record.source_file:
+        return "(no file)"
+    return (
+        f"{record.source_file}:{record.source_line}" if record.source_line else record.source_file
+    )
+
+
+def _line(record: FailureRecord) -> str:
+    text = f"{record.failure_type.value} at {_where(record)}: {record.signal[:300]}"
+    if record.affected > 1:
+        text += f" ({record.affected} tests affected)"
+    return text
+
+
+def context_text(verdicts: Verdicts, task: str) -> str:
+    """The text the model reads; empty when there is nothing to say."""
+    lines: list[str] = []
+    if verdicts.new:
+        lines.append("faultlens classified this command's failures (one recovery attempt each):")
+        for record, step in verdicts.new[:MAX_LISTED]:
+            lines.append(f"- {_line(record)}")
+            lines.append(f"  recipe ({record.recipe}): {step}")
+        if len(verdicts.new) > MAX_LISTED:
+            lines.append(f"- and {len(verdicts.new) - MAX_LISTED} more (faultlens status)")
+    if verdicts.escalated:
+        lines.append(
+            "faultlens: ESCALATE. The one automatic attempt for these failures did not fix "
+            "them; do not try the same fix again. Stop and report to the user, who decides: "
+            f"`faultlens retry {task}` (fresh context), `faultlens skip {task}` or "
+            "`faultlens stop`."
+        )
+        for record, why in verdicts.escalated[:MAX_LISTED]:
+            lines.append(f"- {_line(record)} ({why}; `faultlens explain {record.id}`)")
+    if verdicts.review:
+        lines.append("faultlens: needs human review, never fixed automatically:")
+        lines.extend(f"- {_line(r)}" for r in verdicts.review[:MAX_LISTED])
+    if verdicts.recovered:
+        lines.append("faultlens: recovered since the last run: " + ", ".join(verdicts.recovered))
+    return "\n".join(lines)
+
+
+def respond(call: ToolCall, root: Path, state_dir: Path | None = None) -> str:
+    """The context for one call ("" for silence); writes the ledger and the log."""
+    from faultlens.recipes import RecipeSettings, Workspace
+
+    cwd = Path(call.cwd).resolve() if call.cwd else root
+    if not cwd.is_relative_to(root) or not cwd.is_dir():
+        cwd = root
+    task = task_of(call)
+    settings = RecipeSettings(worker=call.agent, session=call.session)
+    ws = Workspace(roots=[root], state_dir=state_dir, settings=settings)
+    records: list[FailureRecord] = []
+    if call.exit_code != 0 or _may_hold_failure(call.output, root):
+        records = classify_call(call, cwd, task)
+    if records:
+        return context_text(decide(records, call, ws, task), task)
+    if call.exit_code == 0 and _has_pending(ws.state / "ledger.sqlite3", task):
+        # A clean run closes the agent's pending attempts it no longer reports
+        # (in the ledger and the log; the agent is told nothing: no failure).
+        from faultlens.recipes import EventLog, Ledger
+
+        _clear_gone(Ledger.open(ws), EventLog(ws), ws, task, call, set())
+    return ""
+
+
+def _has_pending(path: Path, task: str) -> bool:
+    """Whether the ledger holds a pending attempt of the task: one read-only
+    query, so that a clean call with nothing pending loads nothing more."""
+    import sqlite3
+
+    if not path.is_file():
+        return False
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute(
+                "SELECT 1 FROM attempts WHERE task=? AND state='pending' LIMIT 1", (task,)
+            ).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return True  # let the ledger itself say what is wrong with it
+    return row is not None
+
+
+def _may_hold_failure(output: str, root: Path) -> bool:
+    from .quick import may_hold_failure
+
+    return may_hold_failure(output, root)

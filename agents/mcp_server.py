@@ -1,0 +1,178 @@
+"""`faultlens mcp`: faultlens as an MCP server over stdio (the official `mcp` SDK).
+
+Five tools, each a few lines over `agents/service.py`, with an input schema,
+an output schema (the return type: structured content) and honest
+annotations:
+
+| tool | reads | writes | annotations |
+|---|---|---|---|
+| classify | output text or a file in the workspace | nothing | read-only, idempotent |
+| run | runs the command | the ledger and logs; with `recover`, the recipe's edits | destructive only with recover |
+| recover | a stored failure | the recipe's edits, the ledger | destructive, not idempotent (the 2nd call escalates) |
+| status | the ledger | nothing | read-only, idempotent |
+| explain | the ledger, the recipe | nothing | read-only, idempotent |
+
+Resources: `faultlens://recipes/{failure_type}`, the recipe document of each
+category.  Errors are tool errors whose text is one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from faultlens.classifier.taxonomy import FailureType
+
+from .compact import ClassifyResult
+from .service import (
+    AgentError,
+    Agents,
+    Caller,
+    ExplainResult,
+    RecoverResult,
+    RunResult,
+    StatusResult,
+)
+
+INSTRUCTIONS = (
+    "faultlens classifies build, test and agent failures into a fixed taxonomy (compile, test, "
+    "branch_divergence, trust_gate, mcp_startup, plugin_startup, infra, prompt_delivery). "
+    "Classify before you diagnose: call classify on a failed command's output (or run the "
+    "command with run). Each failure type gets ONE automatic recovery attempt (recover, or "
+    "run with recover=true); when a failure's attempt is no longer allowed, stop and report it "
+    "to the user with explain's note instead of trying again."
+)
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+RUNS = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True
+)
+ATTEMPTS = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
+
+Command = Annotated[
+    str | list[str],
+    Field(description="The command: an argv list, or a string split like a shell would."),
+]
+
+
+def _guard(call: Any) -> Any:
+    """A refusal or a crash becomes a tool error of one line."""
+    try:
+        return call()
+    except AgentError as exc:
+        raise ToolError(str(exc)) from None
+    except Exception as exc:  # never a traceback to the agent
+        text = str(exc).splitlines()[0] if str(exc) else ""
+        raise ToolError(f"{type(exc).__name__}: {text}".rstrip(": ")) from None
+
+
+def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServer:
+    """The MCP server for one workspace root."""
+    from faultlens.cli import version
+
+    agents = Agents(root, caller, state_dir)
+    server = MCPServer(name="faultlens", version=version(), instructions=INSTRUCTIONS)
+
+    @server.tool(
+        title="Classify failure output",
+        description="Classify a failed command's output (text in `output`, or a file in the "
+        "workspace at `path`) into the failure taxonomy: category, severity, location, signal, "
+        "recipe and whether the one automatic attempt is still allowed. Read-only.",
+        annotations=READ_ONLY,
+    )
+    def classify(
+        output: Annotated[str | None, Field(description="The output text.")] = None,
+        path: Annotated[str | None, Field(description="A file holding the output.")] = None,
+        cwd: Annotated[
+            str | None, Field(description="Where the output was produced (workspace-relative).")
+        ] = None,
+        command: Annotated[
+            str | list[str] | None, Field(description="The command that produced it.")
+        ] = None,
+        exit_code: Annotated[int | None, Field(description="Its exit status.")] = None,
+    ) -> ClassifyResult:
+        return _guard(  # type: ignore[no-any-return]
+            lambda: agents.classify(
+                output=output, path=path, cwd=cwd, command=command, exit_code=exit_code
+            )
+        )
+
+    @server.tool(
+        title="Run a command and classify its failures",
+        description="Run a command (no shell) in the workspace, classify and log every failure; "
+        "with recover=true make each failure type's one recovery attempt and verify it by "
+        "re-running the command. The exit status is that of the last run of the command.",
+        annotations=RUNS,
+    )
+    def run(
+        command: Command,
+        cwd: Annotated[str | None, Field(description="Workspace-relative folder.")] = None,
+        task: Annotated[str | None, Field(description="The task the run belongs to.")] = None,
+        recover: Annotated[bool, Field(description="Make the one attempt per type.")] = False,
+    ) -> RunResult:
+        return _guard(  # type: ignore[no-any-return]
+            lambda: agents.run(command, cwd=cwd, task=task, recover=recover)
+        )
+
+    @server.tool(
+        title="Recover one failure",
+        description="Apply a stored failure's recipe once (ids come from run). A failure whose "
+        "attempt was already made is escalated instead: the answer then says why and what the "
+        "user's options are; do not try again.",
+        annotations=ATTEMPTS,
+    )
+    def recover(
+        failure_id: Annotated[str, Field(description="The failure's id (or a unique prefix).")],
+        task: Annotated[str | None, Field(description="The task it belongs to.")] = None,
+    ) -> RecoverResult:
+        return _guard(lambda: agents.recover(failure_id, task=task))  # type: ignore[no-any-return]
+
+    @server.tool(
+        title="Tasks, attempts and escalations",
+        description="What the ledger shared with the CLI and the editors knows: tasks, attempts "
+        "by result, escalations, and the agent sessions seen.",
+        annotations=READ_ONLY,
+    )
+    def status() -> StatusResult:
+        return _guard(agents.status)  # type: ignore[no-any-return]
+
+    @server.tool(
+        title="Explain a failure's escalation",
+        description="The boxed escalation note of a stored failure (what was classified, what "
+        "was tried, why it failed) and the options a human has, with the recipe document.",
+        annotations=READ_ONLY,
+    )
+    def explain(
+        failure_id: Annotated[str, Field(description="The failure's id (or a unique prefix).")],
+    ) -> ExplainResult:
+        return _guard(lambda: agents.explain(failure_id))  # type: ignore[no-any-return]
+
+    @server.resource(
+        "faultlens://recipes/{failure_type}",
+        name="recipe",
+        title="Recovery recipe",
+        description="The recipe document of a failure category (what it does, when it refuses).",
+        mime_type="text/markdown",
+    )
+    def recipe(failure_type: str) -> str:
+        from faultlens.recipes import recipe_doc
+
+        try:
+            ft = FailureType(failure_type)
+        except ValueError:
+            from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+
+            raise ResourceNotFoundError(f"no category {failure_type!r}") from None
+        return recipe_doc(ft.value, agents.workspace()).body_markdown
+
+    return server
+
+
+def serve(root: Path, caller: Caller, state_dir: Path | None = None) -> None:
+    """Serve MCP over stdio until the client closes the stream."""
+    build(root, caller, state_dir).run("stdio")

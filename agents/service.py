@@ -1,0 +1,395 @@
+"""The operations an agent calls: classify, run, recover, status, explain.
+
+The MCP server (`agents/mcp_server.py`) is a thin adapter over these; so is
+the hook adapter for what it needs.  They share the CLI's and the language
+server's state: the same workspace, ledger and lifecycle log, so an attempt
+made by the editor is one an agent cannot make again, and the reverse.
+
+Every path an agent names is resolved and must lie inside the workspace root
+the server was started for; a file to classify must be a regular file.  A
+refusal is an `AgentError` whose text is one line.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from faultlens.classifier.record import FailureRecord
+
+from .compact import (
+    AgentFailure,
+    ClassifyResult,
+    Group,
+    classify_result,
+    compact,
+    group_of,
+)
+
+MAX_OUTPUT_BYTES = 64 * 1024 * 1024  # what `classify` reads of one output
+OUTPUT_TAIL = 4000  # characters of a command's output returned by `run`
+
+
+class AgentError(Exception):
+    """A request an agent made that cannot be served; the text is one line."""
+
+
+@dataclass(slots=True, frozen=True)
+class Caller:
+    """Who is calling: the agent (worker) and its session, for the lifecycle log."""
+
+    agent: str = "mcp"
+    session: str | None = None
+
+
+# -- results --------------------------------------------------------------------
+class AttemptView(BaseModel):
+    """One recovery attempt made during a run or by `recover`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    failure_id: str
+    failure_type: str
+    result: str = Field(description="recovered, escalated or skipped.")
+    tried: str
+    reason: str
+
+
+class RunResult(BaseModel):
+    """The answer of the `run` tool."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    exit_code: int = Field(description="The exit status of the last run of the command.")
+    failures: list[AgentFailure]
+    groups: list[Group]
+    attempts: list[AttemptView]
+    truncated: bool
+    output_tail: str = Field(description=f"The last {OUTPUT_TAIL} characters of the output.")
+    escalation: str | None = Field(
+        default=None, description="The boxed escalation note, when something was escalated."
+    )
+
+
+class RecoverResult(BaseModel):
+    """The answer of the `recover` tool."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    failure_id: str
+    result: str = Field(description="recovered, escalated or skipped.")
+    tried: str
+    reason: str
+    escalation: str | None = None
+    options: list[str] = Field(default_factory=list, description="What a human may choose.")
+
+
+class TaskView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    task: str
+    status: str
+    retries: int
+    attempts: dict[str, int]
+
+
+class EscalationView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    failure_id: str
+    task: str
+    failure_type: str
+    where: str
+    tried: str
+    reason: str
+
+
+class SessionView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    worker: str
+    session: str | None
+    events: int
+    last: str
+
+
+class StatusResult(BaseModel):
+    """The answer of the `status` tool: the ledger shared with CLI and editor."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tasks: list[TaskView]
+    escalations: list[EscalationView]
+    agents: list[SessionView] = Field(description="Agent sessions seen in the lifecycle log.")
+
+
+class ExplainResult(BaseModel):
+    """The answer of the `explain` tool."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    failure_id: str
+    state: str = Field(description="never tried, pending, recovered, escalated or skipped.")
+    box: str | None = Field(default=None, description="The boxed escalation note.")
+    options: list[str]
+    recipe: str = Field(description="The recipe document (markdown) of the failure's category.")
+
+
+# -- the workspace ----------------------------------------------------------------
+class Agents:
+    """The operations, bound to one workspace root (the MCP server's)."""
+
+    def __init__(self, root: Path, caller: Caller, state_dir: Path | None = None) -> None:
+        self.root = root.resolve()
+        self.caller = caller
+        self.state_dir = state_dir
+
+    def workspace(self) -> Any:
+        from faultlens.recipes import RecipeSettings, Workspace
+
+        settings = RecipeSettings(worker=self.caller.agent, session=self.caller.session)
+        return Workspace(roots=[self.root], state_dir=self.state_dir, settings=settings)
+
+    def folder(self, cwd: str | None) -> Path:
+        """`cwd` (relative to the root, or absolute), resolved; inside the root."""
+        target = (self.root / cwd).resolve() if cwd else self.root
+        if not target.is_relative_to(self.root):
+            raise AgentError(f"cwd {cwd!r} is outside the workspace {self.root}")
+        if not target.is_dir():
+            raise AgentError(f"cwd {cwd!r} is not a directory")
+        return target
+
+    def _has_ledger(self, ws: Any) -> bool:
+        return bool((ws.state / "ledger.sqlite3").is_file())
+
+    def allowed(self, ws: Any) -> Any:
+        """The compact view's "attempt still allowed" lookup (never writes state)."""
+        from faultlens.recipes import availability
+        from faultlens.recipes.engine import NEVER_AUTOMATIC
+        from faultlens.recipes.planners import get_planner
+
+        has_ledger = self._has_ledger(ws)
+
+        def check(record: FailureRecord) -> tuple[bool, str | None]:
+            ft = record.failure_type.value
+            if ft in NEVER_AUTOMATIC:
+                return False, f"{ft} needs human review: never automatic"
+            if get_planner(ft) is None:
+                return False, f"no automatic recipe for {ft}"
+            if not has_ledger:
+                return True, None
+            avail = availability(record, ws)
+            return avail.enabled, avail.reason
+
+        return check
+
+    # -- classify ---------------------------------------------------------------------
+    def classify(
+        self,
+        *,
+        output: str | None = None,
+        path: str | None = None,
+        cwd: str | None = None,
+        command: str | Sequence[str] | None = None,
+        exit_code: int | None = None,
+        task: str | None = None,
+    ) -> ClassifyResult:
+        """Classify `output` (text) or the file at `path`; read-only."""
+        from faultlens.classifier.engine import Options
+        from faultlens.classifier.structured import classify_stream
+
+        if (output is None) == (path is None):
+            raise AgentError("give exactly one of output or path")
+        folder = self.folder(cwd)
+        opts = Options(
+            cwd=str(folder),
+            task=task,
+            command=list(command) if isinstance(command, list | tuple) else command,
+            exit_code=exit_code,
+            log_file=None,
+        )
+        if output is not None:
+            records = classify_stream(io.BytesIO(output.encode("utf-8", "replace")), opts)
+        else:
+            assert path is not None
+            opts.log_file = path
+            with self._open_output(folder, path) as fh:
+                records = classify_stream(fh, opts)
+        return classify_result(records, self.allowed(self.workspace()))
+
+    def _open_output(self, folder: Path, path: str) -> io.BufferedReader:
+        target = (folder / path).resolve()
+        if not target.is_relative_to(self.root):
+            raise AgentError(f"path {path!r} is outside the workspace {self.root}")
+        try:
+            fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError as exc:
+            raise AgentError(f"cannot read {path}: {exc.strerror or exc}") from None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            raise AgentError(f"{path} is not a regular file")
+        if info.st_size > MAX_OUTPUT_BYTES:
+            os.close(fd)
+            raise AgentError(f"{path} is larger than {MAX_OUTPUT_BYTES // (1024 * 1024)} MiB")
+        os.set_blocking(fd, True)
+        return io.BufferedReader(io.FileIO(fd, "rb"))
+
+    # -- run ------------------------------------------------------------------------------
+    def run(
+        self,
+        command: str | Sequence[str],
+        *,
+        cwd: str | None = None,
+        task: str | None = None,
+        recover: bool = False,
+    ) -> RunResult:
+        """Run a command (argv; a string is split like a shell would, never run by
+        one), classify its output, and with `recover` make the one attempt."""
+        import shlex
+
+        from faultlens.cli.run import run_command
+
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise AgentError("no command given")
+        folder = self.folder(cwd)
+        ws = self.workspace()
+        out = io.BytesIO()
+        err_text = io.StringIO()
+        report = run_command(
+            argv,
+            cwd=folder,
+            ws=ws,
+            task=task,
+            recover=recover,
+            out=out,
+            err_bytes=out,
+            err=err_text,
+        )
+        if report.exit_code == 127 and not report.records and not out.getvalue():
+            raise AgentError(err_text.getvalue().strip().removeprefix("faultlens: "))
+        records = [o.record for o in report.outcomes] or report.records
+        result = classify_result(records, self.allowed(ws))
+        tail = out.getvalue().decode("utf-8", "replace")[-OUTPUT_TAIL:]
+        boxes = [o.box for o in report.outcomes if o.result == "escalated" and o.box]
+        return RunResult(
+            exit_code=report.exit_code,
+            failures=result.failures,
+            groups=result.groups,
+            attempts=[_attempt_view(o) for o in report.outcomes],
+            truncated=result.truncated,
+            output_tail=_redacted(tail),
+            escalation="\n".join(boxes) if boxes else None,
+        )
+
+    # -- recover ----------------------------------------------------------------------------
+    def _stored(self, ws: Any, failure_id: str) -> tuple[FailureRecord, Any]:
+        from faultlens.recipes import Ledger
+
+        if not self._has_ledger(ws):
+            raise AgentError(
+                "no failures stored yet: run the command first (faultlens run, or the run tool)"
+            )
+        found = Ledger.open(ws).find_record(failure_id)
+        if found is None:
+            raise AgentError(f"no stored failure with id {failure_id!r} (ids come from a run)")
+        data, run = found
+        return FailureRecord.model_validate(data), run
+
+    def recover(self, failure_id: str, *, task: str | None = None) -> RecoverResult:
+        """Apply the failure's recipe once; a second call gets the escalation."""
+        from faultlens.recipes import attempt
+
+        ws = self.workspace()
+        record, run = self._stored(ws, failure_id)
+        if task:
+            record.task = task
+        outcome = attempt(record, ws, command=run.argv, cwd=run.cwd)
+        return RecoverResult(
+            failure_id=record.id,
+            result=outcome.result,
+            tried=outcome.tried,
+            reason=outcome.reason,
+            escalation=outcome.box,
+            options=[f"{o.label} - {o.description}" for o in outcome.options],
+        )
+
+    # -- status and explain ----------------------------------------------------------------
+    def status(self) -> StatusResult:
+        from faultlens.recipes import EventLog, Ledger
+
+        ws = self.workspace()
+        sessions = [SessionView(**s) for s in EventLog(ws).sessions()]
+        if not self._has_ledger(ws):
+            return StatusResult(tasks=[], escalations=[], agents=sessions)
+        data = Ledger.open(ws).status()
+        tasks = [
+            TaskView(
+                task=t["task"], status=t["status"], retries=t["retries"], attempts=t["attempts"]
+            )
+            for t in data["tasks"]
+        ]
+        escalations = [
+            EscalationView(
+                failure_id=e["failure_id"],
+                task=e["task"],
+                failure_type=e["failure_type"],
+                where=_where(e.get("record") or {}),
+                tried=e["tried"],
+                reason=e["reason"],
+            )
+            for e in data["escalations"]
+        ]
+        return StatusResult(tasks=tasks, escalations=escalations, agents=sessions)
+
+    def explain(self, failure_id: str) -> ExplainResult:
+        from faultlens.recipes import Ledger, recipe_doc
+
+        ws = self.workspace()
+        record, _ = self._stored(ws, failure_id)
+        ledger = Ledger.open(ws)
+        prior = ledger.history(record.id, limit=1)
+        last = ledger.last_outcome(record.id) or {}
+        options = [f"{o['label']} - {o['description']}" for o in last.get("options") or []]
+        doc = recipe_doc(record.failure_type.value, ws)
+        return ExplainResult(
+            failure_id=record.id,
+            state=prior[0].state if prior else "never tried",
+            box=last.get("box"),
+            options=options,
+            recipe=doc.body_markdown,
+        )
+
+
+def _attempt_view(outcome: Any) -> AttemptView:
+    return AttemptView(
+        failure_id=outcome.record.id,
+        failure_type=outcome.record.failure_type.value,
+        result=outcome.result,
+        tried=outcome.tried,
+        reason=outcome.reason,
+    )
+
+
+def _where(record: dict[str, Any]) -> str:
+    where = str(record.get("source_file") or "-")
+    if record.get("source_line"):
+        where += f":{record['source_line']}"
+    return where
+
+
+def _redacted(text: str) -> str:
+    from faultlens.classifier.redact import redact
+
+    return redact(text)
+
+
+__all__ = ["AgentError", "Agents", "Caller", "ClassifyResult", "compact", "group_of"]

@@ -1,0 +1,146 @@
+"""`faultlens mcp`, driven by the official MCP SDK's own client over stdio."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from .conftest import TSC_OUTPUT, tool
+
+TOOLS = {"classify", "run", "recover", "status", "explain"}
+
+
+@asynccontextmanager
+async def session(root: Path) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "faultlens.cli", "mcp", "--cwd", str(root), "--agent", "test-agent"],
+        cwd=str(root),
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+        await s.initialize()
+        yield s
+
+
+async def call(s: ClientSession, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A tool's structured content, checked against the tool's output schema."""
+    listed = {t.name: t for t in (await s.list_tools()).tools}
+    res = await s.call_tool(name, args)
+    assert not res.is_error, res.content
+    assert res.structured_content is not None
+    jsonschema.validate(res.structured_content, listed[name].output_schema)
+    return res.structured_content
+
+
+async def error_of(s: ClientSession, name: str, args: dict[str, Any]) -> str:
+    res = await s.call_tool(name, args)
+    assert res.is_error
+    text = "".join(getattr(c, "text", "") for c in res.content)
+    assert "\n" not in text and "Traceback" not in text
+    return text
+
+
+async def test_lists_five_tools_with_schemas_and_honest_annotations(ts_project):
+    async with session(ts_project) as s:
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+    assert set(tools) == TOOLS
+    for t in tools.values():
+        assert t.input_schema["type"] == "object"
+        assert t.output_schema and t.output_schema["type"] == "object"
+    for name in ("classify", "status", "explain"):
+        a = tools[name].annotations
+        assert a.read_only_hint is True and a.destructive_hint is False and a.idempotent_hint
+    for name in ("run", "recover"):
+        a = tools[name].annotations
+        assert a.read_only_hint is False and a.destructive_hint is True
+        assert a.idempotent_hint is False
+    failure = tools["classify"].output_schema["$defs"]["AgentFailure"]["properties"]
+    seed = {"failure_type", "severity", "signal", "source_file", "source_line"}
+    assert seed | {"auto_recoverable", "recipe", "recovery_attempted", "recovery_result"} <= set(
+        failure
+    )
+
+
+async def test_classify_gives_the_compile_record_of_real_tsc_output(ts_project):
+    async with session(ts_project) as s:
+        out = await call(s, "classify", {"output": TSC_OUTPUT, "exit_code": 2})
+    (f,) = out["failures"]
+    assert (f["failure_type"], f["source_file"], f["source_line"]) == (
+        "compile",
+        "src/auth/middleware.ts",
+        42,
+    )
+    assert f["code"] == "TS2304" and f["recipe"] == "recipes/compile.md"
+    assert f["attempt"] == {"allowed": True, "reason": None}
+    assert out["truncated"] is False and out["total"] == 1
+
+
+async def test_classify_reads_a_file_inside_the_workspace_only(ts_project):
+    (ts_project / "build.log").write_text(TSC_OUTPUT)
+    async with session(ts_project) as s:
+        out = await call(s, "classify", {"path": "build.log"})
+        assert out["failures"][0]["source_line"] == 42
+        outside = await error_of(s, "classify", {"path": "../../../etc/passwd"})
+        both = await error_of(s, "classify", {"output": "x", "path": "build.log"})
+    assert "outside the workspace" in outside
+    assert "exactly one of output or path" in both
+
+
+async def test_a_long_output_is_cut_to_a_bounded_answer_that_says_so(ts_project):
+    lines = "".join(
+        f"src/auth/f{i}.ts({i},1): error TS2304: Cannot find name 'N{i}'.\n" for i in range(1, 200)
+    )
+    async with session(ts_project) as s:
+        out = await call(s, "classify", {"output": lines})
+    assert out["total"] == 199 and len(out["failures"]) == 25 and out["truncated"] is True
+    assert len(json.dumps(out)) < 20_000
+
+
+async def test_status_is_empty_before_anything_ran_and_recover_says_why_it_cannot(ts_project):
+    async with session(ts_project) as s:
+        status = await call(s, "status", {})
+        missing = await error_of(s, "recover", {"failure_id": "abc"})
+        recipe = await s.read_resource("faultlens://recipes/compile")
+    assert status == {"tasks": [], "escalations": [], "agents": []}
+    assert "no failures stored yet" in missing
+    assert "compile" in recipe.contents[0].text.lower()
+    assert not (ts_project / ".faultlens").exists()  # read-only tools wrote nothing
+
+
+@pytest.mark.real_tool
+async def test_recover_twice_makes_one_attempt_then_gives_the_escalation(ts_project):
+    tsc = tool("tsc")
+    if tsc is None:
+        pytest.skip("tsc not installed (scripts/install-tools.sh node)")
+    async with session(ts_project) as s:
+        ran = await call(s, "run", {"command": [tsc, "-p", "."], "task": "T-1"})
+        (f,) = ran["failures"]
+        assert ran["exit_code"] == 2 and f["source_line"] == 42 and ran["attempts"] == []
+        first = await call(s, "recover", {"failure_id": f["id"], "task": "T-1"})
+        second = await call(s, "recover", {"failure_id": f["id"], "task": "T-1"})
+        status = await call(s, "status", {})
+        explained = await call(s, "explain", {"failure_id": f["id"]})
+    assert first["result"] == "recovered", first
+    text = (ts_project / "src" / "auth" / "middleware.ts").read_text()
+    assert text.count("import { UserProfile } from '../models/user'") == 1
+    assert second["result"] == "escalated" and "anti-loop" in second["reason"]
+    assert second["escalation"] and "ERROR: Compile" in second["escalation"]
+    assert any(o.startswith("[retry T-1]") for o in second["options"])
+    (task,) = [t for t in status["tasks"] if t["task"] == "T-1"]
+    assert task["attempts"].get("recovered") == 1
+    assert explained["state"] == "recovered" and "compile" in explained["recipe"].lower()
+    events = [
+        json.loads(line)
+        for line in (ts_project / ".faultlens" / "events.jsonl").read_text().splitlines()
+    ]
+    assert {e["worker"] for e in events} == {"test-agent"}
+    assert [e["event"] for e in events].count("recovery.attempted") == 1
