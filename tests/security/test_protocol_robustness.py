@@ -259,6 +259,13 @@ def test_an_action_with_data_of_no_faultlens_kind_is_resolved_unchanged(server):
 
 
 # -- framing: the reader (server/transport.py, server/framing.py) ---------------------------
+def _hover_body(rid: str, uri: str, pos: Any) -> bytes:
+    params = {"textDocument": {"uri": uri}, "position": pos}
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": rid, "method": "textDocument/hover", "params": params}
+    ).encode()
+
+
 @pytest.mark.parametrize(
     "header",
     [
@@ -270,14 +277,7 @@ def test_an_action_with_data_of_no_faultlens_kind_is_resolved_unchanged(server):
 )
 def test_a_header_in_any_case_is_read_and_the_stream_goes_on(server, header):
     c, uri, pos = server
-    body = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": "lower",
-            "method": "textDocument/hover",
-            "params": {"textDocument": {"uri": uri}, "position": pos},
-        }
-    ).encode()
+    body = _hover_body("lower", uri, pos)
     c.send_bytes(body, header % len(body))
     assert "TS2304" in c.wait("lower")["result"]["contents"]["value"]
     _still_serving(server)
@@ -299,14 +299,7 @@ def test_junk_in_the_stream_is_answered_and_the_next_message_is_read(server, jun
     c, uri, pos = server
     with c.cv:
         c.responses.pop("null", None)
-    body = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": "after-junk",
-            "method": "textDocument/hover",
-            "params": {"textDocument": {"uri": uri}, "position": pos},
-        }
-    ).encode()
+    body = _hover_body("after-junk", uri, pos)
     c.send_bytes(body, junk + b"Content-Length: %d\r\n\r\n" % len(body))
     assert c.wait(None)["error"]["code"] == -32700
     assert "TS2304" in c.wait("after-junk")["result"]["contents"]["value"]
