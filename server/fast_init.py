@@ -12,11 +12,14 @@ library alone, answers it from a snapshot of what the full server answers
 The full server then reads that same `initialize` message first and sets itself
 up exactly as it would have (workspace, client capabilities, settings); its
 own answer is compared with the one already sent and dropped, and a difference
-is logged as an error.  Messages the client sends meanwhile wait in the pipe,
-in order.  Anything unusual — another first message, a header pygls would not
-accept, params of the wrong shape, an installed pygls or lsprotocol other than
-the snapshot's — and the first message simply goes to the full server, which
-answers it as before.
+is logged as an error; if the full server rejects that `initialize` (an error
+answer), the client is told with window/showMessage and the server exits with
+status 1 instead of staying silently half-started.  Messages the client sends
+meanwhile wait in the pipe, in order.  Anything unusual — another first
+message, a frame the reader would report (server/framing.py: junk, a bad
+length, a body that is not JSON or is nested too deeply), params of the wrong
+shape, an installed pygls or lsprotocol other than the snapshot's — and the
+first message simply goes to the full server, which answers it as before.
 
 `tests/server/test_fast_init.py` keeps the snapshot equal to the full server's
 answer over a matrix of clients; `python -m faultlens.server.fast_init`
