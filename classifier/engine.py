@@ -16,7 +16,6 @@ Noise is never decoded at all.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
+from .postprocess import finalize
 from .record import FailureRecord, Location
 from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
@@ -170,6 +170,14 @@ class _Context:
                 return lines
         return self._engine._tail_last(n - len(lines)) + lines
 
+    @property
+    def cwd(self) -> str:
+        return self._engine.options.cwd
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self._engine.rule_state
+
     def exists(self, path: str) -> bool:
         return self._engine.locator.exists(path)
 
@@ -276,6 +284,9 @@ class Classifier:
         self._claimed: dict[int, int] = {}
         self.bytes_read = 0
         self.rule_errors: list[tuple[str, str]] = []
+        # What stateful rules keep for the length of one output (an
+        # errorformat's directory and file stacks), by rule id.
+        self.rule_state: dict[str, Any] = {}
         self.closed = False
 
     # -- input ---------------------------------------------------------------
@@ -426,6 +437,12 @@ class Classifier:
                 except Exception as exc:  # a broken rule never stops the others
                     self._rule_failed(rule, exc)
                     continue
+                if took is None:  # seen but not taken: the block stays open
+                    if fed + 1 < block.max_lines:
+                        still.append((rule, block, fed + 1))
+                    else:
+                        self._finish(rule, block)
+                    continue
                 if took:
                     floor = rule.priority if floor is None else max(floor, rule.priority)
                 if took and fed + 1 < block.max_lines:
@@ -444,11 +461,15 @@ class Classifier:
             if floor is not None and rule.priority <= floor:
                 continue  # hidden from rules at or below the consuming block's priority
             for t in rule.triggers:
-                if t in line:
+                if t in line or t == "\n":  # "\n": a rule that sees every line
                     break
             else:
                 continue  # its trigger was in the raw line, not the decoded one (cut, redrawn)
-            m = rule.pattern.search(line)
+            try:
+                m = rule.pattern.search(line)
+            except Exception as exc:  # a project rule's guarded pattern that gave up
+                self._rule_failed(rule, exc)
+                continue
             if m is None:
                 continue
             if ctx is None:
@@ -505,6 +526,9 @@ class Classifier:
         self._store(hit)
 
     def _store(self, hit: Hit) -> None:
+        # a test id is argv for a re-run: its raw value is kept apart
+        # (FailureRecord.raw_hint) before secrets are masked
+        identity = [(k, hit.hint[k]) for k in IDENTITY_KEYS if k in hit.hint]
         redact_hit(hit, self.secrets)
         ft = hit.category
         if type(ft) is not FailureType:  # a rule may name its category by value
@@ -521,6 +545,7 @@ class Classifier:
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
+            _keep_raw(existing, hit, identity)
             if not hit.warning:  # the same finding reported as an error
                 self.warning_keys.discard(key)
             return
@@ -541,7 +566,7 @@ class Classifier:
             for f, ln, col, msg in hit.related
             if f
         ]
-        self._records[key] = FailureRecord(
+        record = self._records[key] = FailureRecord(
             failure_type=ft,
             severity=cat.severity,
             signal=hit.signal.strip()[:MAX_SIGNAL],
@@ -564,10 +589,17 @@ class Classifier:
             hint=hit.hint,
             related=related,
         )
+        if identity:
+            _keep_raw(record, hit, identity)
 
-    @staticmethod
-    def _merge(rec: FailureRecord, hit: Hit) -> None:
-        if rec.source_line is None and _pos(hit.line):
+    def _merge(self, rec: FailureRecord, hit: Hit) -> None:
+        if rec.source_file is None and hit.file:
+            # a summary seen first (a TAP `not ok` line), the detail naming
+            # the file after it (Test::More's `#   at t/x.t line 10.`)
+            rec.source_file = hit.file if hit.resolved else self.locator.resolve(hit.file)
+            rec.source_line = _pos(hit.line)
+            rec.source_column = _pos(hit.column)
+        elif rec.source_line is None and _pos(hit.line):
             rec.source_line = hit.line
             rec.source_column = _pos(hit.column)
         for k, v in hit.hint.items():
@@ -589,10 +621,18 @@ class Classifier:
             for rule, block, _ in self._blocks:
                 self._finish(rule, block)
             self._blocks = []
-            from .postprocess import finalize
-
             finalize(self)
         return self.records
+
+
+# Hint values a re-run passes as argv (record.py FailureRecord.raw_hint).
+IDENTITY_KEYS = ("test_id", "test_path", "test_title", "test_name", "test_file")
+
+
+def _keep_raw(record: FailureRecord, hit: Hit, identity: list[tuple[str, Any]]) -> None:
+    for k, raw in identity:
+        if record.hint.get(k) == hit.hint.get(k) != raw:
+            record.keep_raw(k, raw)
 
 
 def classify_bytes(data: bytes, options: Options | None = None) -> list[FailureRecord]:
@@ -605,12 +645,3 @@ def classify_bytes(data: bytes, options: Options | None = None) -> list[FailureR
 def classify_text(text: str, options: Options | None = None) -> list[FailureRecord]:
     """Classify a complete output given as text."""
     return classify_bytes(text.encode("utf-8", "surrogatepass"), options)
-
-
-def classify_file(
-    path: str | os.PathLike[str], options: Options | None = None
-) -> list[FailureRecord]:
-    """Classify a file (text output or a structured report), streaming it."""
-    from .structured import classify_path
-
-    return classify_path(path, options or Options())

@@ -6,7 +6,8 @@ Cross-record decisions live here, away from the line rules, in this order:
    them (classifier/warnings_policy.py, docs/warnings.md); then summaries
    (Hit.key = (FALLBACK, ...): "could not compile", "make: *** Error 1",
    and WARNINGS_FAILED lines) are dropped when a more specific record was
-   found;
+   found; the generic GNU-format records stand only when nothing specific
+   was found (drop_generic);
 1. conflicts: a branch_divergence record naming a file that is readable
    under the working directory is placed on the file's first conflict
    marker, with every hunk in its hint (classifier/conflicts.py);
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import (
     conflicts,
@@ -40,13 +41,48 @@ from . import (
 )
 from .locate import read_in_tree
 from .redact import redact_record
+from .rules import gnu as gnu_rules
 from .rules import plugin as plugin_rules
 from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
-from .taxonomy import FailureType
+from .taxonomy import TAXONOMY, FailureType
 
 if TYPE_CHECKING:
-    from .engine import Classifier
+    from collections import deque
+    from collections.abc import Hashable, Sequence
+
+    from .locate import Locator
     from .record import FailureRecord
+
+# Hint values a re-run passes as argv (FailureRecord.raw_hint).
+IDENTITY_KEYS = ("test_id", "test_path", "test_title", "test_name", "test_file")
+
+
+class _Options(Protocol):
+    command: Sequence[str] | str | None
+    exit_code: int | None
+
+
+class Classifier(Protocol):
+    """What these passes use of a closed engine.Classifier (a protocol: this
+    module is imported by the engine, never the other way round)."""
+
+    @property
+    def options(self) -> _Options: ...
+
+    locator: Locator
+    secrets: set[str]
+    warning_keys: set[tuple[Hashable, ...]]
+    unclaimed: deque[tuple[int, str]]
+    _records: dict[tuple[Hashable, ...], FailureRecord]
+    _lines: int
+
+    @property
+    def records(self) -> list[FailureRecord]: ...
+
+    def tail(self) -> list[str]: ...
+
+    def add_hit(self, hit: Hit, *, rule_id: str, category_: FailureType, tool: str) -> None: ...
+
 
 MAX_CONFLICT_FILE = 4 * 1024 * 1024
 MAX_HUNKS = 100
@@ -54,7 +90,10 @@ MAX_HUNKS = 100
 
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
+    attribute_tools(classifier)
+    drop_generic(classifier)
     apply_warning_policy(classifier)
+    attach_cargo_targets(classifier.records)
     drop_redundant_fallbacks(classifier)
     records = classifier.records
     cwd = classifier.locator.cwd
@@ -64,7 +103,9 @@ def finalize(classifier: Classifier) -> None:
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
     plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
+    testdefs.find_js_test_files(records, cwd)  # mocha's failure outside a test body
     testdefs.place(records, cwd)  # a test known by its id only: on its definition
+    testdefs.name_variables(records, cwd)  # `NotPresent`: the variable its line reads
     kept = grouping.group(precedence.apply(records))
     if len(kept) != len(records):
         ids = {id(r) for r in kept}
@@ -73,7 +114,43 @@ def finalize(classifier: Classifier) -> None:
         add_fallback(classifier)
     if classifier.secrets:
         for r in classifier.records:
-            redact_record(r, classifier.secrets)
+            _redact_keeping_raw_ids(r, classifier.secrets)
+
+
+def attach_cargo_targets(records: list[FailureRecord]) -> None:
+    """cargo closes each failing test target with `error: test failed, to
+    rerun pass `--test api`` (rust.cargo_failed, a summary dropped when the
+    tests were read): the tests reported above it belong to that target,
+    which is what a re-run passes (hint["target"])."""
+    targets = sorted(
+        (r.log_line, r.hint["rerun_args"])
+        for r in records
+        if r.rule == "rust.cargo_failed"
+        and r.log_line
+        and isinstance(r.hint.get("rerun_args"), str)
+    )
+    if not targets:
+        return
+    for r in records:
+        if r.hint.get("runner") != "cargo" or r.log_line is None or "target" in r.hint:
+            continue
+        after = next((t for line, t in targets if line > r.log_line), None)
+        if after:
+            r.hint["target"] = after
+
+
+def _redact_keeping_raw_ids(r: FailureRecord, secrets: set[str]) -> None:
+    """Mask what scanners named, remembering the raw test ids (argv of a
+    re-run: FailureRecord.raw_hint / raw_test)."""
+    ids = [(k, r.hint[k]) for k in IDENTITY_KEYS if k in r.hint]
+    tests = [loc.test for loc in r.related]
+    redact_record(r, secrets)
+    for k, before in ids:
+        if r.hint.get(k) != before:
+            r.keep_raw(k, before)
+    for loc, before in zip(r.related, tests, strict=True):
+        if loc.test is not None and before is not None and loc.test != before:
+            r.keep_raw_test(loc.test, r.raw_test(before))
 
 
 _SUMMARIES = (FALLBACK, WARNINGS_FAILED)
@@ -83,29 +160,89 @@ def _is_summary(key: tuple[object, ...]) -> bool:
     return len(key) > 1 and key[1] in _SUMMARIES
 
 
+# Tools that print the very lines another tool's rule reads: from a run of
+# one of them, such a record is that tool's (flake8 prints ruff's concise lines).
+SAME_FORMAT: dict[str, frozenset[str]] = {
+    "ruff": frozenset({"flake8", "pycodestyle", "pyflakes"}),
+    # GitHub's annotation lines, printed by linters run with their github format
+    "github-actions": warnings_policy.LINTERS | {"mypy", "pyright", "tsc"},
+}
+
+
+def attribute_tools(classifier: Classifier) -> None:
+    """Name the command's program as the tool of the records printed in a
+    format it shares with another tool (SAME_FORMAT)."""
+    program = fallback.command_tool(classifier.options.command)
+    if not program:
+        return
+    for r in classifier._records.values():
+        if r.tool and program in SAME_FORMAT.get(r.tool, ()):
+            r.tool = program
+
+
+def drop_generic(classifier: Classifier) -> None:
+    """The generic GNU-format records (classifier/rules/gnu.py) stand only
+    when nothing specific was found, the run is not known to have
+    succeeded, and — for a line naming no severity — it is known to have
+    failed. Those kept name the command's program as their tool and are
+    test records when the command is a test runner."""
+    records = classifier._records
+    generic = {k for k, r in records.items() if r.rule in gnu_rules.RULE_IDS}
+    if not generic:
+        return
+    opts = classifier.options
+    specific = any(
+        k not in generic and k not in classifier.warning_keys and not _is_summary(k)
+        for k in records
+    )
+    failed = opts.exit_code is not None and opts.exit_code != 0
+    program = fallback.command_tool(opts.command)
+    as_test = fallback.command_category(opts.command) is FailureType.TEST
+    for k in generic:
+        r = records[k]
+        if specific or opts.exit_code == 0 or (r.hint.get("level") is None and not failed):
+            del records[k]
+            continue
+        if r.tool in (None, "unknown") and program:
+            r.tool = program
+        if as_test:
+            cat = TAXONOMY[FailureType.TEST]
+            r.failure_type = cat.failure_type
+            r.severity = cat.severity
+            r.recipe = cat.recipe
+            r.auto_recoverable = cat.auto_recoverable
+
+
 def apply_warning_policy(classifier: Classifier) -> None:
-    """Keep the warnings when the run failed because of them, else drop them.
+    """Keep the warnings when the run failed because of them, else drop
+    them; drop every linter finding of a run the linter passed (exit 0,
+    `--exit-zero`).
 
     A kept warning says so in its hint: `warning` (True) and `warnings_fail`
     (why: the output, the command's flag, or the exit status)."""
     records = classifier._records
+    opts = classifier.options
+    if warnings_policy.findings_advisory(opts.command, opts.exit_code):
+        for k in [k for k, r in records.items() if r.tool in warnings_policy.LINTERS]:
+            del records[k]
     warns = classifier.warning_keys & records.keys()
     if not warns:
         return
-    promoted = next(
-        (records[k].signal for k in records if len(k) > 1 and k[1] == WARNINGS_FAILED), None
-    )
+    # a tool's own "warnings failed the run" line promotes that tool's warnings
+    promoted = {
+        r.tool: r.signal for k, r in records.items() if len(k) > 1 and k[1] == WARNINGS_FAILED
+    }
     errors = any(k not in warns and not _is_summary(k) for k in records)
-    opts = classifier.options
-    reason = warnings_policy.warnings_fail(
-        opts.command, opts.exit_code, errors=errors, promoted=promoted
-    )
     for k in warns:
+        r = records[k]
+        reason = warnings_policy.warnings_fail(
+            opts.command, opts.exit_code, errors=errors, promoted=promoted.get(r.tool)
+        )
         if reason is None:
             del records[k]
         else:
-            records[k].hint["warning"] = True
-            records[k].hint["warnings_fail"] = reason
+            r.hint["warning"] = True
+            r.hint["warnings_fail"] = reason
 
 
 def drop_redundant_fallbacks(classifier: Classifier) -> None:

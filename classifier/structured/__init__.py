@@ -15,13 +15,11 @@ from typing import IO
 
 from ..engine import CHUNK, Classifier, Options
 from ..record import FailureRecord
+from .parsing import Parser as Parser  # re-exported: the parsers type-check with it
+from .parsing import Sniffer
 
 SNIFF_BYTES = 64 * 1024
 
-# A sniffer looks at the head of the input and returns a parser, or None.
-# A parser feeds the whole input (head + rest of stream) into the classifier.
-Parser = Callable[[bytes, IO[bytes], Classifier], None]
-Sniffer = Callable[[bytes], Parser | None]
 
 SNIFFERS: list[Sniffer] = []
 
@@ -51,14 +49,33 @@ def feed_stream(stream: IO[bytes], c: Classifier) -> None:
         c.feed(data)
 
 
-def classify_stream(stream: IO[bytes], options: Options) -> list[FailureRecord]:
-    """Classify a binary stream, structured or text."""
+RuleErrorSink = Callable[[str, str], None]  # (rule id, what went wrong)
+
+
+def classify_stream(
+    stream: IO[bytes], options: Options, on_rule_error: RuleErrorSink | None = None
+) -> list[FailureRecord]:
+    """Classify a binary stream, structured or text; the rules that failed
+    (a project pattern that overran its time limit) go to `on_rule_error`."""
     c = Classifier(options)
     feed_stream(stream, c)
-    return c.close()
+    records = c.close()
+    if on_rule_error is not None:
+        for rule_id, error in c.rule_errors:
+            on_rule_error(rule_id, error)
+    return records
 
 
-def classify_path(path: str | os.PathLike[str], options: Options) -> list[FailureRecord]:
+def classify_path(
+    path: str | os.PathLike[str], options: Options, on_rule_error: RuleErrorSink | None = None
+) -> list[FailureRecord]:
     """Classify a file, structured or text."""
     with open(path, "rb") as fh:
-        return classify_stream(fh, options)
+        return classify_stream(fh, options, on_rule_error)
+
+
+def classify_file(
+    path: str | os.PathLike[str], options: Options | None = None
+) -> list[FailureRecord]:
+    """Classify a file (text output or a structured report), streaming it."""
+    return classify_path(path, options or Options())
