@@ -70,20 +70,7 @@ def _mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
     return bytes(b)
 
 
-# Until classifier/config.py validates the shape of the table (issue 19.16,
-# `errorformat`): `[tool] faultlens = 1` raises there.  The marker goes with the fix.
-_CONFIG_SHAPES = pytest.mark.xfail(
-    raises=(AttributeError, TypeError), strict=False, reason="19.16: config shapes"
-)
-
-
-@pytest.mark.parametrize(
-    "target",
-    [
-        pytest.param(t, marks=_CONFIG_SHAPES) if t == "config" else t
-        for t in sorted(targets.TARGETS)
-    ],
-)
+@pytest.mark.parametrize("target", sorted(targets.TARGETS))
 def test_fuzz_target_survives_seeded_mutations_of_the_samples(target: str) -> None:
     fn: Callable[[bytes], None] = targets.TARGETS[target]
     pool = _seeds(target)
@@ -95,8 +82,6 @@ def test_fuzz_target_survives_seeded_mutations_of_the_samples(target: str) -> No
         data = _mutate(rng, rng.choice(pool), pool)
         try:
             fn(data)
-        except (AttributeError, TypeError):
-            raise  # (the config target's known failure keeps its type for the marker)
         except Exception as exc:  # name the input so it can be replayed
             raise AssertionError(f"{target} iteration {i} failed on {data[:400]!r}") from exc
 
