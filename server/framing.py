@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 MAX_LINE = 8192  # a header line longer than this is junk
@@ -38,22 +37,32 @@ PARSE_ERROR = -32700
 _NAME = b"content-length:"
 
 
-@dataclass(slots=True)
 class Unreadable:
     """A problem with the stream, answered with an error response (id null)."""
 
-    code: int
-    message: str
+    __slots__ = ("code", "message")
+
+    def __init__(self, code: int, message: str) -> None:
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Unreadable({self.code}, {self.message!r})"
 
 
-@dataclass(slots=True)
 class Headers:
-    """One header block, fed line by line (`feed` returns True at its end)."""
+    """One header block, fed line by line (`feed` returns True at its end).
 
-    length: int | None = None
-    problems: list[str] = field(default_factory=list)
-    size: int = 0
-    started: bool = False
+    (Plain classes, no dataclasses: importing that module, and the inspect
+    module it pulls in, would delay the early `initialize` answer.)"""
+
+    __slots__ = ("length", "problems", "size", "started")
+
+    def __init__(self) -> None:
+        self.length: int | None = None
+        self.problems: list[str] = []
+        self.size = 0
+        self.started = False
 
     def feed(self, line: bytes) -> bool:
         self.size += len(line)
