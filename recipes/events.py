@@ -180,8 +180,12 @@ def unwritable(ws: Workspace, exc: BaseException) -> None:
     """Say once per state dir that the state cannot be written, and why."""
     where = str(ws.state_dir)
     why = str(exc) if isinstance(exc, StateUnavailable) else statefs.describe(exc)
+    if ws.state_problem is None and ws.state_dir is not None and ws.state_dir.is_dir():
+        probed = statefs.probe_writable(ws.state_dir)
+        if probed is not None and probed not in why:
+            why = f"{probed}: {why}"
     statefs.report(
-        f"state cannot be written in {where} ({why}); going on without the ledger and logs",
+        f"state cannot be written in {where} ({why}); going on without it",
         once=f"unwritable:{where}",
     )
 
@@ -223,14 +227,14 @@ class EventLog:
         say so once and drop the rest (logging never stops the caller)."""
         try:
             state = self.ws.state
-            for rel, text in writes.items():
-                statefs.append_state(state, rel, text.encode("utf-8", "replace"))
+            statedir.ensure(state)
+            data = {rel: text.encode("utf-8", "replace") for rel, text in writes.items()}
+            statefs.append_many(state, data)
         except (OSError, StateUnavailable) as exc:
             unwritable(self.ws, exc)
 
     def emit(self, event: str, record: FailureRecord, **extra: Any) -> dict[str, Any]:
         """Write one event (JSON line + text log).  Returns the JSON object."""
-        statedir.ensure(self.ws.state)
         obj, entries = self._entries(event, record, extra)
         writes: dict[str, str] = {}
         for rel, text in entries:
@@ -244,7 +248,6 @@ class EventLog:
         """`emit` for each record, in order, with the same extra fields: the
         same entries, but each file gets one write holding all of its entries
         (a run's hundreds of records cost three appends, not three per record)."""
-        statedir.ensure(self.ws.state)
         objs: list[dict[str, Any]] = []
         by_file: dict[str, list[str]] = {}
         for record in records:
@@ -287,7 +290,6 @@ class EventLog:
     def info(self, text: str, *, level: str = "INFO", task: str | None = None) -> None:
         """A free-form line in the session log (`INFO user selected: retry`); also in
         the task's error log when `task` is given."""
-        statedir.ensure(self.ws.state)
         now = self.ws.settings.clock()
         entry = line(now, level, text)
         writes = {self._session_rel(now): entry}

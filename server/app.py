@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import enum
-import errno
 import functools
 import hashlib
 import json
 import logging
 import os
-import stat
 import sys
 import threading
 import traceback
@@ -171,30 +169,27 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        """`<root>/.faultlens` (the stateDir setting), as named: the recipe
-        Workspace vets where it leads (a symlinked `.faultlens` out of the
-        workspace is refused there, and by `writable_state`).  A root that does
-        not exist is never created: the session's state then lives in a
-        private temporary folder, removed at exit, and the user is told once."""
+        """Where the state lives, as the Workspace vetted it: `<root>/.faultlens`
+        (the stateDir setting), refused (`ws.state` raises) when a checkout
+        linked it out of the workspace.  A root that does not exist is never
+        created: the session's state then lives in a private temporary
+        folder, removed at exit, and the user is told once."""
+        path = self.recipe_workspace().state_dir
+        assert path is not None
+        return path
+
+    def _configured_state(self) -> Path:
+        """The state dir as configured, not resolved (the Workspace vets it)."""
         root = self.root
         if root.is_dir():
             return Path(os.path.abspath(root / self.settings.state_dir))
-        return self._scratch_folder(
+        return self._scratch_state(
             f"the workspace folder {root} does not exist; nothing is created there"
         )
 
-    def writable_state(self) -> Path:
-        """The state dir to write the server's own files in (run logs): the
-        vetted one, else (a `.faultlens` linked out of the workspace, or into
-        `.git`) the private temporary folder, said once."""
-        from faultlens.recipes import StateUnavailable
-
-        try:
-            return self.recipe_workspace().state
-        except StateUnavailable as exc:
-            return self._scratch_folder(f"state cannot be kept in {self.state_dir}: {exc}")
-
-    def _scratch_folder(self, why: str) -> Path:
+    def _scratch_state(self, why: str) -> Path:
+        """A private temporary folder for this session's state, removed at
+        exit, when the workspace's cannot be used (`why`, said once)."""
         if self._scratch is None:
             import atexit
             import shutil
@@ -214,9 +209,10 @@ class FaultLensServer(LanguageServer):
         from faultlens.recipes import RecipeSettings, Workspace
 
         s = self.settings
+        configured = self._configured_state()
         key = (
             tuple(self.roots),
-            self.state_dir,
+            configured,
             s.max_task_retries,
             s.infra_max_retries,
             s.verify_after_recipe,
@@ -224,7 +220,7 @@ class FaultLensServer(LanguageServer):
         if self._ws is None or key != self._ws_key:
             self._ws = Workspace(
                 roots=self.roots,
-                state_dir=self.state_dir,
+                state_dir=configured,
                 settings=RecipeSettings(
                     max_task_retries=s.max_task_retries,
                     infra_max_retries=s.infra_max_retries,
@@ -233,6 +229,20 @@ class FaultLensServer(LanguageServer):
             )
             self._ws_key = key
         return self._ws
+
+    def recover_state(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At start: put back what a killed faultlens left half done (an apply,
+        a rebase, scratch space, pending attempts), and from now on tell the
+        user about state problems (through `loop`, the server's).  Blocking:
+        run it in a thread."""
+        from faultlens.recipes import statefs
+        from faultlens.recipes.recovery import recover_state
+
+        def tell(message: str) -> None:
+            loop.call_soon_threadsafe(lambda: self.warn(f"faultlens: {message}", show=True))
+
+        statefs.set_reporter(tell)
+        recover_state(self.recipe_workspace())
 
     # -- messages ---------------------------------------------------------------
     def info(self, message: str) -> None:
@@ -489,17 +499,18 @@ class FaultLensServer(LanguageServer):
     def run_log(self, store_task: str) -> Path:
         """Where a run's output is kept (the log line a location-less failure
         points at): named by a hash of the store key, so two keys never share
-        a log (`make a`, `make-a`) and the name shows nothing of the command."""
-        from faultlens.recipes.statefs import ensure_dirs
+        a log (`make a`, `make-a`) and the name shows nothing of the command.
+        Its folder is made without following a symlink a checkout left."""
+        from faultlens.recipes import StateUnavailable, statefs
+        from faultlens.recipes.events import unwritable
 
-        state = self.writable_state()
+        ws = self.recipe_workspace()
         try:
-            folder = ensure_dirs(state, "runs")  # never through a symlinked `runs`
-        except OSError as exc:
-            folder = ensure_dirs(
-                self._scratch_folder(f"cannot keep run logs in {state}: {exc}"), "runs"
-            )
-        return folder / run_log_name(store_task)
+            return statefs.ensure_dirs(ws.state, "runs") / run_log_name(store_task)
+        except (OSError, StateUnavailable) as exc:
+            unwritable(ws, exc)  # and never the vetted path: it may lead out of the workspace
+            scratch = self._scratch_state(f"run logs cannot be kept in {ws.state_dir}")
+            return statefs.ensure_dirs(scratch, "runs") / run_log_name(store_task)
 
     def log_writer(
         self, path: Path, data: bytes, vault: set[str] | None = None
@@ -512,14 +523,19 @@ class FaultLensServer(LanguageServer):
 
         def write() -> None:
             from faultlens.classifier.logredact import LogRedactor
+            from faultlens.recipes import StateUnavailable, statefs
+            from faultlens.recipes.events import unwritable
 
             scrub = LogRedactor(vault or ())
             text = scrub.feed(data) + scrub.close()
-            from faultlens.recipes.statefs import write_state
-
+            ws = self.recipe_workspace()
             with self._log_lock:
-                if self._log_seq.get(path) == seq:  # atomic; replaces a symlink, not its target
-                    write_state(path.parent, path.name, text)
+                if self._log_seq.get(path) == seq:
+                    try:  # never through a symlink a checkout left under runs/
+                        rel = path.relative_to(ws.state).as_posix()
+                        statefs.write_state(ws.state, rel, text, durable=False)
+                    except (OSError, ValueError, StateUnavailable) as exc:
+                        unwritable(ws, exc)
 
         return write
 
@@ -719,29 +735,6 @@ class FaultLensServer(LanguageServer):
 
         result = await asyncio.to_thread(work)
         await self.take(store_task, result, self.root, TaskInfo(log_path=path))
-
-
-def open_run_log(path: Path) -> BinaryIO:
-    """A run log opened for streaming: created or emptied, never through a
-    symlink (a committed `runs/<name>.log -> ~/.bashrc`), never a FIFO.  Such
-    a thing in faultlens' own `runs` folder is removed (the link, not what it
-    points at) and the log created afresh."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags | os.O_TRUNC, 0o644)
-    except OSError as exc:
-        if exc.errno not in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
-            raise
-        fd = -1
-    if fd >= 0 and not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        fd = -1
-    if fd < 0:
-        log.warning("faultlens: %s was not a regular file; replaced", path)
-        os.unlink(path)  # a folder there is an error, and stays one
-        fd = os.open(path, flags | os.O_EXCL, 0o644)
-    os.set_blocking(fd, True)
-    return os.fdopen(fd, "wb")
 
 
 def run_log_name(store_task: str) -> str:

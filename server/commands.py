@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import time
 import uuid
 from pathlib import Path
@@ -19,7 +20,7 @@ from faultlens.classifier.redact import shown_command
 
 from . import actions, convert, runner
 from . import protocol as P
-from .app import FaultLensServer, PendingPlan, open_run_log
+from .app import FaultLensServer, PendingPlan
 from .store import TaskInfo
 
 if TYPE_CHECKING:
@@ -180,11 +181,19 @@ async def run_task(
             return stop.is_set() or (fut is not None and fut.cancelled())
 
         from faultlens.classifier.logredact import LogRedactor, scrub_file
+        from faultlens.recipes.events import unwritable
 
         # The log on disk never holds a secret, nor one a scanner names a few
         # lines later (the classifier is fed first; lines are held back).
         scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
-        with open_run_log(log_path) as out:
+        try:  # never through a symlink a checkout left in the state dir
+            log_out = _open_run_log(log_path)
+            logged = True
+        except OSError as exc:
+            unwritable(ls.recipe_workspace(), exc)
+            log_out = open(os.devnull, "wb")  # noqa: SIM115 - closed by the with below
+            logged = False
+        with log_out as out:
 
             async def on_output(chunk: bytes) -> None:
                 await asyncio.to_thread(classifier.feed, chunk)
@@ -202,7 +211,7 @@ async def run_task(
             classifier.options.exit_code = result.exit_code
             await asyncio.to_thread(classifier.close)
             out.write(scrub.close())
-        if scrub.late:  # named after its line was written: mask it there too
+        if scrub.late and logged:  # named after its line was written: mask it there too
             await asyncio.to_thread(scrub_file, log_path, scrub.late)
         if result.error:
             if progress:
@@ -250,6 +259,20 @@ async def run_task(
         if request_id is not None:
             ls.run_requests.pop(request_id, None)
         ls.work_done_progress.tokens.pop(token, None)
+
+
+def _open_run_log(path: Path) -> Any:
+    """The run log opened for writing.  A symlink or FIFO a checkout left in
+    its place is removed (the link itself, never what it points at) and the
+    log made afresh, so a committed `runs/<name>.log -> ~/.bashrc` costs
+    neither that file nor the run's log."""
+    from faultlens.recipes import statefs
+
+    try:
+        return statefs.open_for_write(path)
+    except statefs.UnsafeStateFile:
+        statefs.remove_state(path.parent, path.name)
+        return statefs.open_for_write(path)
 
 
 async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:

@@ -61,8 +61,8 @@ def register(server: FaultLensServer) -> None:
             await fetch_configuration(ls)
         ls.ready = True
         await ls.setup_watching()
+        ls.spawn(asyncio.to_thread(ls.recover_state, asyncio.get_running_loop()), "recovery")
         ls.spawn(asyncio.to_thread(warm_up), "warm-up")
-        ls.spawn(recover_state(ls), "recovering what a killed faultlens left")
         mode = "pull" if ls.pull_mode else "push"
         ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics, state {ls.state_dir}")
 
@@ -209,24 +209,6 @@ def warm_up() -> None:
     faultlens.classifier.rules.registry.all_rules()
     faultlens.classifier.detectors.finder()  # the secret forms (a run's key is redacted)
     del faultlens
-
-
-async def recover_state(ls: FaultLensServer) -> None:
-    """Put back what a killed faultlens left half done (interrupted edits, its
-    own git operations, pending attempts), in a worker thread, and say what
-    was done.  State problems are said once, as messages (statefs' reporter)."""
-    from faultlens.recipes import statefs
-    from faultlens.recipes.recovery import recover_state as recover
-
-    loop = asyncio.get_running_loop()
-
-    def say(message: str) -> None:  # from any thread: sent from the event loop
-        loop.call_soon_threadsafe(lambda: ls.warn(message, show=True))
-
-    statefs.set_reporter(say)
-    ws = ls.recipe_workspace()
-    for notice in await asyncio.to_thread(recover, ws):
-        ls.info(f"faultlens: {notice.message}")
 
 
 def _contains(rng: T.Range, pos: T.Position) -> bool:

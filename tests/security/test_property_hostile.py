@@ -309,30 +309,6 @@ def server(world: dict[str, Path]) -> Iterator[Any]:
         os.chdir(old)
 
 
-# Holes the property test finds that another item of issue 19 is fixing: each is
-# collected (not failed on here) and reported by the test after it, which fails
-# as an xfail naming the item until the fix lands (then delete the entry).
-KNOWN: dict[str, tuple[str, Any]] = {
-    "19.2 (verdict): a Go package path from output reaches `go test`'s argv": (
-        "argument outside the roots",
-        lambda problem: "['go', 'test'" in problem,
-    ),
-}
-FOUND_KNOWN: dict[str, list[str]] = {}
-
-
-def _unknown(problems: list[str], text: str) -> list[str]:
-    out = []
-    for p in problems:
-        for item, (prefix, match) in KNOWN.items():
-            if p.startswith(prefix) and match(p):
-                FOUND_KNOWN.setdefault(item, []).append(f"{p}\n--- output:\n{text}")
-                break
-        else:
-            out.append(p)
-    return out
-
-
 @given(text=outputs(HOSTILE_PATHS))
 @example(text="--- FAIL: Testx (0.00s)\n    src/app.ts:3: boom\nFAIL\t../../x\t0.01s\n")
 @example(text="FAILED ../../../../tmp/pwned/test_x.py::test_x - AssertionError\n")
@@ -372,13 +348,8 @@ def test_hostile_output_never_reads_writes_or_runs_outside_the_roots(world, serv
             hover_text(server, entry.record, ws)
     finally:
         WATCH.armed = False
-    problems = _unknown(problems + _violations(roots), text)
+    problems += _violations(roots)
     assert not problems, "\n".join(dict.fromkeys(problems)) + f"\n--- output:\n{text}"
-
-
-def test_holes_another_item_is_fixing_are_still_found_until_they_are_fixed():
-    if FOUND_KNOWN:
-        pytest.xfail("; ".join(f"{k}: {v[0]}" for k, v in FOUND_KNOWN.items()))
 
 
 def test_the_hostile_workspace_holds_what_the_tests_expect(world):
