@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from faultlens.classifier.columns import column_unit
+
 from ..context import PlanContext
 from ..fixes import cjs_exports, cjs_imports, go_imports, py_imports, suggest, ts_imports
 from ..fixes.packages import ecosystem_of, install_plan, package_for
@@ -283,6 +285,8 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         # insertion are one edit (the parseable form wins).
         ranged = [f for f in fixits if isinstance(f, dict) and "end_line" in f]
         edits = suggest.structured_edits(ranged or fixits, src, _to_rel(ctx))
+        if edits:  # gcc and clang count a fix-it's columns in bytes
+            edits = suggest.in_code_points(edits, ctx.read, "byte")
         if edits:
             first = edits[0].new_text.strip().splitlines()
             title = "Apply the compiler's fix-it" + (f" ({first[0]})" if first else "")
@@ -339,7 +343,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             return p
         sugg = suggestion(rec)
         if sugg and sugg != name:
-            edit = suggest.replace_name(src, text, rec.source_line, rec.source_column, name, sugg)
+            unit = column_unit(rec.hint.get("column_unit"))
+            edit = suggest.replace_name(
+                src, text, rec.source_line, rec.source_column, name, sugg, unit
+            )
             if edit is not None:
                 return _plan(ctx, f"Change '{name}' to '{sugg}'", "the tool's suggestion", [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
