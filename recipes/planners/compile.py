@@ -316,6 +316,17 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             suggestions=[str(a) for a in rec.hint.get("advice") or []][:1],
         )
 
+    script = rec.hint.get("missing_script")
+    if isinstance(script, str):  # classifier/rules/npm.py
+        scripts = [str(s) for s in rec.hint.get("scripts") or []]
+        shown = ", ".join(scripts[:10]) + (", ..." if len(scripts) > 10 else "")
+        return Refusal(
+            f'{rec.source_file or "package.json"} has no script "{script}"; a script is '
+            "never added or renamed automatically, and the command naming it is yours",
+            suggestions=[str(a) for a in rec.hint.get("advice") or []][:3]
+            + ([f"the scripts it has: {shown}"] if scripts else []),
+        )
+
     entry = rec.hint.get("manifest_entry")
     if isinstance(entry, str):  # cargo: the manifest names a crate it cannot find
         return Refusal(
