@@ -14,7 +14,15 @@ from pathlib import Path
 from faultlens.classifier.columns import column_unit
 
 from ..context import PlanContext
-from ..fixes import cjs_exports, cjs_imports, go_imports, py_imports, suggest, ts_imports
+from ..fixes import (
+    cjs_exports,
+    cjs_imports,
+    go_imports,
+    py_imports,
+    py_names,
+    suggest,
+    ts_imports,
+)
 from ..fixes.packages import ecosystem_of, install_plan, package_for
 from ..fixes.scan import (
     import_statement,
@@ -352,14 +360,17 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         p = _workspace_import(ctx, src, text, name, notes)
         if p is not None:
             return p
-        sugg = suggestion(rec)
+        sugg, why = suggestion(rec), "the tool's suggestion"
+        if not sugg and src.endswith(".py") and not rec.hint.get("stdlib"):
+            # Python before 3.12 prints no "Did you mean" in a test runner's report
+            sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
         if sugg and sugg != name:
             unit = column_unit(rec.hint.get("column_unit"))
             edit = suggest.replace_name(
                 src, text, rec.source_line, rec.source_column, name, sugg, unit
             )
             if edit is not None:
-                return _plan(ctx, f"Change '{name}' to '{sugg}'", "the tool's suggestion", [edit])
+                return _plan(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
 
     stmt = import_statement(rec)
