@@ -26,51 +26,15 @@ from typing import Literal
 
 from faultlens.classifier.files import read_text
 
+from .packages import NODE_BUILTINS
 from .scan import read_small, walk_sources
 
 CJS_EXTS = (".js", ".cjs")
 Kind = Literal["named", "module"]
 
-# Node's built-in modules a program binds under their own (camel-cased) name.
-BUILTINS = frozenset(
-    [
-        "assert",
-        "async_hooks",
-        "buffer",
-        "child_process",
-        "cluster",
-        "crypto",
-        "dgram",
-        "dns",
-        "events",
-        "fs",
-        "http",
-        "http2",
-        "https",
-        "inspector",
-        "module",
-        "net",
-        "os",
-        "path",
-        "perf_hooks",
-        "process",
-        "punycode",
-        "querystring",
-        "readline",
-        "repl",
-        "stream",
-        "string_decoder",
-        "timers",
-        "tls",
-        "tty",
-        "url",
-        "util",
-        "v8",
-        "vm",
-        "worker_threads",
-        "zlib",
-    ]
-)
+# Node's built-in modules a program binds under their own (camel-cased) name:
+# all but the `console` global and the deprecated, experimental or test-only ones.
+BUILTINS = NODE_BUILTINS - {"console", "constants", "domain", "test", "trace_events", "wasi"}
 
 _ESM_SYNTAX = re.compile(
     r"^\s*(?:import\s*[\w{*'\"]|export\s+(?:default|const|class|function|\{|\*))", re.M
