@@ -140,6 +140,10 @@ def run_command(
     # thread started after it (its imports and rule compiling overlap the
     # command), and copying the output through never waits for classification.
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
+    from faultlens.recipes import history
+
+    # The commit and work tree it ran on, for history (our own state left out).
+    where = history.TreeProbe(cwd, exclude=[ws.state_dir] if ws.state_dir else [])
     # The run's row, its argv redacted (which reads the secret detector set,
     # tens of ms: after the command started, not before).
     run_id: int | None = None
@@ -179,6 +183,7 @@ def run_command(
     events.emit_many("failure.classified", records, command=shown, exit_code=code)
     if ledger is not None and run_id is not None:
         guarded(ws, ledger.finish_run, run_id, code, records)
+        guarded(ws, history.after_run, ledger, run_id, where.result(), records, recover)
     report = RunReport(code, records)
     if not recover or not records:
         return report
@@ -200,6 +205,7 @@ def run_command(
         say=lambda text: _say(err, text),
     )
     report.outcomes = [*rec_report.outcomes, *rec_report.new]
+    guarded(ws, history.note_endings, ledger, run_id, rec_report.outcomes)
     report.box = rec_report.box
     report.reruns = rec_report.reruns
     # a re-run killed by a signal: 128+N, as a shell says
