@@ -12,15 +12,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .engine import Classifier, Options, classify_bytes, classify_file, classify_text
+    from .engine import Classifier, Options, classify_bytes, classify_text
     from .record import FailureRecord, Location
+    from .structured import classify_file
     from .taxonomy import TAXONOMY, FailureType, Severity, category
 
 _EXPORTS: dict[str, str] = {
     "Classifier": "engine",
     "Options": "engine",
     "classify_bytes": "engine",
-    "classify_file": "engine",
+    "classify_file": "structured",
     "classify_text": "engine",
     "FailureRecord": "record",
     "Location": "record",

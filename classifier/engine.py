@@ -16,7 +16,6 @@ Noise is never decoded at all.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
+from .postprocess import finalize
 from .record import FailureRecord, Location
 from .redact import redact_hit
 from .rules.base import Block, Hit, Rule
@@ -505,6 +505,9 @@ class Classifier:
         self._store(hit)
 
     def _store(self, hit: Hit) -> None:
+        # a test id is argv for a re-run: its raw value is kept apart
+        # (FailureRecord.raw_hint) before secrets are masked
+        identity = [(k, hit.hint[k]) for k in IDENTITY_KEYS if k in hit.hint]
         redact_hit(hit, self.secrets)
         ft = hit.category
         if type(ft) is not FailureType:  # a rule may name its category by value
@@ -521,6 +524,7 @@ class Classifier:
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
+            _keep_raw(existing, hit, identity)
             if not hit.warning:  # the same finding reported as an error
                 self.warning_keys.discard(key)
             return
@@ -541,7 +545,7 @@ class Classifier:
             for f, ln, col, msg in hit.related
             if f
         ]
-        self._records[key] = FailureRecord(
+        record = self._records[key] = FailureRecord(
             failure_type=ft,
             severity=cat.severity,
             signal=hit.signal.strip()[:MAX_SIGNAL],
@@ -564,6 +568,8 @@ class Classifier:
             hint=hit.hint,
             related=related,
         )
+        if identity:
+            _keep_raw(record, hit, identity)
 
     @staticmethod
     def _merge(rec: FailureRecord, hit: Hit) -> None:
@@ -589,10 +595,18 @@ class Classifier:
             for rule, block, _ in self._blocks:
                 self._finish(rule, block)
             self._blocks = []
-            from .postprocess import finalize
-
             finalize(self)
         return self.records
+
+
+# Hint values a re-run passes as argv (record.py FailureRecord.raw_hint).
+IDENTITY_KEYS = ("test_id", "test_path", "test_title", "test_name", "test_file")
+
+
+def _keep_raw(record: FailureRecord, hit: Hit, identity: list[tuple[str, Any]]) -> None:
+    for k, raw in identity:
+        if record.hint.get(k) == hit.hint.get(k) != raw:
+            record.keep_raw(k, raw)
 
 
 def classify_bytes(data: bytes, options: Options | None = None) -> list[FailureRecord]:
@@ -605,12 +619,3 @@ def classify_bytes(data: bytes, options: Options | None = None) -> list[FailureR
 def classify_text(text: str, options: Options | None = None) -> list[FailureRecord]:
     """Classify a complete output given as text."""
     return classify_bytes(text.encode("utf-8", "surrogatepass"), options)
-
-
-def classify_file(
-    path: str | os.PathLike[str], options: Options | None = None
-) -> list[FailureRecord]:
-    """Classify a file (text output or a structured report), streaming it."""
-    from .structured import classify_path
-
-    return classify_path(path, options or Options())

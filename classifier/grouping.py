@@ -13,15 +13,18 @@ become ONE record for the cause:
   normalised message (numbers and hashes folded: `assert 4 == 5` and
   `assert 6 == 7` at one line are one cause).
 
-The group record is the first of its members in the output, with
-`affected` = the number of tests it accounts for (exact) and those tests
-in `related` as `Location(test_file, test_line, why, test=<test id>)`
-(the first MAX_TESTS of them); other places the cause was seen (the same
-missing name on another line of the file) are `related` locations too.
-Its id is the cause's (category, code, file and normalised message; no
-test name in it), so it is the same whichever tests failed.  A record of
-the same cause that names no test (an infra rule that read the same line)
-is folded into the group and counts no test.
+The group record is the first of its members whose own error names the
+cause, with `affected` = the number of tests it accounts for (each test id
+counted once, however often it was reported) and those tests in `related`
+as `Location(test_file, test_line, why, test=<test id>)` (the first
+MAX_TESTS of them); other places the cause was seen (the same missing name
+on another line of the file) are `related` locations too.  Its id is the
+cause's (category, code, file and normalised message; no test name in it),
+so it is the same whichever tests failed.  Also folded into a group: a
+record of the same cause that names no test (an infra rule that read the
+same line; it counts no test), a missing name reported without the frame
+that threw (into the one placed group of that name), and the later
+failures of a test the cause already failed (a doctest's next examples).
 
 Every record of a failing test lists its test(s) this way, a group of one
 included, so what a recipe re-runs is always `[l.test for l in
@@ -46,7 +49,8 @@ _NETWORK_KINDS = frozenset({"refused", "reset", "dns", "timeout", "unreachable",
 
 
 def test_of(r: FailureRecord) -> str | None:
-    """The test a record is the failure of (its hint's raw test id)."""
+    """The test a record is the failure of (its hint's test id; the raw id,
+    when redaction masked part of it, is record.raw_hint("test_id"))."""
     tid = r.hint.get("test_id")
     return tid if isinstance(tid, str) and tid else None
 
@@ -104,7 +108,8 @@ class _Group:
     others: list[FailureRecord] = field(default_factory=list)  # same cause, no test
 
 
-def _test_location(r: FailureRecord) -> Location:
+def test_location(r: FailureRecord) -> Location:
+    """The place of the test a record is the failure of, with its id."""
     h = r.hint
     file = h.get("test_file")
     line = h.get("test_line")
@@ -115,23 +120,48 @@ def _test_location(r: FailureRecord) -> Location:
     return Location(file=file, line=line, message=_text(r)[:300], test=test_of(r))
 
 
-def _fold(group: _Group) -> FailureRecord:
-    """The group's record: its head, counting and listing its tests."""
-    head = group.head
-    seen_tests: set[str] = set()
-    tests: list[Location] = []
-    places: list[Location] = []
-    here = (head.source_file, head.source_line)
-    count = 0
-    for r in group.members:
+def _keep_raw_tests(head: FailureRecord, members: list[FailureRecord]) -> None:
+    """The unmasked ids of the head's tests (a title holding `user:pw@host`)."""
+    for r in members:
         tid = test_of(r)
         if tid is not None:
-            if tid in seen_tests:
-                continue  # one test reported twice (pytest's subtests, a retry)
-            seen_tests.add(tid)
-        count += 1
-        if len(tests) < MAX_TESTS and (tid is not None or r.hint.get("test_file")):
-            tests.append(_test_location(r))
+            head.keep_raw_test(tid, r.raw_hint("test_id"))
+            head.keep_raw_test(tid, r.raw_test(tid))
+
+
+class _Tests:
+    """The tests of one cause, each counted once by its id (a test reported
+    twice, as pytest's report and summary line, unittest's subtests or a
+    doctest's examples, is one test to re-run), listed up to MAX_TESTS."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.listed: list[Location] = []
+        self.count = 0
+
+    def take(self, loc: Location) -> None:
+        if loc.test is not None:
+            if loc.test in self.seen:
+                return
+            self.seen.add(loc.test)
+        self.count += 1
+        if len(self.listed) < MAX_TESTS and (loc.test is not None or loc.file):
+            self.listed.append(loc)
+
+
+def _fold(group: _Group) -> FailureRecord:
+    """The group's record: its head, counting and listing its tests.  The
+    head is the first member whose own error names the cause (not one that
+    only chained it: "DID NOT WARN" raised over the NameError)."""
+    head = next((r for r in group.members if "cause_exception" not in r.hint), group.head)
+    tests = _Tests()
+    places: list[Location] = []
+    here = (head.source_file, head.source_line)
+    for r in group.members:
+        tests.take(test_location(r))
+        for loc in r.related:  # tests folded into it before (precedence)
+            if loc.test:
+                tests.take(loc)
         where = (r.source_file, r.source_line)
         if r.source_file and where != here and len(places) < MAX_PLACES:
             loc = Location(file=r.source_file, line=r.source_line, message=_text(r)[:300])
@@ -139,22 +169,28 @@ def _fold(group: _Group) -> FailureRecord:
                 places.append(loc)
     for other in group.others:
         _absorb(head, other)
-    # a test's place supersedes the same place listed as a plain frame
-    listed = {(t.file, t.line) for t in tests}
-    frames = [loc for loc in head.related if loc.test or (loc.file, loc.line) not in listed]
-    head.related = [*frames, *places, *tests]
-    head.affected = max(count, 1)
+    _list_tests(head, tests, places)
+    _keep_raw_tests(head, group.members)
     return head
 
 
-def _absorb(head: FailureRecord, other: FailureRecord) -> None:
-    for k, v in other.hint.items():
-        head.hint.setdefault(k, v)
+def _list_tests(head: FailureRecord, tests: _Tests, places: list[Location]) -> None:
+    # a test's place supersedes the same place listed as a plain frame
+    shown = {(t.file, t.line) for t in tests.listed}
+    frames = [x for x in head.related if not x.test and (x.file, x.line) not in shown]
+    head.related = [*frames, *places, *tests.listed]
+    head.affected = max(tests.count, 1)
+
+
+def _absorb(
+    head: FailureRecord, other: FailureRecord, why: str = "the same cause", hint: bool = True
+) -> None:
+    if hint:
+        for k, v in other.hint.items():
+            head.hint.setdefault(k, v)
     seen = head.hint.setdefault("also_seen_as", [])
-    if isinstance(seen, list):
-        seen.append(
-            {"failure_type": other.failure_type.value, "rule": other.rule, "why": "the same cause"}
-        )
+    if isinstance(seen, list) and len(seen) < MAX_PLACES:
+        seen.append({"failure_type": other.failure_type.value, "rule": other.rule, "why": why})
 
 
 def _cause_id(r: FailureRecord) -> str:
@@ -166,23 +202,23 @@ def group(records: list[FailureRecord]) -> list[FailureRecord]:
     record per cause (see the module docstring); order kept."""
     groups: dict[tuple[Hashable, ...], _Group] = {}
     order: list[FailureRecord | _Group] = []
-    loose: list[
-        tuple[tuple[Hashable, ...], FailureRecord]
-    ] = []  # same-cause candidates without a test
+    loose: list[tuple[tuple[Hashable, ...], FailureRecord]] = []  # same cause, no test
     for r in records:
-        key = cause_key(r) if is_test_failure(r) else None
-        if key is None:
-            if not is_test_failure(r):
-                k = cause_key(r)
-                if k is not None and r.failure_type is not FailureType.TEST:
-                    loose.append((k, r))
+        key = cause_key(r)
+        if not is_test_failure(r):
+            if key is not None and r.failure_type is not FailureType.TEST:
+                loose.append((key, r))
             order.append(r)
-            continue
-        g = groups.get(key)
-        if g is None:
-            g = groups[key] = _Group(r)
-            order.append(g)
-        g.members.append(r)
+        elif key is None:
+            order.append(r)
+        else:
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = _Group(r)
+                order.append(g)
+            g.members.append(r)
+    _join_unplaced(groups)
+    _fold_consequences(groups)
     absorbed: set[int] = set()
     for k, r in loose:
         g = groups.get(k)
@@ -192,11 +228,63 @@ def group(records: list[FailureRecord]) -> list[FailureRecord]:
     out: list[FailureRecord] = []
     for item in order:
         if isinstance(item, _Group):
-            out.append(_fold(item))
+            if item.members:
+                out.append(_fold(item))
         elif id(item) not in absorbed:
+            if any(x.test for x in item.related):  # a record tests were folded into
+                tests = _Tests()
+                for x in item.related:
+                    if x.test:
+                        tests.take(x)
+                _list_tests(item, tests, [])
             out.append(item)
     _cause_ids(out)
     return out
+
+
+def _join_unplaced(groups: dict[tuple[Hashable, ...], _Group]) -> None:
+    """A missing name reported without the frame that threw (an error with
+    no stack) is the placed cause of the same name, when there is one."""
+    placed: dict[tuple[Hashable, ...], list[_Group]] = {}
+    for key, g in groups.items():
+        if key[:2] == ("compile", "name") and key[-1] is not None:
+            placed.setdefault(key[:4], []).append(g)
+    for key, g in groups.items():
+        if key[:2] != ("compile", "name") or key[-1] is not None:
+            continue
+        same = placed.get(key[:4], [])
+        if len(same) == 1:
+            same[0].members.extend(g.members)
+            g.members = []
+
+
+def _fold_consequences(groups: dict[tuple[Hashable, ...], _Group]) -> None:
+    """A test a cause already failed may fail again further on (the later
+    examples of a doctest whose first example raised the NameError, using
+    what it did not define): those failures are the cause's too."""
+    caused: dict[str, _Group] = {}
+    for g in groups.values():
+        if g.head.failure_type is not FailureType.TEST:
+            for m in g.members:
+                tid = test_of(m)
+                if tid is not None:
+                    caused.setdefault(tid, g)
+    if not caused:
+        return
+    for g in groups.values():
+        if g.head.failure_type is not FailureType.TEST:
+            continue
+        kept = []
+        for m in g.members:
+            tid = test_of(m)
+            target = caused.get(tid) if tid is not None else None
+            if target is None:
+                kept.append(m)
+            else:
+                _absorb(target.head, m, "a later failure of a test this cause failed", hint=False)
+        g.members = kept
+        if kept:
+            g.head = kept[0]
 
 
 def _cause_ids(records: list[FailureRecord]) -> None:
@@ -209,6 +297,7 @@ def _cause_ids(records: list[FailureRecord]) -> None:
         if r.affected < 2 and r.failure_type is FailureType.TEST:
             continue
         r.message = _text(r)[:2000]
+        r.signal = _text(r)[:500]  # the error, not the first test's title
         new = _cause_id(r)
         if new == r.id:
             continue

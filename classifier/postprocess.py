@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import (
     conflicts,
@@ -45,8 +45,42 @@ from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
 from .taxonomy import FailureType
 
 if TYPE_CHECKING:
-    from .engine import Classifier
+    from collections import deque
+    from collections.abc import Hashable, Sequence
+
+    from .locate import Locator
     from .record import FailureRecord
+
+# Hint values a re-run passes as argv (FailureRecord.raw_hint).
+IDENTITY_KEYS = ("test_id", "test_path", "test_title", "test_name", "test_file")
+
+
+class _Options(Protocol):
+    command: Sequence[str] | str | None
+    exit_code: int | None
+
+
+class Classifier(Protocol):
+    """What these passes use of a closed engine.Classifier (a protocol: this
+    module is imported by the engine, never the other way round)."""
+
+    @property
+    def options(self) -> _Options: ...
+
+    locator: Locator
+    secrets: set[str]
+    warning_keys: set[tuple[Hashable, ...]]
+    unclaimed: deque[tuple[int, str]]
+    _records: dict[tuple[Hashable, ...], FailureRecord]
+    _lines: int
+
+    @property
+    def records(self) -> list[FailureRecord]: ...
+
+    def tail(self) -> list[str]: ...
+
+    def add_hit(self, hit: Hit, *, rule_id: str, category_: FailureType, tool: str) -> None: ...
+
 
 MAX_CONFLICT_FILE = 4 * 1024 * 1024
 MAX_HUNKS = 100
@@ -55,6 +89,7 @@ MAX_HUNKS = 100
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
     apply_warning_policy(classifier)
+    attach_cargo_targets(classifier.records)
     drop_redundant_fallbacks(classifier)
     records = classifier.records
     cwd = classifier.locator.cwd
@@ -64,7 +99,9 @@ def finalize(classifier: Classifier) -> None:
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
     plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
+    testdefs.find_js_test_files(records, cwd)  # mocha's failure outside a test body
     testdefs.place(records, cwd)  # a test known by its id only: on its definition
+    testdefs.name_variables(records, cwd)  # `NotPresent`: the variable its line reads
     kept = grouping.group(precedence.apply(records))
     if len(kept) != len(records):
         ids = {id(r) for r in kept}
@@ -73,7 +110,43 @@ def finalize(classifier: Classifier) -> None:
         add_fallback(classifier)
     if classifier.secrets:
         for r in classifier.records:
-            redact_record(r, classifier.secrets)
+            _redact_keeping_raw_ids(r, classifier.secrets)
+
+
+def attach_cargo_targets(records: list[FailureRecord]) -> None:
+    """cargo closes each failing test target with `error: test failed, to
+    rerun pass `--test api`` (rust.cargo_failed, a summary dropped when the
+    tests were read): the tests reported above it belong to that target,
+    which is what a re-run passes (hint["target"])."""
+    targets = sorted(
+        (r.log_line, r.hint["rerun_args"])
+        for r in records
+        if r.rule == "rust.cargo_failed"
+        and r.log_line
+        and isinstance(r.hint.get("rerun_args"), str)
+    )
+    if not targets:
+        return
+    for r in records:
+        if r.hint.get("runner") != "cargo" or r.log_line is None or "target" in r.hint:
+            continue
+        after = next((t for line, t in targets if line > r.log_line), None)
+        if after:
+            r.hint["target"] = after
+
+
+def _redact_keeping_raw_ids(r: FailureRecord, secrets: set[str]) -> None:
+    """Mask what scanners named, remembering the raw test ids (argv of a
+    re-run: FailureRecord.raw_hint / raw_test)."""
+    ids = [(k, r.hint[k]) for k in IDENTITY_KEYS if k in r.hint]
+    tests = [loc.test for loc in r.related]
+    redact_record(r, secrets)
+    for k, before in ids:
+        if r.hint.get(k) != before:
+            r.keep_raw(k, before)
+    for loc, before in zip(r.related, tests, strict=True):
+        if loc.test is not None and before is not None and loc.test != before:
+            r.keep_raw_test(loc.test, r.raw_test(before))
 
 
 _SUMMARIES = (FALLBACK, WARNINGS_FAILED)

@@ -1,12 +1,23 @@
 """Precedence between categories when several rules saw one failure.
 
+Cause over symptom comes first and is not here: each test-runner rule asks
+rules/causes.py (python_causes.py, js_causes.py) whether the error a test
+printed names a cause (a missing name or module: compile; a refused
+connection or an unset variable: infra) and gives its record that category
+at the throwing frame.  What the rules could not decide alone is decided
+here, after the whole output is read; then classifier/grouping.py folds the
+failing tests of one cause into one record.
+
 The table (docs/precedence.md explains each row):
 
 1. compile over test: a test run that failed because code did not import or
-   compile (ModuleNotFoundError, ImportError, SyntaxError, a TS/rustc error
-   inside jest/cargo test) is a compile failure.  The test record is merged
-   into the compile record that names the same failure, or re-categorised
-   when there is none.
+   compile (ModuleNotFoundError, ImportError, NameError, ReferenceError "is
+   not defined", SyntaxError, a TS/rustc error inside jest/cargo test) is a
+   compile failure.  The test record is merged into the compile record that
+   names the same failure, or re-categorised when there is none.
+1a. compile or infra over test: a test file that did not run at all
+   (node:test's `✖ /dir/a.test.js 'test failed'`, hint file_failed) is
+   merged into the compile or infra record printed just before it.
 2. mcp_startup over infra: "connection refused" or a timeout while an MCP
    server starts is the server's start-up failure.  The infra record is
    merged into a nearby mcp_startup record, or re-categorised when it names
@@ -34,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .fingerprint import fingerprint
+from .grouping import test_location
 from .record import FailureRecord, Location
 from .taxonomy import FailureType, category
 
@@ -179,7 +191,13 @@ def absorb(winner: FailureRecord, loser: FailureRecord, why: str) -> None:
     seen = winner.hint.setdefault("also_seen_as", [])
     if isinstance(seen, list):
         seen.append({"failure_type": loser.failure_type.value, "rule": loser.rule, "why": why})
-    if loser.source_file and (loser.source_file, loser.source_line) != (
+    if isinstance(loser.hint.get("runner"), str):
+        # a failing test: it counts among the tests the winner's cause failed
+        loc = test_location(loser)
+        winner.related.append(loc)
+        if loc.test is not None:
+            winner.keep_raw_test(loc.test, loser.raw_hint("test_id"))
+    elif loser.source_file and (loser.source_file, loser.source_line) != (
         winner.source_file,
         winner.source_line,
     ):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from .taxonomy import AutoRecoverable, FailureType, Severity
 
@@ -86,6 +86,38 @@ class FailureRecord(BaseModel):
         default=None, description="flaky, stale_branch, preexisting, yours or unknown."
     )
 
+    # What redaction changed in the values a re-run passes as argv (a test
+    # id whose title holds `user:password@host`): the raw values, kept in
+    # memory only (never serialised, never shown). See raw_hint/raw_test.
+    _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    def __eq__(self, other: object) -> bool:
+        """Records are equal when their fields are: the raw copies kept in
+        memory (a record read back from JSON has none) do not count."""
+        if not isinstance(other, FailureRecord):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data (safe to put in LSP `data`)."""
         return self.model_dump(mode="json")
+
+    def raw_hint(self, key: str) -> Any:
+        """hint[key] as the output printed it, before secrets were masked
+        (for an argv: a test id to re-run); the hint's value when nothing
+        was masked, or when the record came from storage (then it may hold
+        a mask: refuse to run it)."""
+        return self._raw.get(key, self.hint.get(key))
+
+    def raw_test(self, test: str) -> str:
+        """The raw id of one of `related`'s tests (`Location.test`)."""
+        tests = self._raw.get("tests")
+        return tests.get(test, test) if isinstance(tests, dict) else test
+
+    def keep_raw(self, key: str, value: Any) -> None:
+        """Remember the unmasked value of hint[key] (the classifier does)."""
+        self._raw.setdefault(key, value)
+
+    def keep_raw_test(self, masked: str, raw: str) -> None:
+        if masked != raw:
+            self._raw.setdefault("tests", {}).setdefault(masked, raw)

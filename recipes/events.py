@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from faultlens.classifier.redact import redact_commands
 
-from . import statefs
+from . import statedir, statefs
 from .model import DEFAULT_TASK, StateUnavailable, Workspace
 
 if TYPE_CHECKING:
@@ -230,6 +230,7 @@ class EventLog:
 
     def emit(self, event: str, record: FailureRecord, **extra: Any) -> dict[str, Any]:
         """Write one event (JSON line + text log).  Returns the JSON object."""
+        statedir.ensure(self.ws.state)
         obj, entries = self._entries(event, record, extra)
         writes: dict[str, str] = {}
         for rel, text in entries:
@@ -243,6 +244,7 @@ class EventLog:
         """`emit` for each record, in order, with the same extra fields: the
         same entries, but each file gets one write holding all of its entries
         (a run's hundreds of records cost three appends, not three per record)."""
+        statedir.ensure(self.ws.state)
         objs: list[dict[str, Any]] = []
         by_file: dict[str, list[str]] = {}
         for record in records:
@@ -285,6 +287,7 @@ class EventLog:
     def info(self, text: str, *, level: str = "INFO", task: str | None = None) -> None:
         """A free-form line in the session log (`INFO user selected: retry`); also in
         the task's error log when `task` is given."""
+        statedir.ensure(self.ws.state)
         now = self.ws.settings.clock()
         entry = line(now, level, text)
         writes = {self._session_rel(now): entry}

@@ -538,10 +538,11 @@ async def task_option(
         "maxRetries": state.max_retries,
         "message": state.message,
     }
-    ls.info(f"faultlens: {option} {a.task}: {state.status} {state.message}".rstrip())
     if not state.accepted:
         ls.warn(f"faultlens: {option} {a.task} refused: {state.message}", show=True)
         return out
+    # "retry default: retry 1 of 2": the count as the ledger has it, said once.
+    ls.info(f"faultlens: {option} {a.task}: {state.message or state.status}")
     if option == "skip":
         touched: set[Path] = set()
         for k in keys:

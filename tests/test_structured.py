@@ -157,7 +157,12 @@ def test_tap_suite_failing_only_because_of_its_subtests_is_not_a_second_record()
         "1..1\n"
     )
     (rec,) = classify_text(out)
-    assert rec.hint["test_id"] == "joins words"
+    # the test's full name (its suite's too, as node:test's spec reporter names it)
+    assert (rec.hint["test_id"], rec.hint["test_name"], rec.hint["test_path"]) == (
+        "slugify joins words",
+        "joins words",
+        ["slugify", "joins words"],
+    )
 
 
 # -- linters' checkstyle XML and JSON reports (structured/lint_reports.py) ----------------

@@ -43,7 +43,7 @@ _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"ENOTFOUND|EAI_AGAIN|getaddrinfo failed|Name or service not known|nodename nor servname"
             r"|Temporary failure in name resolution|[Nn]o such host|[Cc]ould not resolve host"
-            r"|failed to lookup address|Failed to resolve"
+            r"|failed to lookup address"
         ),
     ),
     (
@@ -226,6 +226,8 @@ class Cause:
     # the frame to report, when the cause knows better than the runner's
     # choice (the throwing frame of a NameError rather than the test's line)
     at_throw: bool = False
+    # where a chained exception that named the cause was raised (file, line)
+    at: tuple[str, int] | None = None
 
 
 def infra_network(kind: str, addr: tuple[str, int | None] | None) -> Cause:

@@ -231,6 +231,7 @@ class _GoTestRun:
             log_line=t.log_line,
             hint=hint,
             related=related,
+            key=("go test", self.package or "", t.name),  # one record per test
         )
 
     def _locate(self, name: str) -> str:
@@ -331,13 +332,20 @@ def go_test_failed(m: re.Match[str], ctx: LineContext) -> Hit:
         for x in ctx.before(5)
         if x.strip() and not _END.match(x) and x.strip() not in ("FAIL", "PASS")
     ]
-    hint: dict[str, Any] = {"package": package}
+    hint: dict[str, Any] = {"runner": "go", "package": package}
+    category = FailureType.COMPILE if why in ("build failed", "setup failed") else None
     if output and not why:
         hint["output"] = output
+        # log.Fatal in TestMain or a test: "dial tcp ...: connection refused",
+        # "SHOP_TOKEN is not set" -> the environment, not the code
+        cause = environment_cause(output)
+        if cause is not None:
+            category = cause.category
+            hint.update(cause.hint)
     return Hit(
         signal=ctx.line.strip(),
         message=f"{package}: {why}" if why else f"{package}: tests failed",
-        category=FailureType.COMPILE if why in ("build failed", "setup failed") else None,
+        category=category,
         confidence=0.5,
         hint=hint,
         key=(FALLBACK, "go test", package),

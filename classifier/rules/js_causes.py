@@ -36,9 +36,9 @@ _ERROR = re.compile(
 _NOT_DEFINED = re.compile(r"^(?P<name>[A-Za-z_$][\w$]*) is not defined$")
 _MISSING_MODULE = re.compile(r"Cannot find (?:module|package) ['\"](?P<module>[^'\"]+)['\"]")
 _ASSERTION = re.compile(r"^(?:AssertionError|expect\(|Expected|assert)")
-_MISSING_WORDS = re.compile(
-    r"\b(?:not set|missing|required|undefined|not defined|empty|unset)\b", re.I
-)
+# A message that says a setting is missing without naming it: the variable is
+# the one the code frame reads, when it reads exactly one.
+_MISSING_WORDS = re.compile(r"\b(?:not set|unset|must be set|environment|env var|variable)\b", re.I)
 # A code-frame line of vitest (`  4|   let x`) or jest (`> 4 |   let x`): its source text.
 _CODE_FRAME = re.compile(r"^\s*>?\s*\d+\s?\|(?P<code>.*)$")
 
@@ -64,6 +64,9 @@ def js_cause(message: str, texts: Sequence[str] = (), code: Sequence[str] = ()) 
     `texts` the further lines printed with it ("Caused by: ...", the
     error's properties), `code` the source lines of its code frame."""
     head = message.strip()
+    if head.startswith("[") and head.endswith("]"):
+        # node:test prints an error with no stack as `[ReferenceError [Error]: x]`
+        head = head[1:-1]
     if not head or _ASSERTION.match(head):
         return None
     kind, text = error_type(head)

@@ -43,11 +43,13 @@ from .python_traceback import (
 )
 
 _HEADER = re.compile(r"^_+ (?P<title>\S.*?) _+$")
-_SECTION = re.compile(r"^=+ .* =+$")
-_LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
+SECTION = re.compile(r"^=+ .* =+$")
+LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
 _FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
+# The doc example a doctest report is about (any file: --doctest-glob='*.rst').
+_DOCTEST_AT = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?:DocTestFailure|UnexpectedException)$")
 _CAPTURED = re.compile(r"^-+ Captured .+ -+$")
-_E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
+E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
 _EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
 _EXC_NAME = re.compile(
     r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed|Failure|Iteration|Timeout)"
@@ -157,6 +159,8 @@ class PytestBlock:
         self.doctest_part: str | None = None
         self.chain: list[Raised] = []  # exceptions before the reported one
         self.code: list[str] = []  # source lines shown (all parts)
+        self.doctest_at: tuple[str, int] | None = None  # the doc example's file and line
+        self.raised_in: str | None = None  # the innermost frame's file (--tb=native, doctests)
         if title.startswith("ImportError while loading conftest "):
             self.kind = "conftest"
             self.name = title.split("'")[1] if title.count("'") >= 2 else title
@@ -176,7 +180,7 @@ class PytestBlock:
             if self.native.feed(line, line_no):
                 return True
             self._end_native()
-        if _SECTION.match(line):
+        if SECTION.match(line):
             return False
         h = _HEADER.match(line)
         if h and not line.startswith("_ _"):
@@ -205,7 +209,7 @@ class PytestBlock:
                 self.doctest[self.doctest_part].append(line[4:])
                 return True
             self.doctest_part = None
-        e = _E_LINE.match(line)
+        e = E_LINE.match(line)
         if e:
             text = e.group("text").rstrip()
             where = FRAME.match(text)
@@ -216,7 +220,13 @@ class PytestBlock:
             if self.e_line_no is None:
                 self.e_line_no = line_no
             return True
-        loc = _LOCATION.match(line) or _FIXTURE_AT.match(line)
+        doc = _DOCTEST_AT.match(line) if self.title.startswith("[doctest] ") else None
+        if doc:
+            self.doctest_at = (doc.group("file"), int(doc.group("line")))
+            if line.endswith("DocTestFailure"):
+                self.frames.add(*self.doctest_at, "DocTestFailure")
+            return True
+        loc = LOCATION.match(line) or _FIXTURE_AT.match(line)
         if loc:
             rest = (loc.groupdict().get("rest") or "").strip()
             self.frames.add(loc.group("file"), int(loc.group("line")), rest)
@@ -230,7 +240,8 @@ class PytestBlock:
         lines = [t.strip() for t in self.e_lines if t.strip()]
         exc, message = exception_of(_reported(lines)) if lines else (None, "")
         if exc:
-            append_chain(self.chain, Raised(exc, message))
+            at = self.frames.pick()
+            append_chain(self.chain, Raised(exc, message, (), (at[0], at[1]) if at else None))
         self.e_lines = []
         self.e_line_no = None
         self.syntax_at = None
@@ -248,6 +259,8 @@ class PytestBlock:
             append_chain(self.chain, raised)
         if tb.exc:
             self.native_exc = (tb.exc, tb.message, tb.exc_line)
+        if tb.frames:
+            self.raised_in = tb.frames[-1].file
 
     def finish(self) -> Iterable[Hit]:
         if self.native is not None:
@@ -282,7 +295,10 @@ class PytestBlock:
             hint["context"] = [r.text[:300] for r in self.chain]
         category, rule_id, node, key = self._identity()
         doctest = self.title.startswith("[doctest] ")
-        if exc and not doctest and self.kind != "conftest":
+        # A doc example is a test of its own (at its line), unless what it
+        # ran raised inside the project's code: that code is the cause.
+        raised_in_code = self.raised_in is not None and not is_pseudo(self.raised_in)
+        if exc and (not doctest or raised_in_code) and self.kind != "conftest":
             chain = [*self.chain, Raised(exc, message, tuple(self.code))]
             cause = cause_of(chain, self.code, self.ctx.in_project)
             if cause is not None and (
@@ -290,12 +306,18 @@ class PytestBlock:
             ):
                 category = cause.category
                 hint.update(cause.hint)
+                if cause.at is not None:  # a chained NameError under "DID NOT WARN"
+                    where = (*cause.at, "")
+                    text = hint["why"] = cause.hint["cause_exception"]
+                    exc = text.split(":", 1)[0]
+        elif doctest and self.doctest_at is not None:
+            where = (*self.doctest_at, "")
         if node and not node.startswith("/"):
             hint["test_id"] = node
         test_file = node.partition("::")[0] if node else None
         if test_file and self.kind != "collect":
             hint["test_file"] = self.ctx.resolve(test_file)
-            test_line = self.frames.line_in(test_file)
+            test_line = self.doctest_at[1] if self.doctest_at else self.frames.line_in(test_file)
             if test_line:
                 hint["test_line"] = test_line
         signal = text or self.title
@@ -340,178 +362,9 @@ class PytestBlock:
                 "",
                 ("pytest", "error", title_to_path(self.name)),
             )
-        test_file = self.frames.first_project_file()
         doctest = self.title.startswith("[doctest] ")
+        test_file = self.doctest_at[0] if self.doctest_at else self.frames.first_project_file()
         path = self.name if doctest else title_to_path(self.name)
         node = f"{test_file}::{path}" if test_file else ""
         key = node_key("failed", node) if node else ("pytest", "failed", path)
         return FailureType.TEST, "pytest.failure", node, key
-
-
-TITLE_PATTERN = (
-    r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$"
-)
-COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
-_TITLE = re.compile(TITLE_PATTERN)
-_COLLECT_TITLE = re.compile(COLLECT_PATTERN)
-# Sections pytest may print between FAILURES and the short test summary.
-_BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured ")
-_SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
-
-SUMMARY = re.compile(
-    r"^(?P<outcome>FAILED|ERROR) (?P<node>[^\s:]+?\.py(?:::\S.*?)?)(?: - (?P<message>.*))?$"
-)
-
-
-def summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
-    """The record of one short-test-summary line (`FAILED node - message`)."""
-    outcome = m.group("outcome").lower()
-    node = m.group("node")
-    message = (m.group("message") or "").strip()
-    exc = exception_of(message)[0] if message else None
-    collect = outcome == "error" and "::" not in node
-    path = node.partition("::")[0]
-    hint: dict[str, Any] = {"runner": "pytest", "test_id": node}
-    if not collect:
-        hint["test_file"] = path
-    if exc:
-        hint["exception"] = exc
-    truncated = message.endswith("...")  # a truncated message would give a wrong value
-    if message and not truncated:
-        hint["why"] = message
-        hint.update(assert_hint(message))
-    return Hit(
-        signal=line.strip(),
-        message=line.strip(),
-        file=path,
-        code=exc,
-        category=FailureType.COMPILE if collect else FailureType.TEST,
-        log_line=line_no,
-        hint=hint,
-        key=node_key(outcome, node),
-        rule_id="pytest.collection_error" if collect else "pytest.summary",
-    )
-
-
-class SectionBlock:
-    """The FAILURES and ERRORS sections of a pytest run, read as one report.
-
-    Each `___ title ___` report in them is read by a PytestBlock (records
-    under pytest.failure / pytest.collection_error); in the `--tb=line`
-    style there are no titles, only an `E` excerpt and a `path:line:
-    message` location per failed test, and the FAILED lines of the short
-    test summary that follows give them their node ids, in the same order.
-    Reading the whole section here means a report title is recognised
-    however long it is (pytest pads it with a single `_` when the title
-    fills the line), without a broad literal trigger, and that each
-    report gets the exact node id of its summary line."""
-
-    max_lines = 2_000_000
-
-    def __init__(self, ctx: LineContext) -> None:
-        self.ctx = ctx
-        self.reports: list[Hit] = []
-        self.sub: PytestBlock | None = None
-        self.entries: list[Hit] = []
-        self.e_text: str | None = None
-        self.e_line_no: int | None = None
-        self.summary = False
-        self.skipping = False
-        self.summaries: list[Hit] = []
-        self.paired = 0
-
-    def _close_sub(self) -> None:
-        if self.sub is not None:
-            self.reports.extend(self.sub.finish())
-            self.sub = None
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if self.summary:
-            return self._summary_line(line, line_no)
-        if self.sub is not None:
-            if self.sub.feed(line, line_no):
-                return True
-            self._close_sub()
-        if _SECTION.match(line):
-            if _SECTION_NAMES.match(line):
-                return True  # ERRORS followed by FAILURES
-            if (self.entries or self.reports) and any(n in line for n in _BETWEEN_SECTIONS):
-                self.skipping = True  # read on to the summary the reports pair with
-                return True
-            self.skipping = False
-            self.summary = "short test summary info" in line and bool(self.entries or self.reports)
-            return self.summary
-        if self.skipping:
-            return True
-        title = _TITLE.match(line) or _COLLECT_TITLE.match(line)
-        if title and title.group("title").strip("_ "):
-            self.sub = PytestBlock(self.ctx, title.group("title"), line_no)
-            return True
-        return self._line_style(line, line_no)
-
-    def _summary_line(self, line: str, line_no: int) -> bool:
-        s = SUMMARY.match(line)
-        if s is None:
-            return line.startswith(SUMMARY_WORDS)
-        hit = summary_hit(s, line, line_no)
-        if s.group("outcome") == "FAILED" and self.paired < len(self.entries):
-            entry = self.entries[self.paired]
-            self.paired += 1
-            entry.key = hit.key
-            entry.hint.setdefault("test_id", hit.hint["test_id"])
-            entry.hint.setdefault("test_file", hit.hint["test_file"])
-        else:
-            self.summaries.append(hit)
-        return True
-
-    def _line_style(self, line: str, line_no: int) -> bool:
-        e = _E_LINE.match(line)
-        if e:
-            self.e_text = e.group("text").strip()
-            self.e_line_no = line_no
-            return True
-        loc = _LOCATION.match(line)
-        if loc and self.e_text is not None:
-            text = self.e_text
-            exc, message = exception_of(text)
-            hint: dict[str, Any] = {"runner": "pytest", **assert_hint(text), "why": text[:500]}
-            category = FailureType.TEST
-            if exc:
-                hint.update(exception_hint(exc, message, self.ctx))
-                cause = cause_of([Raised(exc, message)], (), self.ctx.in_project)
-                if cause is not None:
-                    category = cause.category
-                    hint.update(cause.hint)
-            self.entries.append(
-                Hit(
-                    signal=line.strip(),
-                    message=(loc.group("rest") or text).strip(),
-                    file=loc.group("file"),
-                    line=int(loc.group("line")),
-                    code=exc,
-                    category=category,
-                    log_line=self.e_line_no,
-                    hint=hint,
-                )
-            )
-            self.e_text = None
-            return True
-        # continuation of an E excerpt (indented), or a stray line
-        return self.e_text is not None and (line.startswith(" ") or not line.strip())
-
-    def finish(self) -> Iterable[Hit]:
-        self._close_sub()
-        # A summary line names its report's test exactly (the report only
-        # has the test's title): its node id replaces the report's.
-        by_key = {h.key: h for h in self.reports if h.key is not None}
-        alone: list[Hit] = []
-        for s in self.summaries:
-            report = by_key.get(s.key) if s.key is not None else None
-            if report is None:
-                alone.append(s)
-                continue
-            node = s.hint["test_id"]
-            report.hint["test_id"] = node
-            if "::" in node and "test_file" in s.hint:
-                report.hint["test_file"] = self.ctx.resolve(s.hint["test_file"])
-        return [*self.reports, *self.entries, *alone]

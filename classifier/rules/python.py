@@ -14,7 +14,6 @@ from typing import Any
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match, match_above
 from .python_causes import (
-    KNOWN_PACKAGES,
     NOT_FAILURES,
     cause_of,
     exception_category,
@@ -22,6 +21,19 @@ from .python_causes import (
     exception_rule,
     import_hint,
     name_hint,
+)
+from .python_lint import (
+    MYPY_LOC,
+    PYRIGHT_CODE,
+    PYRIGHT_IMPORT,
+    PYRIGHT_NAME,
+    RUFF_CODE,
+    RUFF_DOCS,
+    RUFF_HEADER,
+    MypyBlock,
+    PyrightBlock,
+    mypy_hint,
+    ruff_hit,
 )
 from .python_traceback import FRAME, TRACEBACK_HEAD, Traceback
 from .registry import rule
@@ -299,92 +311,16 @@ def python_name_error(m: re.Match[str], ctx: LineContext) -> Hit:
 
 
 # -- mypy ---------------------------------------------------------------------
-_MYPY_LOC = r"(?P<file>[^\s:][^:]*?\.pyi?):(?P<line>\d+)(?::(?P<column>\d+))?(?::(?P<end_line>\d+):(?P<end_column>\d+))?"
-_MYPY_NOTE = re.compile(r"^" + _MYPY_LOC + r": note: (?P<message>.*)$")
-_MYPY_ANY = re.compile(r"^" + _MYPY_LOC + r": (?:error|note|warning): ")
-_MYPY_CODE = re.compile(r"\s+\[(?P<code>[a-z][a-z0-9-]*)\]\s*$")
-_MYPY_MODULE = re.compile(r'module named "(?P<module>[^"]+)"')
-_MYPY_NAME = re.compile(r'Name "(?P<name>[^"]+)" is not defined')
-_MYPY_SUGGEST = re.compile(r'did you mean "(?P<suggestion>[^"]+)"\?')
-
-
-class _MypyBlock:
-    """An error line and what belongs to it: its notes, and in `--pretty`
-    mode the wrapped rest of the message and the source excerpt."""
-
-    max_lines = 200
-
-    def __init__(self, hit: Hit, needs_code: bool) -> None:
-        self.hit = hit
-        self.needs_code = needs_code
-        self.wrapped = 0
-
-    def feed(self, line: str, line_no: int) -> bool:
-        n = _MYPY_NOTE.match(line)
-        if n:
-            note = n.group("message").strip()
-            self.hit.related.append(
-                (n.group("file"), int(n.group("line")), _int(n.group("column")), f"note: {note}")
-            )
-            self.hit.hint.setdefault("notes", []).append(note)
-            return True
-        if _MYPY_ANY.match(line):
-            return False
-        if line.startswith("    "):
-            return True  # --pretty source excerpt and caret
-        if (
-            self.needs_code
-            and self.wrapped < 3
-            and line.strip()
-            and not line.startswith(("Found ", "Success: "))
-        ):
-            self.wrapped += 1
-            text = line.strip()
-            c = _MYPY_CODE.search(" " + text)
-            if c:
-                self.hit.code = c.group("code")
-                text = _MYPY_CODE.sub("", " " + text).strip()
-                self.needs_code = False
-            if text:
-                self.hit.message = f"{self.hit.message} {text}"
-            self.hit.hint.update(_mypy_hint(self.hit.message))
-            return True
-        return False
-
-    def finish(self) -> Iterable[Hit]:
-        return [self.hit]
-
-
-def _int(v: str | None) -> int | None:
-    return int(v) if v else None
-
-
-def _mypy_hint(message: str) -> dict[str, Any]:
-    hint: dict[str, Any] = {}
-    for pattern in (_MYPY_MODULE, _MYPY_NAME, _MYPY_SUGGEST):
-        m = pattern.search(message)
-        if m:
-            hint.update(m.groupdict())
-    module = hint.get("module")
-    if isinstance(module, str):
-        package = KNOWN_PACKAGES.get(module) or KNOWN_PACKAGES.get(module.split(".", 1)[0])
-        if package:
-            hint["package"] = package
-    return hint
-
-
 @rule(
     id="python.mypy",
     category=FailureType.COMPILE,
     tool="mypy",
-    pattern=r"^"
-    + _MYPY_LOC
-    + r": error: (?P<message>.+?)(?:\s+\[(?P<code>[a-z][a-z0-9-]*)\])?\s*$",
+    pattern=r"^" + MYPY_LOC + r": error: (?P<message>.+?)(?:\s+\[(?P<code>[a-z][a-z0-9-]*)\])?\s*$",
     triggers=(": error: ",),
     url="https://mypy.readthedocs.io/en/stable/error_codes.html",
     priority=20,
 )
-def python_mypy(m: re.Match[str], ctx: LineContext) -> _MypyBlock:
+def python_mypy(m: re.Match[str], ctx: LineContext) -> MypyBlock:
     """mypy type errors.
 
     What it detects: `file.py:line: error: message  [code]`, with
@@ -407,45 +343,11 @@ def python_mypy(m: re.Match[str], ctx: LineContext) -> _MypyBlock:
     References: https://mypy.readthedocs.io/en/stable/error_codes.html
     """
     message = m.group("message").strip()
-    hit = hit_from_match(m, ctx, message=message, hint=_mypy_hint(message), log_line=ctx.line_no)
-    return _MypyBlock(hit, needs_code=m.group("code") is None)
+    hit = hit_from_match(m, ctx, message=message, hint=mypy_hint(message), log_line=ctx.line_no)
+    return MypyBlock(hit, needs_code=m.group("code") is None)
 
 
 # -- pyright -------------------------------------------------------------------
-_PYRIGHT_CODE = re.compile(r"\s*\((?P<code>report[A-Za-z]+)\)\s*$")
-_PYRIGHT_IMPORT = re.compile(r'Import "(?P<module>[^"]+)" could not be resolved')
-_PYRIGHT_NAME = re.compile(r'^"(?P<name>[^"]+)" is not defined')
-
-
-class _PyrightBlock:
-    """A pyright diagnostic and its indented continuation lines."""
-
-    max_lines = 50
-
-    def __init__(self, hit: Hit, indent: int) -> None:
-        self.hit = hit
-        self.indent = indent
-        self.detail: list[str] = []
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if self.hit.code is not None:
-            return False
-        stripped = line.lstrip()  # pyright indents continuations with U+00A0
-        if not stripped or len(line) - len(stripped) <= self.indent:
-            return False
-        c = _PYRIGHT_CODE.search(stripped)
-        if c:
-            self.hit.code = c.group("code")
-            stripped = stripped[: c.start()]
-        self.detail.append(stripped.strip())
-        return True
-
-    def finish(self) -> Iterable[Hit]:
-        if self.detail:
-            self.hit.hint["detail"] = self.detail
-        return [self.hit]
-
-
 @rule(
     id="python.pyright",
     category=FailureType.COMPILE,
@@ -455,7 +357,7 @@ class _PyrightBlock:
     url="https://microsoft.github.io/pyright/#/configuration?id=type-check-diagnostics-settings",
     priority=20,
 )
-def python_pyright(m: re.Match[str], ctx: LineContext) -> _PyrightBlock:
+def python_pyright(m: re.Match[str], ctx: LineContext) -> PyrightBlock:
     """pyright type errors.
 
     What it detects: `  /abs/path/file.py:line:col - error: message
@@ -479,43 +381,31 @@ def python_pyright(m: re.Match[str], ctx: LineContext) -> _PyrightBlock:
     """
     message = m.group("message").strip()
     code: str | None = None
-    c = _PYRIGHT_CODE.search(message)
+    c = PYRIGHT_CODE.search(message)
     if c:
         code = c.group("code")
         message = message[: c.start()].strip()
     hint: dict[str, Any] = {}
-    for pattern in (_PYRIGHT_IMPORT, _PYRIGHT_NAME):
+    for pattern in (PYRIGHT_IMPORT, PYRIGHT_NAME):
         h = pattern.search(message)
         if h:
             hint.update(h.groupdict())
     hit = hit_from_match(m, ctx, message=message, code=code, hint=hint, log_line=ctx.line_no)
-    return _PyrightBlock(hit, len(m.group("indent").expandtabs()))
+    return PyrightBlock(hit, len(m.group("indent").expandtabs()))
 
 
 # -- ruff ----------------------------------------------------------------------
-_RUFF_CODE = r"(?P<code>[A-Z]{1,4}[0-9]{1,4}|invalid-syntax|SyntaxError)"
-_RUFF_HEADER = re.compile(r"^" + _RUFF_CODE + r"(?::)? (?P<fix>\[\*\] )?(?P<message>.+)$")
-_RUFF_DOCS = "https://docs.astral.sh/ruff/rules/"
-
-
-def _ruff_hit(m: re.Match[str], ctx: LineContext, code: str, message: str, fix: bool) -> Hit:
-    hint: dict[str, Any] = {"fixable": fix}
-    if code in ("invalid-syntax", "SyntaxError"):
-        hint["syntax"] = True
-    return hit_from_match(m, ctx, code=code, message=message.strip(), hint=hint)
-
-
 @rule(
     id="python.ruff",
     category=FailureType.COMPILE,
     tool="ruff",
     pattern=r"^(?P<file>[^\s:][^:]*?\.pyi?):(?P<line>\d+):(?P<column>\d+): "
-    + _RUFF_CODE
+    + RUFF_CODE
     + r":? (?P<fix>\[\*\] )?(?P<message>.+)$",
     # ".py:" followed by the first digit of a line number: not ".py::" (pytest
     # node ids), so the engine looks at far fewer lines.
     triggers=tuple(f".{ext}:{d}" for ext in ("py", "pyi") for d in "123456789"),
-    url=_RUFF_DOCS,
+    url=RUFF_DOCS,
     priority=20,
 )
 def python_ruff(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -541,7 +431,7 @@ def python_ruff(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://docs.astral.sh/ruff/rules/
     """
-    return _ruff_hit(m, ctx, m.group("code"), m.group("message"), bool(m.group("fix")))
+    return ruff_hit(m, ctx, m.group("code"), m.group("message"), bool(m.group("fix")))
 
 
 @rule(
@@ -550,7 +440,7 @@ def python_ruff(m: re.Match[str], ctx: LineContext) -> Hit:
     tool="ruff",
     pattern=r"^\s*--> (?P<file>[^\s:][^:]*?\.pyi?):(?P<line>\d+):(?P<column>\d+)\s*$",
     triggers=("--> ",),
-    url=_RUFF_DOCS,
+    url=RUFF_DOCS,
     priority=20,
 )
 def python_ruff_full(m: re.Match[str], ctx: LineContext) -> Hit | None:
@@ -573,11 +463,9 @@ def python_ruff_full(m: re.Match[str], ctx: LineContext) -> Hit | None:
     References: https://docs.astral.sh/ruff/rules/
     """
     before = ctx.before(1)
-    header = _RUFF_HEADER.match(before[-1]) if before else None
+    header = RUFF_HEADER.match(before[-1]) if before else None
     if header is None:
         return None
-    hit = _ruff_hit(
-        m, ctx, header.group("code"), header.group("message"), bool(header.group("fix"))
-    )
+    hit = ruff_hit(m, ctx, header.group("code"), header.group("message"), bool(header.group("fix")))
     hit.signal = f"{before[-1].strip()} ({m.group('file')}:{m.group('line')}:{m.group('column')})"
     return hit

@@ -11,6 +11,7 @@ category over the symptom (a failing test).
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -161,6 +162,9 @@ def name_hint(message: str) -> dict[str, Any]:
         m = pattern.search(message)
         if m:
             hint.update(m.groupdict())
+    name = hint.get("name")
+    if isinstance(name, str) and name in sys.stdlib_module_names:
+        hint["stdlib"] = True  # `import warnings` is the fix (Python < 3.12 does not say so)
     return hint
 
 
@@ -280,15 +284,21 @@ def cause_of(
     connection or a failed lookup is infra (transient, with the address);
     a KeyError on a variable the code reads from os.environ, or a message
     saying a variable is not set, is infra (the variable named).  An
-    assertion is the test's own verdict: no cause is looked for under it.
+    assertion is the test's own verdict: only an exception it was raised
+    while handling is looked at.
     """
-    if not chain or chain[-1].short in _ASSERTIONS:
+    if not chain:
         return None
-    for raised in reversed(chain):
+    # An assertion is the test's own verdict; raised while handling another
+    # exception (pytest.raises / pytest.warns saying "DID NOT WARN" over a
+    # NameError), the exception it handled is what to look at.
+    candidates = chain[:-1] if chain[-1].short in _ASSERTIONS else chain
+    for raised in reversed(candidates):
         cause = _name_cause(raised, in_project) or _environment(raised, code)
         if cause is not None:
             if raised is not chain[-1]:
                 cause.hint["cause_exception"] = raised.text[:300]
-                cause.at_throw = False  # the reported exception's frame, not the chained one's
+                if cause.category is FailureType.COMPILE:
+                    cause.at = raised.where  # the import is missing where it raised
             return cause
     return None

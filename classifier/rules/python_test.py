@@ -16,22 +16,15 @@ in the hint. The pytest report readers are in pytest_report.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
-from .pytest_report import (
-    COLLECT_PATTERN,
-    SUMMARY,
-    TITLE_PATTERN,
-    PytestBlock,
-    SectionBlock,
-    summary_hit,
-)
-from .python_causes import cause_of, exception_hint
-from .python_traceback import TRACEBACK_HEAD, Traceback
+from .doctest_report import DOCTEST_AT, DoctestBlock
+from .pytest_report import PytestBlock
+from .pytest_summary import COLLECT_PATTERN, SUMMARY, TITLE_PATTERN, SectionBlock, summary_hit
 from .registry import rule
+from .unittest_report import UnittestBlock
 
 _PYTEST_DOCS = "https://docs.pytest.org/en/stable/how-to/output.html"
 _UNITTEST_DOCS = "https://docs.python.org/3/library/unittest.html"
@@ -257,92 +250,6 @@ def pytest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
 
 
 # -- unittest -------------------------------------------------------------------
-_SEPARATOR = re.compile(r"^(?:-{20,}|={20,})$")
-_UNITTEST_NE = re.compile(r"^(?P<actual>.+?) != (?P<expected>.+?)(?: : .*)?$")
-
-
-class _UnittestBlock:
-    """One `FAIL:`/`ERROR:` report of unittest's text runner."""
-
-    max_lines = 50_000
-
-    def __init__(self, ctx: LineContext, outcome: str, test_id: str, start: int) -> None:
-        self.ctx = ctx
-        self.outcome = outcome
-        self.test_id = test_id
-        self.start = start
-        self.tb: Traceback | None = None
-        self.done_tb: Traceback | None = None
-        self.separators = 0
-        self.extra: list[str] = []
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if self.tb is not None:
-            if self.tb.feed(line, line_no):
-                return True
-            self.done_tb, self.tb = self.tb, None
-        if _SEPARATOR.match(line.strip()):
-            if line.startswith("=") or self.done_tb is not None:
-                return False
-            self.separators += 1
-            return True
-        if line.strip() == TRACEBACK_HEAD and self.done_tb is None:
-            self.tb = Traceback(self.ctx)
-            return True
-        if self.done_tb is not None and len(self.extra) < 20:
-            self.extra.append(line)  # e.g. a string diff after the exception line
-        return True
-
-    def finish(self) -> Iterable[Hit]:
-        tb = self.done_tb or self.tb
-        if tb is None or tb.exc is None:
-            return []
-        where = tb.location()
-        failed_import = self.test_id.startswith("unittest.loader._FailedTest.")
-        test_id = self.test_id.rsplit(".", 1)[-1] if failed_import else self.test_id
-        hint: dict[str, Any] = {
-            "runner": "unittest",
-            "test_id": test_id,
-            **exception_hint(tb.exc, tb.message, self.ctx),
-            "why": tb.signal[:500],
-        }
-        method = test_id.rsplit(".", 1)[-1]
-        own = next((f for f in tb.frames if f.func == method), None)
-        if own is not None and not failed_import:
-            hint["test_file"] = self.ctx.resolve(own.file)
-            hint["test_line"] = own.line
-        ne = _UNITTEST_NE.match(tb.message)
-        if ne and tb.exc.endswith("AssertionError"):
-            hint["actual"], hint["expected"] = ne.group("actual"), ne.group("expected")
-        explanation = [x.rstrip() for x in self.extra if x.strip()][:12]
-        if explanation:
-            hint["explanation"] = explanation
-        if tb.chain:
-            hint["context"] = [r.text[:300] for r in tb.chain]
-        category = FailureType.COMPILE if failed_import else FailureType.TEST
-        code = [f.code for f in tb.frames if f.code]
-        cause = cause_of(tb.exceptions(), code, self.ctx.in_project)
-        if cause is not None and (
-            category is FailureType.TEST or cause.category is FailureType.INFRA
-        ):
-            category = cause.category
-            hint.update(cause.hint)
-        return [
-            Hit(
-                signal=tb.signal,
-                message=f"{self.outcome}: {test_id}: {tb.signal}",
-                file=where.file if where else None,
-                line=where.line if where else None,
-                code=tb.exc,
-                category=category,
-                log_line=tb.exc_line or self.start,
-                hint=hint,
-                related=tb.related(where),
-                key=("unittest", self.outcome, test_id),
-            )
-        ]
-
-
 @rule(
     id="unittest.failure",
     category=FailureType.TEST,
@@ -351,7 +258,7 @@ class _UnittestBlock:
     triggers=("FAIL: ", "ERROR: "),
     url=_UNITTEST_DOCS,
 )
-def unittest_failure(m: re.Match[str], ctx: LineContext) -> _UnittestBlock:
+def unittest_failure(m: re.Match[str], ctx: LineContext) -> UnittestBlock:
     """A failed or erroring unittest test.
 
     What it detects: `FAIL: test_x (module.Class.test_x)` (Python 3.11+; older
@@ -380,79 +287,10 @@ def unittest_failure(m: re.Match[str], ctx: LineContext) -> _UnittestBlock:
     """
     name, where = m.group("name"), m.group("where")
     test_id = where if where == name or where.endswith("." + name) else f"{where}.{name}"
-    return _UnittestBlock(ctx, m.group("outcome"), test_id, ctx.line_no)
+    return UnittestBlock(ctx, m.group("outcome"), test_id, ctx.line_no)
 
 
 # -- doctest ----------------------------------------------------------------------
-_DOCTEST_AT = re.compile(r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>\S+)$')
-_DOCTEST_PARTS = {"Failed example:": "example", "Expected:": "expected", "Got:": "actual"}
-
-
-class _DoctestBlock:
-    """One failed example of `python -m doctest` (or doctest.testmod())."""
-
-    max_lines = 2_000
-
-    def __init__(self, ctx: LineContext, at: re.Match[str]) -> None:
-        self.ctx = ctx
-        self.at = at
-        self.log_line = ctx.line_no - 1
-        self.parts: dict[str, list[str]] = {"example": []}
-        self.part = "example"
-        self.exception: str | None = None
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if line.startswith("****"):
-            return False
-        if line in _DOCTEST_PARTS:
-            self.part = _DOCTEST_PARTS[line]
-            self.parts.setdefault(self.part, [])
-            return True
-        if line in ("Exception raised:", "Expected nothing", "Got nothing"):
-            self.part = "raised" if line.startswith("Exception") else ""
-            return True
-        if not line.startswith("    "):
-            return False
-        text = line[4:]
-        if self.part == "raised":
-            if not text.startswith(" ") and text.strip() and text != TRACEBACK_HEAD:
-                self.exception = text.strip()  # the exception line ends the traceback
-        elif self.part and len(self.parts[self.part]) < 20:
-            self.parts[self.part].append(text)
-        return True
-
-    def finish(self) -> Iterable[Hit]:
-        at = self.at
-        example = "\n".join(self.parts.get("example", []))
-        hint: dict[str, Any] = {
-            "runner": "doctest",
-            "test_id": at.group("name"),
-            "test_file": self.ctx.resolve(at.group("file")),
-            "test_line": int(at.group("line")),
-            "example": example,
-        }
-        for part in ("expected", "actual"):
-            if part in self.parts:
-                hint[part] = "\n".join(self.parts[part])
-        if self.exception:
-            hint["why"] = self.exception[:500]
-            hint["exception"] = self.exception.split(":", 1)[0]
-        elif "expected" in hint:
-            hint["why"] = f"expected {hint['expected']!r}, got {hint.get('actual', '')!r}"
-        return [
-            Hit(
-                signal=f"doctest failed: {at.group('name')}: {example.splitlines()[0] if example else ''}",
-                message=f"Failed example in {at.group('name')}: {example}",
-                file=at.group("file"),
-                line=int(at.group("line")),
-                code=hint.get("exception"),
-                log_line=self.log_line,
-                hint=hint,
-                key=("doctest", at.group("file"), at.group("line")),
-            )
-        ]
-
-
 @rule(
     id="doctest.failure",
     category=FailureType.TEST,
@@ -461,7 +299,7 @@ class _DoctestBlock:
     triggers=("Failed example:",),
     url="https://docs.python.org/3/library/doctest.html",
 )
-def doctest_failure(m: re.Match[str], ctx: LineContext) -> _DoctestBlock | None:
+def doctest_failure(m: re.Match[str], ctx: LineContext) -> DoctestBlock | None:
     """A failed doctest example (`python -m doctest file.py`, `doctest.testmod()`).
 
     What it detects: doctest's report of one example, `File "x.py", line N,
@@ -489,5 +327,5 @@ def doctest_failure(m: re.Match[str], ctx: LineContext) -> _DoctestBlock | None:
     References: https://docs.python.org/3/library/doctest.html
     """
     before = ctx.before(1)
-    at = _DOCTEST_AT.match(before[-1]) if before else None
-    return _DoctestBlock(ctx, at) if at else None
+    at = DOCTEST_AT.match(before[-1]) if before else None
+    return DoctestBlock(ctx, at) if at else None

@@ -74,6 +74,7 @@ class Raised:
     exc: str
     message: str
     code: tuple[str, ...] = ()
+    where: tuple[str, int] | None = None  # its innermost frame in the project
 
     @property
     def short(self) -> str:
@@ -129,7 +130,11 @@ class Traceback:
             return True
         if stripped == TRACEBACK_HEAD:
             if self.exc is not None:
-                append_chain(self.chain, self.raised())
+                at = self.location()
+                raised = self.raised()
+                if at is not None:
+                    raised = Raised(raised.exc, raised.message, raised.code, (at.file, at.line))
+                append_chain(self.chain, raised)
             self.frames.clear()
             self.syntax_at = None
             self.state = "frames"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
@@ -11,6 +10,7 @@ from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
 from .causes import environment_cause, infra_env
 from .registry import rule
 from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
+from .rust_panic import DOC_TEST, PANIC_NEW, PANIC_OLD, RustPanic, doc_hint
 
 _RUSTC_DOCS = "https://doc.rust-lang.org/rustc/json.html"
 _ERROR_INDEX = "https://doc.rust-lang.org/error_codes/error-index.html"
@@ -165,159 +165,11 @@ def rust_short(m: re.Match[str], ctx: LineContext) -> Hit:
     return hit_from_match(m, ctx, hint=hint)
 
 
-_PANIC_NEW = re.compile(
-    r"^thread '(?P<thread>[^']+)'(?: \(\d+\))? panicked at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+):$"
-)
-_PANIC_OLD = re.compile(
-    r"^thread '(?P<thread>[^']+)'(?: \(\d+\))? panicked at '(?P<message>.*)', "
-    r"(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+)$"
-)
-_SIDE = re.compile(r"^\s*(?P<side>left|right): `?(?P<value>.*?)`?,?$")
-_FRAME_AT = re.compile(r"^\s+at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+)$")
-_FRAME_FN = re.compile(r"^\s+\d+: ")
-
-
-class _RustPanic:
-    """A panic in a test thread: the header, the message lines (with the
-    assert_eq! left/right values) and the backtrace frames in the project."""
-
-    max_lines = 300
-
-    def __init__(
-        self, m: re.Match[str], ctx: LineContext, doc: re.Match[str] | None = None
-    ) -> None:
-        self.ctx = ctx
-        self.signal = ctx.line.strip()
-        self.thread = m.group("thread")
-        self.file = m.group("file")
-        self.line = int(m.group("line"))
-        self.column = int(m.group("column"))
-        # A doc test's panic ("thread 'main' panicked at src/lib.rs:5:1",
-        # a line of rustdoc's generated program): the test is the doc
-        # example, named and placed by its `---- src/lib.rs - f (line 7)`.
-        self.doc = doc
-        self.log_line = ctx.line_no
-        old = m.groupdict().get("message")
-        self.lines: list[str] = [old] if old else []
-        self.sides: dict[str, str] = {}
-        self.frames: list[tuple[str, int | None, int | None, str]] = []
-        self.state = "message" if not old else "after"
-        self._closure = False
-        self._fn = ""  # the function of the backtrace frame being read
-        self.test_at: tuple[str, int] | None = None
-
-    def feed(self, line: str, line_no: int) -> bool:
-        if self.state == "message":
-            if line == "stack backtrace:":
-                self.state = "backtrace"
-                return True
-            if not line.strip() or line.startswith(("---- ", "test ", "failures:")):
-                return False
-            if line.startswith("note: "):
-                self.state = "after"
-                return True
-            side = _SIDE.match(line)
-            if side and len(self.lines) > 0:
-                self.sides[side.group("side")] = side.group("value")
-            else:
-                self.lines.append(line.strip())
-            return True
-        if self.state in ("backtrace", "after"):
-            at = _FRAME_AT.match(line)
-            if at:
-                if not self._closure and self.ctx.in_project(at.group("file")):
-                    where = (at.group("file"), int(at.group("line")))
-                    self.frames.append((*where, int(at.group("column")), ""))
-                    if self._fn.endswith("::" + self.thread) and self.test_at is None:
-                        self.test_at = where  # the test function's own frame
-                return True
-            fn = _FRAME_FN.match(line)
-            if fn:
-                self._fn = line[fn.end() :].strip()
-                self._closure = self._fn.endswith("{{closure}}")
-                return True
-            if line.startswith("note: "):
-                return True
-        return False
-
-    def finish(self) -> Iterable[Hit]:
-        message = " ".join(x for x in self.lines if x).strip() or "panicked"
-        doc = self.doc
-        test_id = doc.group("name") if doc else self.thread
-        hint: dict[str, Any] = {"runner": "cargo", "test_id": test_id, "why": message[:500]}
-        if doc is None:
-            hint["test_path"] = test_id.split("::")
-            if self.test_at is not None:
-                hint["test_file"] = self.ctx.resolve(self.test_at[0].removeprefix("./"))
-                hint["test_line"] = self.test_at[1]
-        else:
-            hint.update(_doc_hint(doc, self.ctx))
-        if "left" in self.sides and "right" in self.sides:
-            # assert_eq!(actual, expected): the convention of the std docs.
-            hint.update(
-                actual=self.sides["left"],
-                expected=self.sides["right"],
-                left=self.sides["left"],
-                right=self.sides["right"],
-            )
-        first = self.lines[0] if self.lines else "panicked"
-        frames = [
-            f for f in self.frames if (f[0].removeprefix("./"), f[1]) != (self.file, self.line)
-        ]
-        category: FailureType | None = None
-        # `.expect("X must be set")` on std::env::var: "X must be set: NotPresent";
-        # an io::Error: "Os { code: 111, kind: ConnectionRefused, ... }"
-        cause = environment_cause(self.lines)
-        if cause is None and _NOT_PRESENT.search(message):
-            cause = infra_env(None)
-        if cause is not None and doc is None:
-            category = cause.category
-            hint.update(cause.hint)
-        file: str = self.file
-        line: int = self.line
-        column: int | None = self.column
-        key = None
-        if doc is not None:
-            file, line, column = doc.group("file"), int(doc.group("line")), None
-            key = ("cargo-doc", test_id)
-        return [
-            Hit(
-                signal=f"{self.signal} {first}",
-                message=message,
-                file=file,
-                line=line,
-                column=column,
-                category=category,
-                log_line=self.log_line,
-                hint=hint,
-                related=frames,
-                key=key,
-            )
-        ]
-
-
-_NOT_PRESENT = re.compile(r"\bNotPresent\b")
-# cargo test's header of one doc test's output: `---- src/lib.rs - with_vat (line 7) stdout ----`
-_DOC_TEST = re.compile(
-    r"^---- (?P<name>(?P<file>\S+\.rs) - (?P<item>.+?) \(line (?P<line>\d+)\)) stdout ----$"
-)
-
-
-def _doc_hint(doc: re.Match[str], ctx: LineContext) -> dict[str, Any]:
-    return {
-        "doc_test": True,
-        "target": "--doc",
-        "test_file": ctx.resolve(doc.group("file")),
-        "test_line": int(doc.group("line")),
-        "item": doc.group("item"),
-    }
-
-
 @rule(
     id="rust.doc_test",
     category=FailureType.TEST,
     tool="cargo test",
-    pattern=_DOC_TEST.pattern,
+    pattern=DOC_TEST.pattern,
     triggers=(") stdout ----",),
     url="https://doc.rust-lang.org/rustdoc/write-documentation/documentation-tests.html",
 )
@@ -358,7 +210,7 @@ def rust_doc_test(m: re.Match[str], ctx: LineContext) -> Hit:
         message=f"doc test failed: {name}",
         file=m.group("file"),
         line=int(m.group("line")),
-        hint={"runner": "cargo", "test_id": name, **_doc_hint(m, ctx)},
+        hint={"runner": "cargo", "test_id": name, **doc_hint(m, ctx)},
         key=("cargo-doc", name),
     )
 
@@ -398,18 +250,77 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     References: https://doc.rust-lang.org/cargo/commands/cargo-test.html,
     https://doc.rust-lang.org/std/macro.assert_eq.html
     """
-    full = _PANIC_NEW.match(ctx.line) or _PANIC_OLD.match(ctx.line)
+    full = PANIC_NEW.match(ctx.line) or PANIC_OLD.match(ctx.line)
     if full is None:
         return None
     if full.group("thread") != "main":
-        return _RustPanic(full, ctx)
+        return RustPanic(full, ctx)
     # `main` panicking is a program's crash (cargo run), unless it is a doc
     # test's generated program: its `---- ... stdout ----` header is just above
     for line in reversed(ctx.before(8)):
-        doc = _DOC_TEST.match(line)
+        doc = DOC_TEST.match(line)
         if doc:
-            return _RustPanic(full, ctx, doc)
+            return RustPanic(full, ctx, doc)
     return None
+
+
+_STDOUT_HEADER = re.compile(r"^---- (?P<name>\S+) stdout ----$")
+
+
+@rule(
+    id="rust.test_error",
+    category=FailureType.TEST,
+    tool="cargo test",
+    pattern=r"^Error: (?P<message>.+)$",
+    triggers=("Error: ",),
+    url="https://doc.rust-lang.org/book/ch11-01-writing-tests.html#using-resultt-e-in-tests",
+)
+def rust_test_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """A Rust test that returned `Err` (a test `fn x() -> Result<(), E>`).
+
+    What it detects: the `Error: <Debug of the error>` line libtest prints
+    as the whole output of such a test, right under its `---- name stdout
+    ----` header (no panic, no location). The error decides the category as
+    for a panic: `Os { code: 111, kind: ConnectionRefused, ... }` is infra
+    (transient), a message naming an unset variable infra; anything else is
+    the test's failure. Only directly under a test's header, so other
+    programs' `Error:` lines stay theirs.
+
+    Example output (`cargo test`, cargo 1.95.0):
+        ---- tests::cache_answers stdout ----
+        Error: Os { code: 111, kind: ConnectionRefused, message: "Connection refused" }
+
+    Recipe: test (or infra): re-run the one test (`cargo test
+    tests::cache_answers -- --exact`); hint["test_id"] is its path.
+
+    References: https://doc.rust-lang.org/book/ch11-01-writing-tests.html#using-resultt-e-in-tests
+    """
+    before = ctx.before(1)
+    header = _STDOUT_HEADER.match(before[-1]) if before else None
+    if header is None or DOC_TEST.match(before[-1]):
+        return None
+    name = header.group("name")
+    message = m.group("message").strip()
+    hint: dict[str, Any] = {
+        "runner": "cargo",
+        "test_id": name,
+        "test_path": name.split("::"),
+        "why": ctx.line.strip()[:500],
+    }
+    category: FailureType | None = None
+    cause = environment_cause([message])
+    if cause is None and "NotPresent" in message:
+        cause = infra_env(None)
+    if cause is not None:
+        category = cause.category
+        hint.update(cause.hint)
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"{name}: {message}",
+        category=category,
+        hint=hint,
+        key=("cargo", name),
+    )
 
 
 @rule(
@@ -419,9 +330,14 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     pattern=(
         r"^error: (?:could not compile `(?P<crate>[^`]+)`(?P<what>.*)"
         r"|aborting due to (?P<count>.+)"
-        r"|test failed, to rerun pass `(?P<target>[^`]*)`)$"
+        r"|(?:doc)?test failed, to rerun pass `(?P<target>[^`]*)`)$"
     ),
-    triggers=("error: could not compile `", "error: aborting due to ", "error: test failed, "),
+    triggers=(
+        "error: could not compile `",
+        "error: aborting due to ",
+        "error: test failed, ",
+        "error: doctest failed, ",
+    ),
     url="https://doc.rust-lang.org/cargo/commands/cargo-build.html",
 )
 def rust_cargo_failed(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -429,8 +345,10 @@ def rust_cargo_failed(m: re.Match[str], ctx: LineContext) -> Hit:
 
     What it detects: `error: could not compile `crate` (bin "x") due to 2
     previous errors`, rustc's `error: aborting due to 2 previous errors` and
-    cargo test's `error: test failed, to rerun pass `--lib``.  These repeat
-    what the detailed diagnostics said, so the record is a fallback
+    cargo test's `error: test failed, to rerun pass `--lib`` (`doctest
+    failed, ... `--doc`` for doc tests): the target is given to the test
+    records above it as hint["target"] before this summary is dropped.
+    These repeat what the detailed diagnostics said, so the record is a fallback
     (Hit.key FALLBACK, confidence 0.5): it is dropped when any more specific
     record was found, and stands when the details are missing (a log cut to
     its tail, a diagnostic format no rule reads), so a failed run is never

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
+from .js_causes import js_cause
+from .js_test_hit import suite_path
 from .registry import rule
 
 _YAML_KEY = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*):\s?(?P<value>.*)$")
@@ -21,6 +23,9 @@ def _scalar(value: str) -> str:
     if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
         v = v[1:-1]
     return v
+
+
+_SUBTEST = re.compile(r"^(?P<indent>\s*)# Subtest: (?P<name>.+?)\s*$")
 
 
 class _TapFailure:
@@ -78,6 +83,7 @@ class _TapFailure:
             if m and self.ctx.in_project(m.group("file")):
                 file, line, col = m.group("file"), int(m.group("line")), m.group("col")
                 break
+        thrown = file is not None  # the frame that threw, not the test's own place
         if file is None:
             loc = _FRAME.search(self.fields.get("location", "") or self.fields.get("at", ""))
             if loc:
@@ -86,18 +92,51 @@ class _TapFailure:
             self.fields.get("error", "") or self.fields.get("message", "")
         ]
         message = next((e for e in error if e), self.name)
-        hint: dict[str, object] = {"test_id": self.name, "test_name": self.name, "runner": "tap"}
+        # node:test's TAP names the test's own place (`location:`) and the
+        # kind of failure; other TAP producers (tape, prove, bats) do not
+        node = "failureType" in self.fields
+        path = (
+            [*suite_path(self.ctx.before(300), len(self.indent), _SUBTEST), self.name]
+            if node
+            else [self.name]
+        )
+        hint: dict[str, object] = {
+            "test_id": " ".join(path),
+            "test_name": self.name,
+            "runner": "node:test" if node else "tap",
+        }
+        if node:
+            hint["test_path"] = path
         for k in ("expected", "actual", "operator", "failureType"):
             if k in self.fields:
                 hint[k] = self.fields[k]
-        if file:
+        own = _FRAME.search(self.fields.get("location", "")) if node else None
+        if own:
+            hint["test_file"] = self.ctx.resolve(own.group("file"))
+            hint["test_line"] = int(own.group("line"))
+        elif file:
             hint["test_file"] = self.ctx.resolve(file)
+        kind = self.fields.get("name", "")
+        why = f"{kind}: {message}" if kind and message != self.name else message
+        hint["why"] = why[:500]
+        # a ReferenceError, a missing module, a refused connection: the cause's record
+        cause = js_cause(why, self.blocks.get("error", [])) if kind else None
+        category = None
+        code = None
+        if cause is not None:
+            category = cause.category
+            code = kind
+            hint.update(cause.hint)
+            if cause.at_throw and not thrown:
+                file = line = col = None  # where it threw is not known: not the test's line
         yield Hit(
             signal=self.signal,
             message=f"{self.name}: {message}",
             file=file,
             line=line,
             column=int(col) if col else None,
+            code=code,
+            category=category,
             log_line=self.log_line,
             hint=hint,
             key=("tap", self.name, file),

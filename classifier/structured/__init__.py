@@ -10,18 +10,15 @@ streaming text engine does.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import IO
 
 from ..engine import CHUNK, Classifier, Options
 from ..record import FailureRecord
+from .parsing import Parser as Parser  # re-exported: the parsers type-check with it
+from .parsing import Sniffer
 
 SNIFF_BYTES = 64 * 1024
 
-# A sniffer looks at the head of the input and returns a parser, or None.
-# A parser feeds the whole input (head + rest of stream) into the classifier.
-Parser = Callable[[bytes, IO[bytes], Classifier], None]
-Sniffer = Callable[[bytes], Parser | None]
 
 SNIFFERS: list[Sniffer] = []
 
@@ -62,3 +59,10 @@ def classify_path(path: str | os.PathLike[str], options: Options) -> list[Failur
     """Classify a file, structured or text."""
     with open(path, "rb") as fh:
         return classify_stream(fh, options)
+
+
+def classify_file(
+    path: str | os.PathLike[str], options: Options | None = None
+) -> list[FailureRecord]:
+    """Classify a file (text output or a structured report), streaming it."""
+    return classify_path(path, options or Options())

@@ -41,7 +41,7 @@ from defusedxml.ElementTree import iterparse
 from ..engine import Classifier
 from ..rules.base import Hit
 from ..taxonomy import FailureType
-from . import Parser
+from .parsing import Parser
 from .stream import Rejoined
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ from urllib.parse import unquote, urlparse
 from ..engine import Classifier
 from ..rules.base import Hit
 from ..taxonomy import FailureType
-from . import Parser
+from .parsing import Parser
 
 RULE_ID = "sarif.result"
 _HEAD = re.compile(

@@ -110,15 +110,6 @@ def _drop_positionals(
     return out
 
 
-def _looks_like_path(arg: str) -> bool:
-    return (
-        "/" in arg
-        or "::" in arg
-        or arg.endswith((".py", ".js", ".ts", ".mjs", ".cjs"))
-        or (arg in (".", ".."))
-    )
-
-
 def _find(argv: Sequence[str], names: tuple[str, ...]) -> int | None:
     for i, arg in enumerate(argv):
         if _base(arg) in names:
@@ -181,7 +172,8 @@ def _select_pytest(
         _check_path(file, inside, "test file")
         ids.append(t.test_id)
     head, rest = argv[: at + 1], argv[at + 1 :]
-    kept = _drop_positionals(rest, _PYTEST_VALUE_FLAGS, _looks_like_path)
+    # pytest's positionals are all file_or_dir: the original selection.
+    kept = _drop_positionals(rest, _PYTEST_VALUE_FLAGS, lambda a: True)
     # -rA lists every test's outcome (the per-test verdict); the cache is left alone.
     extra = ["-p", "no:cacheprovider", "-rA"]
     return [Selection("pytest", [*head, *kept, *extra, *ids], list(tests))]
@@ -246,8 +238,10 @@ def _select_unittest(
 
 
 # -- JavaScript runners -------------------------------------------------------------------
-def _title_pattern(tests: Sequence[SingleTest], sep: str = " ") -> str:
-    names = sorted({sep.join(t.path) if t.path else t.test_id for t in tests})
+def _title_pattern(tests: Sequence[SingleTest]) -> str:
+    """The full names (suite titles and the test's, joined by one space: what
+    jest/vitest `-t` and mocha `--grep` match), escaped, as one anchored pattern."""
+    names = sorted({t.test_id for t in tests})
     alt = "|".join(regex_escape(n) for n in names)
     return f"^(?:{alt})$"
 

@@ -1,0 +1,193 @@
+"""pytest's FAILURES/ERRORS sections read as one report, and its short test
+summary (the rules that start these readers are in python_test.py; one
+report's reader is pytest_report.PytestBlock)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..taxonomy import FailureType
+from .base import Hit, LineContext
+from .pytest_report import (
+    E_LINE,
+    LOCATION,
+    SECTION,
+    SUMMARY_WORDS,
+    PytestBlock,
+    assert_hint,
+    exception_of,
+    node_key,
+)
+from .python_causes import cause_of, exception_hint
+from .python_traceback import Raised
+
+TITLE_PATTERN = (
+    r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$"
+)
+COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
+_TITLE = re.compile(TITLE_PATTERN)
+_COLLECT_TITLE = re.compile(COLLECT_PATTERN)
+# Sections pytest may print between FAILURES and the short test summary.
+_BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured ")
+_SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
+
+SUMMARY = re.compile(
+    r"^(?P<outcome>FAILED|ERROR) (?P<node>[^\s:]+?\.py(?:::\S.*?)?|[^\s:]+?\.(?:rst|txt|md)::\S.*?)"
+    r"(?: - (?P<message>.*))?$"
+)
+
+
+def summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
+    """The record of one short-test-summary line (`FAILED node - message`)."""
+    outcome = m.group("outcome").lower()
+    node = m.group("node")
+    message = (m.group("message") or "").strip()
+    exc = exception_of(message)[0] if message else None
+    collect = outcome == "error" and "::" not in node
+    path = node.partition("::")[0]
+    hint: dict[str, Any] = {"runner": "pytest", "test_id": node}
+    if not collect:
+        hint["test_file"] = path
+    if exc:
+        hint["exception"] = exc
+    truncated = message.endswith("...")  # a truncated message would give a wrong value
+    if message and not truncated:
+        hint["why"] = message
+        hint.update(assert_hint(message))
+    return Hit(
+        signal=line.strip(),
+        message=line.strip(),
+        file=path,
+        code=exc,
+        category=FailureType.COMPILE if collect else FailureType.TEST,
+        log_line=line_no,
+        hint=hint,
+        key=node_key(outcome, node),
+        rule_id="pytest.collection_error" if collect else "pytest.summary",
+    )
+
+
+class SectionBlock:
+    """The FAILURES and ERRORS sections of a pytest run, read as one report.
+
+    Each `___ title ___` report in them is read by a PytestBlock (records
+    under pytest.failure / pytest.collection_error); in the `--tb=line`
+    style there are no titles, only an `E` excerpt and a `path:line:
+    message` location per failed test, and the FAILED lines of the short
+    test summary that follows give them their node ids, in the same order.
+    Reading the whole section here means a report title is recognised
+    however long it is (pytest pads it with a single `_` when the title
+    fills the line), without a broad literal trigger, and that each
+    report gets the exact node id of its summary line."""
+
+    max_lines = 2_000_000
+
+    def __init__(self, ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.reports: list[Hit] = []
+        self.sub: PytestBlock | None = None
+        self.entries: list[Hit] = []
+        self.e_text: str | None = None
+        self.e_line_no: int | None = None
+        self.summary = False
+        self.skipping = False
+        self.summaries: list[Hit] = []
+        self.paired = 0
+
+    def _close_sub(self) -> None:
+        if self.sub is not None:
+            self.reports.extend(self.sub.finish())
+            self.sub = None
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if self.summary:
+            return self._summary_line(line, line_no)
+        if self.sub is not None:
+            if self.sub.feed(line, line_no):
+                return True
+            self._close_sub()
+        if SECTION.match(line):
+            if _SECTION_NAMES.match(line):
+                return True  # ERRORS followed by FAILURES
+            if (self.entries or self.reports) and any(n in line for n in _BETWEEN_SECTIONS):
+                self.skipping = True  # read on to the summary the reports pair with
+                return True
+            self.skipping = False
+            self.summary = "short test summary info" in line and bool(self.entries or self.reports)
+            return self.summary
+        if self.skipping:
+            return True
+        title = _TITLE.match(line) or _COLLECT_TITLE.match(line)
+        if title and title.group("title").strip("_ "):
+            self.sub = PytestBlock(self.ctx, title.group("title"), line_no)
+            return True
+        return self._line_style(line, line_no)
+
+    def _summary_line(self, line: str, line_no: int) -> bool:
+        s = SUMMARY.match(line)
+        if s is None:
+            return line.startswith(SUMMARY_WORDS)
+        hit = summary_hit(s, line, line_no)
+        if s.group("outcome") == "FAILED" and self.paired < len(self.entries):
+            entry = self.entries[self.paired]
+            self.paired += 1
+            entry.key = hit.key
+            entry.hint.setdefault("test_id", hit.hint["test_id"])
+            entry.hint.setdefault("test_file", hit.hint["test_file"])
+        else:
+            self.summaries.append(hit)
+        return True
+
+    def _line_style(self, line: str, line_no: int) -> bool:
+        e = E_LINE.match(line)
+        if e:
+            self.e_text = e.group("text").strip()
+            self.e_line_no = line_no
+            return True
+        loc = LOCATION.match(line)
+        if loc and self.e_text is not None:
+            text = self.e_text
+            exc, message = exception_of(text)
+            hint: dict[str, Any] = {"runner": "pytest", **assert_hint(text), "why": text[:500]}
+            category = FailureType.TEST
+            if exc:
+                hint.update(exception_hint(exc, message, self.ctx))
+                cause = cause_of([Raised(exc, message)], (), self.ctx.in_project)
+                if cause is not None:
+                    category = cause.category
+                    hint.update(cause.hint)
+            self.entries.append(
+                Hit(
+                    signal=line.strip(),
+                    message=(loc.group("rest") or text).strip(),
+                    file=loc.group("file"),
+                    line=int(loc.group("line")),
+                    code=exc,
+                    category=category,
+                    log_line=self.e_line_no,
+                    hint=hint,
+                )
+            )
+            self.e_text = None
+            return True
+        # continuation of an E excerpt (indented), or a stray line
+        return self.e_text is not None and (line.startswith(" ") or not line.strip())
+
+    def finish(self) -> Iterable[Hit]:
+        self._close_sub()
+        # A summary line names its report's test exactly (the report only
+        # has the test's title): its node id replaces the report's.
+        by_key = {h.key: h for h in self.reports if h.key is not None}
+        alone: list[Hit] = []
+        for s in self.summaries:
+            report = by_key.get(s.key) if s.key is not None else None
+            if report is None:
+                alone.append(s)
+                continue
+            node = s.hint["test_id"]
+            report.hint["test_id"] = node
+            if "::" in node and "test_file" in s.hint:
+                report.hint["test_file"] = self.ctx.resolve(s.hint["test_file"])
+        return [*self.reports, *self.entries, *alone]
