@@ -136,12 +136,20 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        """`<root>/.faultlens` (the stateDir setting).  A root that does not
-        exist is never created: the session's state then lives in a private
-        temporary folder, removed at exit, and the user is told once."""
+        """Where the state lives, as the Workspace vetted it: `<root>/.faultlens`
+        (the stateDir setting), refused (`ws.state` raises) when a checkout
+        linked it out of the workspace.  A root that does not exist is never
+        created: the session's state then lives in a private temporary
+        folder, removed at exit, and the user is told once."""
+        path = self.recipe_workspace().state_dir
+        assert path is not None
+        return path
+
+    def _configured_state(self) -> Path:
+        """The state dir as configured, not resolved (the Workspace vets it)."""
         root = self.root
         if root.is_dir():
-            return (root / self.settings.state_dir).resolve()
+            return Path(os.path.abspath(root / self.settings.state_dir))
         return self._scratch_state(root)
 
     def _scratch_state(self, root: Path) -> Path:
@@ -164,9 +172,10 @@ class FaultLensServer(LanguageServer):
         from faultlens.recipes import RecipeSettings, Workspace
 
         s = self.settings
+        configured = self._configured_state()
         key = (
             tuple(self.roots),
-            self.state_dir,
+            configured,
             s.max_task_retries,
             s.infra_max_retries,
             s.verify_after_recipe,
@@ -174,7 +183,7 @@ class FaultLensServer(LanguageServer):
         if self._ws is None or key != self._ws_key:
             self._ws = Workspace(
                 roots=self.roots,
-                state_dir=self.state_dir,
+                state_dir=configured,
                 settings=RecipeSettings(
                     max_task_retries=s.max_task_retries,
                     infra_max_retries=s.infra_max_retries,
@@ -183,6 +192,20 @@ class FaultLensServer(LanguageServer):
             )
             self._ws_key = key
         return self._ws
+
+    def recover_state(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At start: put back what a killed faultlens left half done (an apply,
+        a rebase, scratch space, pending attempts), and from now on tell the
+        user about state problems (through `loop`, the server's).  Blocking:
+        run it in a thread."""
+        from faultlens.recipes import statefs
+        from faultlens.recipes.recovery import recover_state
+
+        def tell(message: str) -> None:
+            loop.call_soon_threadsafe(lambda: self.warn(f"faultlens: {message}", show=True))
+
+        statefs.set_reporter(tell)
+        recover_state(self.recipe_workspace())
 
     # -- messages ---------------------------------------------------------------
     def info(self, message: str) -> None:
@@ -435,10 +458,17 @@ class FaultLensServer(LanguageServer):
     def run_log(self, store_task: str) -> Path:
         """Where a run's output is kept (the log line a location-less failure
         points at): named by a hash of the store key, so two keys never share
-        a log (`make a`, `make-a`) and the name shows nothing of the command."""
-        folder = self.state_dir / "runs"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder / run_log_name(store_task)
+        a log (`make a`, `make-a`) and the name shows nothing of the command.
+        Its folder is made without following a symlink a checkout left."""
+        from faultlens.recipes import StateUnavailable, statefs
+        from faultlens.recipes.events import unwritable
+
+        ws = self.recipe_workspace()
+        try:
+            return statefs.ensure_dirs(ws.state, "runs") / run_log_name(store_task)
+        except (OSError, StateUnavailable) as exc:
+            unwritable(ws, exc)
+            return self.state_dir / "runs" / run_log_name(store_task)
 
     def log_writer(
         self, path: Path, data: bytes, vault: set[str] | None = None
@@ -451,12 +481,19 @@ class FaultLensServer(LanguageServer):
 
         def write() -> None:
             from faultlens.classifier.logredact import LogRedactor
+            from faultlens.recipes import StateUnavailable, statefs
+            from faultlens.recipes.events import unwritable
 
             scrub = LogRedactor(vault or ())
             text = scrub.feed(data) + scrub.close()
+            ws = self.recipe_workspace()
             with self._log_lock:
                 if self._log_seq.get(path) == seq:
-                    path.write_bytes(text)
+                    try:  # never through a symlink a checkout left under runs/
+                        rel = path.relative_to(ws.state).as_posix()
+                        statefs.write_state(ws.state, rel, text)
+                    except (OSError, ValueError, StateUnavailable) as exc:
+                        unwritable(ws, exc)
 
         return write
 

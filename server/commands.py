@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import time
 import uuid
 from pathlib import Path
@@ -180,11 +181,20 @@ async def run_task(
             return stop.is_set() or (fut is not None and fut.cancelled())
 
         from faultlens.classifier.logredact import LogRedactor, scrub_file
+        from faultlens.recipes import statefs
+        from faultlens.recipes.events import unwritable
 
         # The log on disk never holds a secret, nor one a scanner names a few
         # lines later (the classifier is fed first; lines are held back).
         scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
-        with open(log_path, "wb") as out:
+        try:  # never through a symlink a checkout left in the state dir
+            log_out = statefs.open_for_write(log_path)
+            logged = True
+        except OSError as exc:
+            unwritable(ls.recipe_workspace(), exc)
+            log_out = open(os.devnull, "wb")  # noqa: SIM115 - closed by the with below
+            logged = False
+        with log_out as out:
 
             async def on_output(chunk: bytes) -> None:
                 await asyncio.to_thread(classifier.feed, chunk)
@@ -202,7 +212,7 @@ async def run_task(
             classifier.options.exit_code = result.exit_code
             await asyncio.to_thread(classifier.close)
             out.write(scrub.close())
-        if scrub.late:  # named after its line was written: mask it there too
+        if scrub.late and logged:  # named after its line was written: mask it there too
             await asyncio.to_thread(scrub_file, log_path, scrub.late)
         if result.error:
             if progress:
