@@ -1,0 +1,555 @@
+"""The triage checks: the project's own command run again, on the upstream and
+on the branch with the upstream merged in, each in a temporary git worktree.
+
+    locate()     the repository, its branch and upstream (read-only queries;
+                 nothing here ever writes the index: GIT_OPTIONAL_LOCKS=0)
+    fetch()      `git fetch <remote>` (bounded), so "behind" is today's answer
+    position()   ahead / behind / local changes
+    run_check()  one worktree (the upstream, or HEAD + the upstream merged in +
+                 the local changes), the failing tests re-run there (one
+                 command per runner, as the test attempt builds them) or the
+                 original command once; what each failure did there
+
+Safety.  The user's work tree, index, stash and branches are never touched:
+the checks run in a detached worktree under `<state>/tmp/` (recipes/scratch.py:
+journalled, removed on success, failure, Ctrl-C and, at the next start, after
+a kill -9).  A merge made for the check lives on the worktree's detached HEAD
+only (no ref is moved).  Every process a check starts carries a token in its
+environment; a start after a kill stops whatever still runs with it
+(`recover_processes`).  Only the command that failed is run, as argv (no
+shell): its program and paths are mapped into the worktree, the project's
+untracked tool folders (`node_modules`, a virtualenv) are linked in so
+nothing is installed, and `PYTHONPATH` names the worktree's code first so an
+editable install cannot test the user's tree instead.  Every run is bounded
+(`[triage] timeout` in recipes/test.md, at most MAX_TIMEOUT_S).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import posixpath
+import secrets
+import signal
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .triage import Check, Upstream
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+    from . import journal
+    from .fixes.gitsync import Git
+    from .model import Workspace
+
+MAX_TIMEOUT_S = 3600.0
+TOKEN_VAR = "FAULTLENS_TRIAGE_TOKEN"  # noqa: S105 - the variable's name, no secret
+KIND = "triage.procs"
+# Untracked folders of tools the project's command needs, linked into a worktree.
+TOOL_DIRS = ("node_modules", ".venv", "venv")
+MAX_UNTRACKED_FILES = 200
+MAX_UNTRACKED_BYTES = 16 << 20
+MAX_DIFF_BYTES = 32 << 20
+IDENTITY = ("-c", "user.name=faultlens", "-c", "user.email=faultlens@localhost")
+
+
+# -- the repository -----------------------------------------------------------------------
+@dataclass(slots=True)
+class Checkout:
+    """The repository a run happened in and its upstream (validated names)."""
+
+    top: Path  # the work tree's top level
+    cwd: str  # the run's cwd relative to `top` ("." at the top)
+    head: str
+    branch: str
+    remote: str
+    upstream_ref: str  # refs/remotes/origin/main
+    upstream: str  # origin/main
+
+
+def locate(run_cwd: Path) -> Checkout | str:
+    """The checkout around `run_cwd`, or why it cannot be triaged (one line)."""
+    from .fixes import gitsync
+
+    st = gitsync.state(run_cwd)
+    if st.toplevel is None or st.head is None:
+        return "not in a git repository with a commit"
+    if st.operation:
+        return f"a {st.operation} is in progress"
+    if st.branch is None:
+        return "HEAD is detached: no branch, no upstream"
+    if st.bad_config:
+        return f"refusing the repository's upstream setting: {st.bad_config}"
+    if st.remote is None or st.upstream_ref is None or st.upstream is None:
+        return f"branch {st.branch} has no upstream"
+    rel = os.path.relpath(os.path.realpath(run_cwd), os.path.realpath(st.toplevel))
+    if rel.startswith(".."):
+        return "the run's folder is outside the repository"
+    return Checkout(
+        top=Path(os.path.realpath(st.toplevel)),
+        cwd=rel.replace(os.sep, "/"),
+        head=st.head,
+        branch=st.branch,
+        remote=st.remote,
+        upstream_ref=st.upstream_ref,
+        upstream=st.upstream,
+    )
+
+
+def _git(co: Checkout, timeout: float = 60.0) -> Git:
+    from .fixes.gitsync import Git
+
+    return Git(co.top, timeout=timeout)
+
+
+def fetch(co: Checkout, timeout: float) -> str:
+    """Fetch the upstream's remote: "" when done, else why not (the check then
+    uses the remote-tracking branch as it is)."""
+    if co.remote == ".":
+        return ""
+    res = _git(co, timeout).run(
+        "fetch", "--no-recurse-submodules", "--no-write-fetch-head", "--quiet", co.remote
+    )
+    if res.code == 0:
+        return ""
+    tail = [ln for ln in (res.err + res.out).splitlines() if ln.strip()]
+    return f"not fetched ({tail[-1][:160] if tail else f'exit {res.code}'})"
+
+
+def _excluded(rel: str, state_rel: str | None) -> bool:
+    return state_rel is not None and (rel == state_rel or rel.startswith(state_rel + "/"))
+
+
+def _state_rel(co: Checkout, ws: Workspace) -> str | None:
+    if ws.state_dir is None:
+        return None
+    try:
+        return Path(os.path.realpath(ws.state_dir)).relative_to(co.top).as_posix()
+    except ValueError:
+        return None
+
+
+@dataclass(slots=True)
+class LocalChanges:
+    """What the work tree holds beside HEAD: the tracked changes as a binary
+    diff, and the untracked (not ignored) files."""
+
+    diff: bytes = b""
+    untracked: list[str] = field(default_factory=list)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.diff.strip()) or bool(self.untracked)
+
+
+def local_changes(co: Checkout, ws: Workspace) -> LocalChanges | str:
+    """The local changes (read-only), or why they cannot be carried over."""
+    git = _git(co)
+    state_rel = _state_rel(co, ws)
+    res = git.run("ls-files", "--others", "--exclude-standard", "-z")
+    if res.code != 0:
+        return "git ls-files failed"
+    untracked = [p for p in res.out.split("\0") if p and not _excluded(p, state_rel)]
+    if len(untracked) > MAX_UNTRACKED_FILES:
+        return f"more than {MAX_UNTRACKED_FILES} untracked files"
+    size = 0
+    for rel in untracked:
+        with contextlib.suppress(OSError):
+            size += os.lstat(co.top / rel).st_size
+    if size > MAX_UNTRACKED_BYTES:
+        return f"untracked files larger than {MAX_UNTRACKED_BYTES >> 20} MiB"
+    import subprocess
+
+    from .fixes.gitsync import git_env
+
+    try:
+        proc = subprocess.run(
+            git.argv("diff", "HEAD", "--binary", "--no-color", "--no-ext-diff", "--no-textconv"),
+            cwd=co.top,
+            env=git_env(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"git diff failed: {exc}"
+    if proc.returncode != 0:
+        return "git diff failed"
+    if len(proc.stdout) > MAX_DIFF_BYTES:
+        return f"local changes larger than {MAX_DIFF_BYTES >> 20} MiB"
+    return LocalChanges(proc.stdout, untracked)
+
+
+def position(co: Checkout, ws: Workspace, fetched: str) -> tuple[Upstream, str] | str:
+    """(where the branch stands against its upstream, the upstream's commit),
+    or why it cannot be told."""
+    git = _git(co)
+    sha = git.out("rev-parse", "--verify", "-q", co.upstream_ref + "^{commit}")
+    if not sha:
+        return f"{co.upstream} does not resolve to a commit"
+    counts = (git.out("rev-list", "--left-right", "--count", f"HEAD...{sha}") or "").split()
+    if len(counts) != 2 or not all(c.isdigit() for c in counts):
+        return f"cannot count the commits between HEAD and {co.upstream}"
+    tracked = git.out("status", "--porcelain=v1", "--untracked-files=no")
+    state_rel = _state_rel(co, ws)
+    others = git.out("ls-files", "--others", "--exclude-standard")
+    untracked = [p for p in (others or "").splitlines() if p and not _excluded(p, state_rel)]
+    dirty = bool((tracked or "").strip()) or bool(untracked)
+    return Upstream(co.upstream, int(counts[0]), int(counts[1]), dirty, fetched), sha
+
+
+# -- a worktree ready to run in --------------------------------------------------------------
+@contextlib.contextmanager
+def prepared_tree(
+    ws: Workspace, co: Checkout, *, commit: str, merge: str | None, changes: LocalChanges | None
+) -> Iterator[tuple[Path, str]]:
+    """A temporary worktree of `commit`, with `merge` merged in and `changes`
+    applied when given; yields (its path, "" or why it could not be made so).
+    Removed however the block ends (and at the next start after a kill)."""
+    from .scratch import temporary_worktree
+
+    with temporary_worktree(ws, co.top, commit, "triage") as tree:
+        problem = _merge_in(co, tree, merge) if merge else ""
+        if not problem and changes is not None and changes.any:
+            problem = _carry_over(co, tree, changes)
+        if not problem:
+            _link_tools(co, tree)
+        yield tree, problem
+
+
+def _tree_git(tree: Path, timeout: float = 120.0) -> Git:
+    from .fixes.gitsync import Git
+
+    return Git(tree, timeout=timeout)
+
+
+def _merge_in(co: Checkout, tree: Path, commit: str) -> str:
+    git = _tree_git(tree)
+    res = git.run(
+        *IDENTITY,
+        "-c",
+        "commit.gpgsign=false",
+        "merge",
+        "--no-edit",
+        "--no-verify",
+        "--no-ff",
+        "-m",
+        f"faultlens triage: {co.upstream} merged in",
+        commit,
+    )
+    if res.code == 0:
+        return ""
+    conflicted = (git.out("diff", "--name-only", "--diff-filter=U") or "").split()
+    if conflicted:
+        return f"merging {co.upstream} conflicts in {', '.join(conflicted[:5])}"
+    tail = [ln for ln in (res.err + res.out).splitlines() if ln.strip()]
+    return f"merging {co.upstream} failed ({tail[-1][:160] if tail else f'exit {res.code}'})"
+
+
+def _carry_over(co: Checkout, tree: Path, changes: LocalChanges) -> str:
+    """The user's uncommitted changes, reproduced in the worktree."""
+    import subprocess
+
+    from .fixes.gitsync import git_env
+
+    if changes.diff.strip():
+        git = _tree_git(tree)
+        try:
+            proc = subprocess.run(
+                git.argv("apply", "--binary", "--whitespace=nowarn", "-"),
+                cwd=tree,
+                env=git_env(),
+                input=changes.diff,
+                capture_output=True,
+                timeout=120,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"your local changes could not be applied there ({exc})"
+        if proc.returncode != 0:
+            return f"your local changes do not apply on top of {co.upstream}"
+    for rel in changes.untracked:
+        src, dst = co.top / rel, tree / rel
+        try:
+            st = os.lstat(src)
+            if not stat.S_ISREG(st.st_mode) or os.path.lexists(dst):
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            with open(src, "rb") as fin, open(dst, "xb") as fout:
+                while chunk := fin.read(1 << 20):
+                    fout.write(chunk)
+            os.chmod(dst, st.st_mode & 0o777)
+        except OSError as exc:
+            return f"could not copy the untracked {rel} ({exc.strerror or exc})"
+    return ""
+
+
+def _link_tools(co: Checkout, tree: Path) -> None:
+    """Link the project's untracked tool folders (installed packages, a
+    virtualenv) into the worktree, so the command finds what it found."""
+    folders = {".", co.cwd}
+    for folder in folders:
+        for name in TOOL_DIRS:
+            src = co.top / folder / name
+            dst = tree / folder / name
+            if not src.is_dir() or src.is_symlink() or os.path.lexists(dst):
+                continue
+            if name != "node_modules" and not (src / "pyvenv.cfg").is_file():
+                continue
+            with contextlib.suppress(OSError):
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(src, dst, target_is_directory=True)
+
+
+def map_command(argv: Sequence[str], co: Checkout, tree: Path) -> list[str]:
+    """The failed command as it runs in the worktree: absolute paths into the
+    repository point into the worktree when the file is there (else at the
+    user's copy: an untracked tool), and a relative program path that is not
+    in the worktree runs the user's copy."""
+    user_cwd = co.top / co.cwd
+    tree_cwd = tree / co.cwd
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if os.path.isabs(arg):
+            try:
+                rel = Path(os.path.normpath(arg)).relative_to(co.top)
+            except ValueError:
+                out.append(arg)
+                continue
+            mapped = tree / rel
+            out.append(str(mapped) if os.path.lexists(mapped) else arg)
+        elif i == 0 and "/" in arg and not os.path.lexists(tree_cwd / arg):
+            out.append(str(user_cwd / arg))
+        else:
+            out.append(arg)
+    return out
+
+
+def check_env(co: Checkout, tree: Path, token: str) -> dict[str, str]:
+    """The environment a check runs with, over the user's: the process token,
+    and PYTHONPATH with the worktree's code first."""
+    env = {TOKEN_VAR: token}
+    front = [str(tree / co.cwd)]
+    if (tree / "src").is_dir():
+        front.insert(0, str(tree / "src"))
+    rest = []
+    for part in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if not part:
+            continue
+        try:
+            rel = Path(os.path.normpath(part)).relative_to(co.top)
+            rest.append(str(tree / rel))
+        except ValueError:
+            rest.append(part)
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([*front, *rest]))
+    return env
+
+
+# -- running a check ------------------------------------------------------------------------
+@dataclass(slots=True)
+class CheckRun:
+    """One check: where (for the reason) and each failure's result there."""
+
+    where: str
+    results: dict[str, Check] = field(default_factory=dict)
+
+
+def run_check(
+    ws: Workspace,
+    co: Checkout,
+    tree: Path,
+    records: Sequence[FailureRecord],
+    command: Sequence[str],
+    timeout: float,
+) -> dict[str, Check]:
+    """Run the failures' tests (or the original command) in `tree`; what each
+    failure did there.  The processes are journalled first, so a start after
+    a kill stops them."""
+    from . import journal
+    from .model import Workspace as WorkspaceType
+
+    token = secrets.token_hex(16)
+    entry = journal.begin(ws, KIND, {"token": token, "repo": str(co.top), "path": str(tree)})
+    try:
+        check_ws = WorkspaceType(roots=[tree], settings=ws.settings)
+        env = check_env(co, tree, token)
+        argv = map_command(command, co, tree)
+        return _judge_all(check_ws, co, tree, records, argv, env, timeout)
+    finally:
+        journal.end(ws, entry)
+
+
+def _judge_all(
+    check_ws: Workspace,
+    co: Checkout,
+    tree: Path,
+    records: Sequence[FailureRecord],
+    argv: list[str],
+    env: dict[str, str],
+    timeout: float,
+) -> dict[str, Check]:
+    from .test_batch import plan_reruns, run_reruns
+
+    tests = [r for r in records if r.failure_type.value == "test"]
+    out: dict[str, Check] = {}
+    selections, per_record, _refused = (
+        plan_reruns(tests, check_ws, argv, co.cwd) if tests else ([], {}, {})
+    )
+    if selections:
+        runs = run_reruns(selections, check_ws, co.cwd, env, timeout, None)
+        by_test: dict[str, tuple[str, str]] = {}
+        for _sel, judged in runs:
+            for tid, res in judged.results.items():
+                by_test[tid] = (res, judged.summary)
+        for rec in tests:
+            got = [by_test.get(t.test_id) for t in per_record.get(rec.id, [])]
+            if not got:
+                continue
+            states = [g[0] if g else "not_run" for g in got]
+            summary = next((g[1] for g in got if g), "")
+            if any(s == "failed" for s in states):
+                out[rec.id] = Check("fails", summary)
+            elif all(s == "passed" for s in states):
+                out[rec.id] = Check("passes", summary)
+            elif _test_absent(rec, tree / co.cwd):
+                out[rec.id] = Check("absent", "the test is not there")
+            else:
+                out[rec.id] = Check("inconclusive", f"the re-run did not run it ({summary})")
+    rest = [r for r in records if r.id not in out]
+    if rest:
+        out.update(_original(check_ws, co, tree, rest, argv, env, timeout))
+    return out
+
+
+def _original(
+    check_ws: Workspace,
+    co: Checkout,
+    tree: Path,
+    records: Sequence[FailureRecord],
+    argv: list[str],
+    env: dict[str, str],
+    timeout: float,
+) -> dict[str, Check]:
+    """The original command run once in the worktree, classified."""
+    from faultlens.classifier.engine import Classifier, Options
+
+    from .model import CommandStep
+    from .runner import run_step
+    from .verdict import base_id, record_tests
+
+    cwd = tree / co.cwd
+    classifier = Classifier(Options(cwd=str(cwd), command=list(argv)))
+    step = CommandStep(argv=list(argv), cwd=co.cwd, env=dict(env), timeout=timeout)
+    try:
+        res = run_step(step, check_ws, on_data=classifier.feed)
+    except Exception as exc:  # the folder vanished, a refused path
+        return {r.id: Check("inconclusive", f"could not run: {exc}") for r in records}
+    classifier.options.exit_code = res.exit_code
+    found = classifier.close()
+    if res.error:
+        return {r.id: Check("inconclusive", f"could not start: {res.error}") for r in records}
+    if res.timed_out:
+        return {r.id: Check("inconclusive", f"timed out after {timeout:g} s") for r in records}
+    ids = {base_id(r.id) for r in found}
+    named = record_tests(found)
+    out: dict[str, Check] = {}
+    for rec in records:
+        mine = record_tests([rec])
+        if base_id(rec.id) in ids or (mine and mine & named):
+            out[rec.id] = Check("fails", f"exit {res.exit_code}")
+        elif res.exit_code == 0:
+            out[rec.id] = Check("passes", "exit 0")
+        elif rec.failure_type.value == "test" and _test_absent(rec, cwd):
+            out[rec.id] = Check("absent", "the test is not there")
+        else:
+            other = found[0].signal[:120] if found else f"exit {res.exit_code}"
+            out[rec.id] = Check("inconclusive", f"it fails otherwise: {other}")
+    return out
+
+
+def _test_absent(rec: FailureRecord, cwd: Path) -> bool:
+    """The record's test is not in this tree: its file is missing, or the
+    file does not name the test."""
+    file = rec.hint.get("test_file") or (rec.source_file if rec.hint.get("runner") else None)
+    if not isinstance(file, str) or not file or os.path.isabs(file):
+        return False
+    rel = posixpath.normpath(file)
+    if rel.startswith(".."):
+        return False
+    path = cwd / rel
+    if not path.exists():
+        return True
+    leaf = _leaf(rec)
+    if not leaf:
+        return False
+    try:
+        with open(path, "rb") as f:
+            text = f.read(8 << 20).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return leaf not in text
+
+
+def _leaf(rec: FailureRecord) -> str:
+    """The test's own name as its source spells it (function or title)."""
+    path = rec.hint.get("test_path")
+    if isinstance(path, list) and path and isinstance(path[-1], str):
+        return path[-1]
+    name = rec.hint.get("test_name")
+    if isinstance(name, str) and name:
+        return name
+    tid = rec.hint.get("test_id")
+    if not isinstance(tid, str):
+        return ""
+    leaf = tid.split("::")[-1] if "::" in tid else tid.rsplit(".", 1)[-1]
+    return leaf.split("[", 1)[0].split("/", 1)[0]
+
+
+# -- after a kill ---------------------------------------------------------------------------------
+def _processes_with(token: str) -> list[int]:
+    """Our processes whose environment carries the check's token."""
+    needle = f"{TOKEN_VAR}={token}".encode()
+    uid = os.getuid()
+    found = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == os.getpid():
+                continue
+            try:
+                if os.stat(f"/proc/{name}").st_uid != uid:
+                    continue
+                with open(f"/proc/{name}/environ", "rb") as f:
+                    env = f.read(1 << 20)
+            except OSError:
+                continue
+            if needle in env.split(b"\0"):
+                found.append(int(name))
+    return found
+
+
+def stop_processes(token: str) -> int:
+    """Kill what a check left running; how many processes."""
+    pids = _processes_with(token) if len(token) == 32 else []
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return len(pids)
+
+
+def recover_processes(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+    """The start-up handler of kind "triage.procs": stop the processes a killed
+    check left, then remove its worktree (if the worktree's own journal entry
+    has not already)."""
+    from . import journal, scratch
+
+    token = entry.data.get("token")
+    stopped = stop_processes(token) if isinstance(token, str) else 0
+    removed = scratch.recover_worktree(ws, entry, stale=stale)
+    what = f"stopped {stopped} process(es) of an interrupted triage check" if stopped else ""
+    summary = "; ".join(x for x in (what, removed.summary) if x)
+    return journal.Recovered(summary, fields={"stopped": stopped, **removed.fields})

@@ -1,0 +1,148 @@
+"""Triage on real git repositories (a bare remote on disk, two clones) with a
+real test runner: `faultlens run --recover` tells a stale branch, a
+pre-existing failure and the developer's own apart, and a stale branch is
+brought up to date (the local commit kept), with no worktree or branch left."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .triage_repos import (
+    CALC_FIXED,
+    MUL,
+    MUL_BUGGY,
+    PYTEST,
+    TEST_MUL,
+    faultlens_env,
+    git,
+    make_repos,
+    worktrees,
+)
+
+pytestmark = pytest.mark.real_tool
+
+
+def run_recover(cwd: Path, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], dict]:
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "faultlens.cli",
+            "run",
+            "--recover",
+            "--format",
+            "json",
+            "--",
+            *PYTEST,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=faultlens_env(),
+    )
+    summary = json.loads(res.stderr.strip().splitlines()[-1])
+    return res, summary
+
+
+def _triage_of(summary: dict, test: str) -> dict:
+    for o in summary["outcomes"]:
+        rec = o["record"]
+        if rec.get("hint", {}).get("test_id", "").endswith(test):
+            return {"triage": rec["triage"], "result": o["result"], "reason": o["reason"]}
+    raise AssertionError(f"no outcome for {test}: {summary['outcomes']}")
+
+
+def _no_leftovers(repo: Path) -> None:
+    assert worktrees(repo) == [str(repo)]
+    assert git(repo, "for-each-ref", "--format=%(refname)", "refs/heads") == "refs/heads/main"
+    assert git(repo, "stash", "list") == ""
+    tmp = repo / ".faultlens" / "tmp"
+    assert not tmp.exists() or not any(tmp.iterdir())
+    journal = repo / ".faultlens" / "journal"
+    assert not journal.exists() or not [p for p in journal.iterdir() if p.suffix == ".json"]
+
+
+def test_a_failure_the_upstream_fixed_is_a_stale_branch_and_the_branch_is_brought_up_to_date(
+    tmp_path,
+):
+    repos = make_repos(tmp_path)
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    local_commit = git(repos.local, "rev-parse", "HEAD")
+    repos.commit_upstream({"calc.py": CALC_FIXED}, "fix add")
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 0, res.stderr[-3000:]
+    got = _triage_of(summary, "test_add")
+    assert got["triage"]["verdict"] == "stale_branch", got
+    assert got["triage"]["upstream"] == "origin/main"
+    assert got["result"] == "recovered"
+    assert "merged in" in got["triage"]["reason"]
+    # Up to date with the upstream, the local commit kept (rebased on top of it).
+    assert git(repos.local, "rev-list", "--count", "HEAD..origin/main") == "0"
+    subjects = git(repos.local, "log", "--format=%s").splitlines()
+    assert subjects[:3] == ["add mul", "fix add", "calc with tests"]
+    assert git(repos.local, "rev-parse", "HEAD") != local_commit  # rebased, not merged
+    assert (repos.local / "mul.py").read_text() == MUL
+    _no_leftovers(repos.local)
+
+
+def test_a_failure_the_upstream_also_has_is_preexisting_and_escalated(tmp_path):
+    repos = make_repos(tmp_path)
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    repos.commit_upstream({"README.md": "calc\n"}, "a readme")  # the bug stays
+    head = git(repos.local, "rev-parse", "HEAD")
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 1, res.stderr[-3000:]
+    got = _triage_of(summary, "test_add")
+    assert got["triage"]["verdict"] == "preexisting", got
+    assert got["result"] == "escalated"
+    assert got["reason"].startswith("also failing on origin/main")
+    assert "also failing on origin/main" in res.stderr  # the box says it
+    assert git(repos.local, "rev-parse", "HEAD") == head  # nothing synced
+    _no_leftovers(repos.local)
+
+
+def test_a_test_introduced_by_the_local_commit_is_yours(tmp_path):
+    repos = make_repos(tmp_path)
+    repos.commit_upstream({"calc.py": CALC_FIXED}, "fix add")
+    git(repos.local, "pull", "-q", "--ff-only")
+    repos.commit_local(
+        {
+            "mul.py": MUL_BUGGY,
+            "tests/test_mul.py": TEST_MUL,
+        },
+        "add mul",
+    )
+    repos.commit_upstream({"README.md": "calc\n"}, "a readme")  # behind by one, unrelated
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 1, res.stderr[-3000:]
+    got = _triage_of(summary, "test_mul")
+    assert got["triage"]["verdict"] == "yours", got
+    assert "does not exist on origin/main" in got["triage"]["reason"]
+    assert got["result"] == "escalated"
+    _no_leftovers(repos.local)
+
+
+def test_without_an_upstream_the_verdict_is_unknown_and_no_worktree_is_made(tmp_path):
+    repos = make_repos(tmp_path)
+    git(repos.local, "branch", "--unset-upstream")
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 1
+    got = _triage_of(summary, "test_add")
+    assert got["triage"]["verdict"] == "unknown"
+    assert got["triage"]["reason"] == "not checked: branch main has no upstream"
+    assert not (repos.local / ".faultlens" / "tmp").exists()
+    _no_leftovers(repos.local)

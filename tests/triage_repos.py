@@ -1,0 +1,128 @@
+"""Real git repositories for the triage tests: a bare remote on disk and two
+clones of a small Python project (real pytest), one the upstream's
+developer's, one the local developer's with a commit of its own."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+CALC_BUGGY = "def add(a, b):\n    return a - b\n"
+CALC_FIXED = "def add(a, b):\n    return a + b\n"
+TEST_CALC = """\
+from calc import add
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_add_zero():
+    assert add(0, 0) == 0
+"""
+MUL = "def mul(a, b):\n    return a * b\n"
+MUL_BUGGY = "def mul(a, b):\n    return a + b\n"
+TEST_MUL = """\
+from mul import mul
+
+
+def test_mul():
+    assert mul(3, 4) == 12
+"""
+
+# The project's own command, as a developer runs it (no plugins: fast and bare).
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "dev",
+        "GIT_AUTHOR_EMAIL": "dev@example.com",
+        "GIT_COMMITTER_NAME": "dev",
+        "GIT_COMMITTER_EMAIL": "dev@example.com",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    res = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env)
+    if check and res.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)}: {res.stderr}")
+    return res.stdout.strip()
+
+
+@dataclass
+class Repos:
+    remote: Path
+    upstream: Path  # the other developer's clone (pushes to the remote)
+    local: Path  # ours: faultlens runs here
+
+    def commit_upstream(self, files: dict[str, str], message: str) -> None:
+        for name, text in files.items():
+            (self.upstream / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.upstream / name).write_text(text)
+        git(self.upstream, "add", "-A")
+        git(self.upstream, "commit", "-qm", message)
+        git(self.upstream, "push", "-q", "origin", "main")
+
+    def commit_local(self, files: dict[str, str], message: str) -> None:
+        for name, text in files.items():
+            (self.local / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.local / name).write_text(text)
+        git(self.local, "add", "-A")
+        git(self.local, "commit", "-qm", message)
+
+
+def make_repos(tmp_path: Path) -> Repos:
+    """A remote with the project (add() has a bug its test catches), cloned twice."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    seed = tmp_path / "seed"
+    git(tmp_path, "clone", "-q", str(remote), str(seed))
+    git(seed, "checkout", "-q", "-b", "main")
+    (seed / "tests").mkdir()
+    (seed / "calc.py").write_text(CALC_BUGGY)
+    (seed / "tests" / "test_calc.py").write_text(TEST_CALC)
+    (seed / ".gitignore").write_text("__pycache__/\n")
+    git(seed, "add", "-A")
+    git(seed, "commit", "-qm", "calc with tests")
+    git(seed, "push", "-q", "-u", "origin", "main")
+    upstream = tmp_path / "upstream-dev"
+    local = tmp_path / "local-dev"
+    git(tmp_path, "clone", "-q", str(remote), str(upstream))
+    git(tmp_path, "clone", "-q", str(remote), str(local))
+    return Repos(remote, upstream, local)
+
+
+def snapshot(repo: Path) -> dict[str, object]:
+    """What the user owns in a repository, byte for byte: HEAD, its branch,
+    the index, every work-tree file (faultlens' own state dir left out), the
+    stash list, the branches and the worktrees."""
+    files = {}
+    for path in sorted(repo.rglob("*")):
+        rel = path.relative_to(repo)
+        if rel.parts[0] in (".git", ".faultlens") or not path.is_file():
+            continue
+        files[str(rel)] = path.read_bytes()
+    return {
+        "head": git(repo, "rev-parse", "HEAD"),
+        "branch": git(repo, "symbolic-ref", "HEAD"),
+        "index": (repo / ".git" / "index").read_bytes(),
+        "files": files,
+        "stash": git(repo, "stash", "list"),
+        "branches": git(repo, "for-each-ref", "--format=%(refname)", "refs/heads"),
+    }
+
+
+def worktrees(repo: Path) -> list[str]:
+    return [
+        ln.split(" ", 1)[1]
+        for ln in git(repo, "worktree", "list", "--porcelain").splitlines()
+        if ln.startswith("worktree ")
+    ]
+
+
+def faultlens_env() -> dict[str, str]:
+    return {**os.environ, **ENV, "PYTHONUNBUFFERED": "1"}
