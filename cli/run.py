@@ -259,6 +259,9 @@ def summary_text(report: RunReport, recover: bool) -> str:
             what = o.tried if o.result != "escalated" else o.record.signal
             if o.record.affected > 1:
                 what = f"{what} ({_tests(o.record.affected)})"
+            verdict = o.record.triage.verdict if o.record.triage else "unknown"
+            if verdict != "unknown":  # whose failure it is (recipes/triage.py)
+                what = f"[{verdict.replace('_', ' ')}] {what}"
             rows.append((o.result, o.record.failure_type.value, _where(o.record), what))
     else:
         for r in report.records:

@@ -441,3 +441,21 @@ def after_run(
                 reason="not checked: triage runs with `faultlens run --recover`",
             )
     note_triage(ledger, run_id, records)
+
+
+def box_lines(ledger: Ledger, record: FailureRecord, details: Sequence[str] = ()) -> list[str]:
+    """What the escalation box adds for one failure: its triage verdict (when
+    the details do not say it yet) and its history ("seen 5× since 2 Dec;
+    flaky 2 of 5"), when it was seen before."""
+    from .triage import text
+
+    out = []
+    if record.triage is not None and not any(d.startswith("Triage:") for d in details):
+        out.append(f"Triage: {text(record.triage)}")
+    try:
+        h = history(ledger, record.id)
+    except Exception:  # history is a courtesy: the box never fails for it
+        return out
+    if h.times > 1 or h.flaky:
+        out.append(f"History: {describe(h)}")
+    return out

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from faultlens.classifier.redact import shown_command
 from faultlens.classifier.taxonomy import category
 
+from . import history
 from .box import BoxContent, options_for, render_box
 from .context import command_of
 from .events import PHASES, EventLog, location
@@ -137,6 +138,7 @@ def task_box(
             details.append(f"Tried: {o.tried}")
         details.append(f"Why it failed: {o.reason}")
         details.extend(o.details)
+        details.extend(history.box_lines(ledger, rec, o.details))  # triage, seen before
         tests = affected_tests(rec)
         if tests and len(tests) > 1:
             shown = ", ".join(tests[:5]) + ("…" if len(tests) > 5 else "")

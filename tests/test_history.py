@@ -156,3 +156,45 @@ def test_status_history_lists_the_worst_offenders(tmp_path, monkeypatch):
         timeout=120,
     ).stdout
     assert "flaky 3 of 3" in text and "test_service_answers" in text
+
+
+def _stored_runs(ws: Workspace, record, n: int) -> Ledger:
+    ledger = Ledger.open(ws)
+    for _ in range(n):
+        run_id = ledger.start_run(None, ["pytest"], ".")
+        ledger.finish_run(run_id, 1, [record])
+    return ledger
+
+
+def test_the_box_and_the_hover_say_how_often_a_failure_was_seen_and_its_triage(tmp_path):
+    from faultlens.classifier import classify_text
+    from faultlens.classifier.record import Triage
+    from faultlens.recipes.outcome import make_outcome, task_box
+    from faultlens.server import convert
+
+    (rec,) = classify_text("src/a.ts(3,1): error TS2304: Cannot find name 'X'.\n")
+    ws = Workspace.at(tmp_path)
+    ledger = _stored_runs(ws, rec, 3)
+    rec.triage = Triage(
+        verdict="preexisting", reason="also failing on origin/main", upstream="origin/main"
+    )
+    out = make_outcome(rec, ws, ledger, "escalated", "nothing", "also failing on origin/main")
+    box = task_box(ws, ledger, None, [out], [], ["tsc"])
+    flat = " ".join(box.split())
+    assert "History: seen 3× since " in flat
+    assert "Triage: pre-existing — also failing on origin/main" in flat
+
+    seen = history.describe(history.history(ledger, rec.id))
+    hover = convert.hover_markdown(rec, summary=None, attempts=None, box=None, history=seen)
+    assert "Triage: **preexisting** — also failing on origin/main" in hover
+    assert f"History: {seen}" in hover and seen.startswith("seen 3× since ")
+
+
+def test_a_failure_seen_for_the_first_time_gets_no_history_line(tmp_path):
+    from faultlens.classifier import classify_text
+
+    (rec,) = classify_text("src/a.ts(3,1): error TS2304: Cannot find name 'X'.\n")
+    ws = Workspace.at(tmp_path)
+    ledger = _stored_runs(ws, rec, 1)
+    assert history.box_lines(ledger, rec) == []
+    assert history.describe(history.history(ledger, rec.id)).startswith("first seen ")
