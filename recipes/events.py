@@ -2,7 +2,7 @@
 
 * `state_dir/events.jsonl`: one JSON object per line, events
   failure.classified, recovery.attempted, recovery.succeeded,
-  recovery.escalated, recovery.skipped, each carrying the record.
+  recovery.escalated, recovery.skipped, recovery.reverted, each carrying the record.
 * `state_dir/logs/session-YYYY-MM-DD.log`: every event in the seed's format.
 * `state_dir/logs/errors/<TASK>-failure.log`: the ERROR blocks of one task.
 
@@ -40,6 +40,7 @@ EVENTS = (
     "recovery.succeeded",
     "recovery.escalated",
     "recovery.skipped",
+    "recovery.reverted",  # a fix that failed verification was reverted (recipes/revert.py)
 )
 # Events about the workspace state itself (no record): an interrupted apply or
 # git operation rolled back, a user's later edit kept, a journal or ledger
@@ -173,6 +174,11 @@ def text_entry(
             ),
             True,
         )
+    if event == "recovery.reverted":
+        note = extra.get("reason") or "reverted"
+        return line(
+            now, "INFO", f"{worker} reverted the fix of {task} {ft} ({record.id}): {note}"
+        ), False
     return line(now, "INFO", f"{worker} {event} {task} {ft} ({record.id})"), False
 
 

@@ -445,13 +445,15 @@ def after_run(
 
 def box_lines(ledger: Ledger, record: FailureRecord, details: Sequence[str] = ()) -> list[str]:
     """What the escalation box adds for one failure: its triage verdict (when
-    the details do not say it yet) and its history ("seen 5× since 2 Dec;
+    the details do not say it yet, and it was checked) and its history ("seen 5× since 2 Dec;
     flaky 2 of 5"), when it was seen before."""
     from .triage import text
 
     out = []
-    if record.triage is not None and not any(d.startswith("Triage:") for d in details):
-        out.append(f"Triage: {text(record.triage)}")
+    t = record.triage
+    said = any(d.startswith("Triage:") for d in details)
+    if t is not None and not said and not t.reason.startswith("not checked"):
+        out.append(f"Triage: {text(t)}")
     try:
         h = history(ledger, record.id)
     except Exception:  # history is a courtesy: the box never fails for it
