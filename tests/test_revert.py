@@ -167,3 +167,33 @@ def test_a_revert_never_writes_outside_the_workspace(tmp_path):
 
     assert done.refused == ["a.py"] and not done.restored
     assert outside.read_text() == "import os\nx = 1\n"
+
+
+def test_an_escalated_failure_with_an_applied_fix_gets_the_revert_action():
+    from lsprotocol import types as T
+
+    from faultlens.classifier import classify_text
+    from faultlens.server import actions
+    from faultlens.server import protocol as P
+
+    (rec,) = classify_text("src/a.ts(3,1): error TS2304: Cannot find name 'X'.\n")
+    offer = actions.Offer(
+        record=rec,
+        store_task="t",
+        plan=None,
+        enabled=False,
+        reason="already tried",
+        attempts=1,
+        retries_used=0,
+        max_retries=2,
+        escalated=True,
+        revert="src/a.ts",
+    )
+    built = actions.build(offer, None, disabled_support=True)
+    (act,) = [a for a in built if a.title.startswith("faultlens: revert the fix")]
+    assert act.title == "faultlens: revert the fix (src/a.ts)"
+    assert act.kind == T.CodeActionKind.QuickFix
+    assert act.command is not None and act.command.command == P.CMD_REVERT
+    assert act.command.arguments == [{"failureId": rec.id}]
+    offer.revert = None
+    assert not [a for a in actions.build(offer, None, disabled_support=True) if "revert" in a.title]
