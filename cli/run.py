@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,7 +311,17 @@ def summary_json(report: RunReport) -> dict[str, Any]:
     }
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM ends `faultlens run` as Ctrl-C does: through every `finally`, so
+    what a recipe made (a triage worktree, its processes) is removed at once."""
+    raise SystemExit(128 + signum)
+
+
 def run(args: argparse.Namespace) -> int:
+    import signal
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     cmd = list(args.command)
     if cmd and cmd[0] == "--":
         cmd = cmd[1:]

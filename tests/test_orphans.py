@@ -1,0 +1,151 @@
+"""Never leave orphans (seed 2): what a recipe makes in the repository — the
+triage check's worktree and processes, scratch space, and never a branch or a
+stash — is gone on success, failure, abort (Ctrl-C, SIGTERM) and kill.
+
+Success: tests/test_triage_git.py (every case ends with `_no_leftovers`).
+Kill -9: tests/test_triage_kill.py.  Here: failure and abort."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from faultlens.classifier import Options, classify_text
+from faultlens.recipes import Workspace, triage_check, triage_stage
+
+from .test_triage_kill import SLOW_IN_CHECK, _wait_for, _with_token
+from .triage_repos import (
+    ENV,
+    MUL,
+    PYTEST,
+    faultlens_env,
+    git,
+    make_repos,
+    snapshot,
+    worktrees,
+)
+
+pytestmark = pytest.mark.real_tool
+
+
+def _nothing_left(repo: Path) -> None:
+    assert worktrees(repo) == [str(repo)]
+    assert not list((repo / ".git" / "worktrees").glob("*"))
+    assert git(repo, "for-each-ref", "--format=%(refname)", "refs/heads") == "refs/heads/main"
+    assert git(repo, "stash", "list") == ""
+    tmp = repo / ".faultlens" / "tmp"
+    assert not tmp.exists() or not any(tmp.iterdir())
+    journal = repo / ".faultlens" / "journal"
+    assert not journal.exists() or not [p for p in journal.iterdir() if p.suffix == ".json"]
+    assert _with_token() == []
+
+
+def _failing_records(repo: Path, monkeypatch: pytest.MonkeyPatch):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    res = subprocess.run(PYTEST, cwd=repo, capture_output=True, text=True, timeout=120)
+    records = classify_text(
+        res.stdout + res.stderr, Options(cwd=str(repo), command=PYTEST, exit_code=res.returncode)
+    )
+    assert records
+    return records
+
+
+def _behind_and_ahead(tmp_path: Path):
+    repos = make_repos(tmp_path)
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    repos.commit_upstream({"README.md": "calc\n"}, "a readme")
+    return repos
+
+
+def test_a_check_whose_command_cannot_start_leaves_nothing(tmp_path, monkeypatch):
+    repos = _behind_and_ahead(tmp_path)
+    records = _failing_records(repos.local, monkeypatch)
+    before = snapshot(repos.local)
+
+    got = triage_stage.triage(
+        Workspace.at(repos.local),
+        records,
+        command=["./no-such-runner", "tests"],
+        cwd_rel=".",
+        say=lambda _t: None,
+    )
+
+    verdict = got.by_id[records[0].id]
+    assert verdict.verdict == "unknown" and "could not start" in verdict.reason
+    assert snapshot(repos.local) == before
+    _nothing_left(repos.local)
+
+
+def test_a_check_that_raises_inside_its_worktree_leaves_nothing(tmp_path, monkeypatch):
+    repos = _behind_and_ahead(tmp_path)
+    records = _failing_records(repos.local, monkeypatch)
+    seen: list[Path] = []
+
+    def broken(ws, co, tree, recs, command, timeout):
+        seen.append(tree)
+        assert tree.is_dir()
+        raise RuntimeError("the check broke")
+
+    monkeypatch.setattr(triage_check, "run_check", broken)
+    got = triage_stage.triage(
+        Workspace.at(repos.local), records, command=PYTEST, cwd_rel=".", say=lambda _t: None
+    )
+
+    assert got.by_id[records[0].id].reason == "not checked: the check broke"
+    assert seen and not seen[0].exists()
+    _nothing_left(repos.local)
+
+
+def test_a_merge_that_conflicts_in_the_worktree_is_unknown_and_leaves_nothing(
+    tmp_path, monkeypatch
+):
+    repos = make_repos(tmp_path)
+    repos.commit_local({"calc.py": "def add(a, b):\n    return a - b  # mine\n"}, "mine")
+    repos.commit_upstream({"calc.py": "def add(a, b):\n    return a + b  # theirs\n"}, "theirs")
+    records = _failing_records(repos.local, monkeypatch)
+    before = snapshot(repos.local)
+
+    got = triage_stage.triage(
+        Workspace.at(repos.local), records, command=PYTEST, cwd_rel=".", say=lambda _t: None
+    )
+
+    reason = got.by_id[records[0].id].reason
+    assert "conflicts in calc.py" in reason, reason
+    assert snapshot(repos.local) == before
+    _nothing_left(repos.local)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_abort_during_a_check_removes_its_worktree_and_stops_its_processes(tmp_path, sig):
+    repos = make_repos(tmp_path)
+    repos.commit_local({"mul.py": MUL, "tests/test_calc.py": SLOW_IN_CHECK}, "add mul")
+    repos.commit_upstream({"README.md": "calc\n"}, "a readme")
+    before = snapshot(repos.local)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "faultlens.cli", "run", "--recover", "--", *PYTEST],
+        cwd=repos.local,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=faultlens_env(),
+    )
+    try:
+        _wait_for(lambda: bool(_with_token()), 240, "the triage check to start")
+        time.sleep(0.2)
+        os.kill(proc.pid, sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    assert proc.returncode == 128 + sig, err.decode()[-2000:]
+    # Gone at once, not at the next start.
+    _nothing_left(repos.local)
+    assert snapshot(repos.local) == before
