@@ -233,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                 keywords = sorted({t for r in all_rules() for t in r.triggers})
                 results.append(repeat(lambda: peers.grep_keywords(log, cpu, keywords), a.repeat))
                 results.append(repeat(lambda: peers.vim_errorformat(log, cpu), 1))
+                results.append(repeat(lambda: peers.faultlens_errorformat(log, cpu), 1))
                 results.append(repeat(lambda: peers.efm_langserver(log, cpu), 1))
             say("## Throughput (one CPU)")
             say()

@@ -40,7 +40,6 @@ class Recovery:
     final: list[FailureRecord] = field(default_factory=list)  # what that run reported
     reruns: int = 0  # runs of the original command after the first
     box: str | None = None  # the task's one box, when anything was escalated
-    attempts: dict[str, str] = field(default_factory=dict)  # type -> what was tried
 
 
 @dataclass(slots=True)

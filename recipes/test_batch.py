@@ -52,6 +52,9 @@ def tests_of(record: FailureRecord, runner: str | None, cwd: Path, root: Path) -
     file = hint.get("test_file")
     package = hint.get("package")
     pkg_dir = go_package_dir(str(package), cwd, root) if name == "go" and package else None
+    target = hint.get("target")
+    if name == "cargo" and isinstance(target, str) and target:
+        pkg_dir = target  # the test binary: `--lib`, `--doc`, `--test NAME`
     out: list[SingleTest] = []
     tid = hint.get("test_id") or hint.get("test_name")
     if isinstance(tid, str) and tid:

@@ -95,6 +95,12 @@ ecosystem_tools() {
     ruby ruby-rspec ruby-minitest ruby-test-unit rubocop
     php-cli phpunit php-codesniffer
     mono-mcs mono-runtime nunit-console libnunit-cil-dev
+    kotlin scala
+    ghc cabal-install hlint libghc-hspec-dev
+    elixir erlang-nox erlang-eunit rebar3
+    ocaml-nox dune libalcotest-ocaml-dev
+    lua5.4 lua-check lua-busted
+    bats
   )
   local need=()
   for p in "${pkgs[@]}"; do
@@ -104,6 +110,9 @@ ecosystem_tools() {
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
   fi
+  # Zig ships as a PyPI wheel: `tools/zig/bin/python -m ziglang ...`
+  [ -x "$root/tools/zig/bin/python" ] || python3 -m venv "$root/tools/zig"
+  "$root/tools/zig/bin/pip" install -q ziglang==0.17.1
 }
 
 # What the real_tool tests run: the compile and test recipes are verified by

@@ -55,6 +55,7 @@ class Classified:
     records: list[FailureRecord]
     rule_errors: list[tuple[str, str]] = field(default_factory=list)
     secrets: set[str] = field(default_factory=set)  # named by scanners (the run log masks them)
+    config_errors: list[str] = field(default_factory=list)  # the project config's, one line each
 
 
 @dataclass(slots=True)
@@ -100,6 +101,7 @@ class FaultLensServer(LanguageServer):
         self.poll_task: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
         self._ws: Workspace | None = None
+        self._config_said: set[str] = set()  # config errors already shown to the user
         self._ws_key: tuple[Any, ...] | None = None
         # path -> ((mtime_ns, size), lines): the text of files that are not open
         self._disk_cache: dict[Path, tuple[tuple[int, int], list[str]]] = {}
@@ -347,11 +349,11 @@ class FaultLensServer(LanguageServer):
 
         c = Classifier(options)
         feed_stream(stream, c)
-        return Classified(c.close(), list(c.rule_errors), c.secrets)
+        return Classified(c.close(), list(c.rule_errors), c.secrets, list(c.config_errors))
 
     @staticmethod
     def finish(c: Classifier) -> Classified:
-        return Classified(c.close(), list(c.rule_errors), c.secrets)
+        return Classified(c.close(), list(c.rule_errors), c.secrets, list(c.config_errors))
 
     def place_all(self, records: Sequence[FailureRecord], cwd: Path) -> list[Entry]:
         """Decide where each record is shown.  Blocking (reads config files)."""
@@ -389,6 +391,10 @@ class FaultLensServer(LanguageServer):
                     type=T.MessageType.Warning, message=f"faultlens: rule {rule_id} failed: {error}"
                 )
             )
+        for problem in result.config_errors:  # a bad project rule: said once, the rest classify
+            if problem not in self._config_said:
+                self._config_said.add(problem)
+                self.warn(f"faultlens: {problem}", show=True)
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task

@@ -178,5 +178,6 @@ def test_cargo_keeps_offline_and_reruns_the_failing_test_exactly(tmp_path, monke
     (o,) = [o for o in report.outcomes if o.record.failure_type.value == "test"]
     assert o.result == "escalated" and o.reason.startswith("a real failure:"), o.reason
     alone = [d for d in o.details if d.startswith("Run it alone: ")]
-    assert alone == ["Run it alone: cargo test --offline -- --exact tests::formats_ten"]
+    # only the library's test binary (cargo: "to rerun pass `--lib`"), --offline kept
+    assert alone == ["Run it alone: cargo test --offline --lib -- --exact tests::formats_ten"]
     assert 'Expected: "10"' in o.details and 'Actual: "1"' in o.details

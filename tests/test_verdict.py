@@ -168,6 +168,22 @@ def test_cargo_keeps_offline_release_features_and_packages_and_matches_exactly()
     ]  # fmt: skip
 
 
+def test_cargo_reruns_each_test_binary_it_named_alone():
+    tests = [
+        SingleTest("cargo", "tests::adds", package="--lib"),
+        SingleTest("cargo", "src/lib.rs - add (line 5)", package="--doc"),
+        SingleTest("cargo", "formats", package="--test integration"),
+    ]
+    argvs = [s.argv for s in select(tests, ["cargo", "test", "--offline"], INSIDE)]
+    assert argvs == [
+        ["cargo", "test", "--offline", "--lib", "--", "--exact", "tests::adds"],
+        ["cargo", "test", "--offline", "--doc", "--", "--exact", "src/lib.rs - add (line 5)"],
+        ["cargo", "test", "--offline", "--test", "integration", "--", "--exact", "formats"],
+    ]
+    (own,) = select(tests[:1], ["cargo", "test", "--lib"], INSIDE)  # the command's own target
+    assert own.argv == ["cargo", "test", "--lib", "--", "--exact", "tests::adds"]
+
+
 def test_unittest_discover_reruns_from_the_start_directory():
     tests = [SingleTest("unittest", "test_cart.CartTest.test_total_0")]
     (sel,) = select(tests, ["python3", "-m", "unittest", "discover", "-s", "tests"], INSIDE)
@@ -220,3 +236,12 @@ def test_jvm_ruby_and_php_runners_get_their_own_selection_flags():
 )
 def test_other_runners_summaries_decide_a_pass_the_same_way(runner, output, code, passed):
     assert proves_a_pass(runner, output, code)[0] is passed
+
+
+def test_a_title_holding_a_nul_or_a_newline_still_becomes_one_argv_element():
+    t = SingleTest("vitest", "parses a\x00b\nc", file="src/p.test.ts")
+    (sel,) = select([t], ["vitest", "run"], INSIDE)
+    assert sel.argv[-1] == r"^(?:parses a\x00b\x0ac)$"
+    assert all("\x00" not in a for a in sel.argv)
+    with pytest.raises(Refused):  # a pytest node id is a path: no NUL there
+        select([SingleTest("pytest", "t.py::x\x00")], ["pytest"], INSIDE)
