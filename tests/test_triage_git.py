@@ -146,3 +146,50 @@ def test_without_an_upstream_the_verdict_is_unknown_and_no_worktree_is_made(tmp_
     assert got["triage"]["reason"] == "not checked: branch main has no upstream"
     assert not (repos.local / ".faultlens" / "tmp").exists()
     _no_leftovers(repos.local)
+
+
+CALC_NO_IMPORT = "def add(a, b):\n    return math.floor(a) + b\n"
+CALC_WITH_IMPORT = "import math\n\n\ndef add(a, b):\n    return math.floor(a) + b\n"
+
+
+def test_a_missing_import_the_upstream_added_is_stale_and_synced_not_fixed_twice(tmp_path):
+    repos = make_repos(tmp_path)
+    repos.commit_upstream({"calc.py": CALC_NO_IMPORT}, "floor the first operand")
+    git(repos.local, "pull", "-q", "--ff-only")
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    repos.commit_upstream({"calc.py": CALC_WITH_IMPORT}, "import math")
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 0, res.stderr[-3000:]
+    (out,) = [o for o in summary["outcomes"] if o["record"]["source_file"] == "calc.py"]
+    assert out["record"]["failure_type"] == "compile"  # NameError: cause over symptom
+    assert out["record"]["triage"]["verdict"] == "stale_branch"
+    assert out["result"] == "recovered"
+    # The upstream's import, once: the compile recipe did not add its own.
+    assert (repos.local / "calc.py").read_text() == CALC_WITH_IMPORT
+    assert git(repos.local, "log", "--format=%s", "-1") == "add mul"
+    _no_leftovers(repos.local)
+
+
+def test_uncommitted_changes_go_into_the_check_and_the_sync_refuses_a_dirty_tree(tmp_path):
+    repos = make_repos(tmp_path)
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    repos.commit_upstream({"calc.py": CALC_FIXED}, "fix add")
+    (repos.local / "mul.py").write_text(MUL + "\n\ndef square(a):\n    return mul(a, a)\n")
+    (repos.local / "tests" / "test_square.py").write_text(
+        "from mul import square\n\n\ndef test_square():\n    assert square(3) == 9\n"
+    )
+    head = git(repos.local, "rev-parse", "HEAD")
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 1
+    got = _triage_of(summary, "test_add")
+    assert got["triage"]["verdict"] == "stale_branch", got
+    assert got["result"] == "escalated"
+    assert got["reason"].startswith("stale branch, but the work tree has uncommitted changes")
+    assert git(repos.local, "rev-parse", "HEAD") == head
+    assert "def square" in (repos.local / "mul.py").read_text()  # the changes are kept
+    assert (repos.local / "tests" / "test_square.py").exists()
+    _no_leftovers(repos.local)
