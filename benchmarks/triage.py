@@ -43,7 +43,6 @@ from tests.triage_repos import (  # noqa: E402 - the repository builder the test
     make_repos,
 )
 
-
 OFF = "+++\n[triage]\nenabled = false\n+++\n"
 
 
