@@ -162,27 +162,39 @@ def local_changes(co: Checkout, ws: Workspace) -> LocalChanges | str:
             size += os.lstat(co.top / rel).st_size
     if size > MAX_UNTRACKED_BYTES:
         return f"untracked files larger than {MAX_UNTRACKED_BYTES >> 20} MiB"
+    done = _git_bytes(
+        co.top, ["diff", "HEAD", "--binary", "--no-color", "--no-ext-diff", "--no-textconv"]
+    )
+    if isinstance(done, str) or done[0] != 0:
+        return f"git diff failed{f': {done}' if isinstance(done, str) else ''}"
+    diff = done[1]
+    if len(diff) > MAX_DIFF_BYTES:
+        return f"local changes larger than {MAX_DIFF_BYTES >> 20} MiB"
+    return LocalChanges(diff, untracked)
+
+
+def _git_bytes(
+    cwd: Path, args: Sequence[str], stdin: bytes | None = None, timeout: float = 120.0
+) -> tuple[int, bytes] | str:
+    """git with bytes in and out (a binary diff is not text): (exit status,
+    stdout), or why it could not run."""
     import subprocess
 
-    from .fixes.gitsync import git_env
+    from .fixes.gitsync import Git, git_env
 
     try:
         proc = subprocess.run(
-            git.argv("diff", "HEAD", "--binary", "--no-color", "--no-ext-diff", "--no-textconv"),
-            cwd=co.top,
+            Git(cwd).argv(*args),
+            cwd=cwd,
             env=git_env(),
-            stdin=subprocess.DEVNULL,
+            input=stdin if stdin is not None else b"",
             capture_output=True,
-            timeout=60,
+            timeout=timeout,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"git diff failed: {exc}"
-    if proc.returncode != 0:
-        return "git diff failed"
-    if len(proc.stdout) > MAX_DIFF_BYTES:
-        return f"local changes larger than {MAX_DIFF_BYTES >> 20} MiB"
-    return LocalChanges(proc.stdout, untracked)
+        return str(exc)
+    return proc.returncode, proc.stdout
 
 
 def position(co: Checkout, ws: Workspace, fetched: str) -> tuple[Upstream, str] | str:
@@ -253,25 +265,11 @@ def _merge_in(co: Checkout, tree: Path, commit: str) -> str:
 
 def _carry_over(co: Checkout, tree: Path, changes: LocalChanges) -> str:
     """The user's uncommitted changes, reproduced in the worktree."""
-    import subprocess
-
-    from .fixes.gitsync import git_env
-
     if changes.diff.strip():
-        git = _tree_git(tree)
-        try:
-            proc = subprocess.run(
-                git.argv("apply", "--binary", "--whitespace=nowarn", "-"),
-                cwd=tree,
-                env=git_env(),
-                input=changes.diff,
-                capture_output=True,
-                timeout=120,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return f"your local changes could not be applied there ({exc})"
-        if proc.returncode != 0:
+        done = _git_bytes(tree, ["apply", "--binary", "--whitespace=nowarn", "-"], changes.diff)
+        if isinstance(done, str):
+            return f"your local changes could not be applied there ({done})"
+        if done[0] != 0:
             return f"your local changes do not apply on top of {co.upstream}"
     for rel in changes.untracked:
         src, dst = co.top / rel, tree / rel
@@ -351,6 +349,24 @@ def check_env(co: Checkout, tree: Path, token: str) -> dict[str, str]:
 
 
 # -- running a check ------------------------------------------------------------------------
+def check_in(
+    ws: Workspace,
+    co: Checkout,
+    records: Sequence[FailureRecord],
+    command: Sequence[str],
+    timeout: float,
+    commit: str,
+    merge: str | None,
+    changes: LocalChanges | None,
+) -> dict[str, Check]:
+    """Each failure's result in a worktree of `commit` (with `merge` merged in
+    and `changes` applied): inconclusive for all when the tree cannot be made so."""
+    with prepared_tree(ws, co, commit=commit, merge=merge, changes=changes) as (tree, bad):
+        if bad:
+            return {r.id: Check("inconclusive", bad) for r in records}
+        return run_check(ws, co, tree, records, command, timeout)
+
+
 @dataclass(slots=True)
 class CheckRun:
     """One check: where (for the reason) and each failure's result there."""

@@ -139,7 +139,7 @@ def _checked(
     config: Settings,
     out: Verdicts,
 ) -> Verdicts:
-    from .triage_check import fetch, local_changes, position, prepared_tree, run_check
+    from .triage_check import check_in, fetch, local_changes, position
 
     fetched = ""
     if config.fetch and co.remote != ".":
@@ -165,22 +165,12 @@ def _checked(
             # Only behind: the upstream itself is the merged tree (plus the local changes).
             base, merge = (sha, None) if up.ahead == 0 else (co.head, sha)
             say(f"triage: re-running the failures with {up.name} merged in (temporary worktree)")
-            with prepared_tree(ws, co, commit=base, merge=merge, changes=changes) as (tree, bad):
-                merged = (
-                    {r.id: Check("inconclusive", bad) for r in records}
-                    if bad
-                    else run_check(ws, co, tree, records, command, config.timeout)
-                )
+            merged = check_in(ws, co, records, command, config.timeout, base, merge, changes)
     need = [r for r in records if needs_upstream_check(up, merged.get(r.id))]
     alone: dict[str, Check] = {}
     if need:
         say(f"triage: re-running the failures on {up.name} (temporary worktree)")
-        with prepared_tree(ws, co, commit=sha, merge=None, changes=None) as (tree, bad):
-            alone = (
-                {r.id: Check("inconclusive", bad) for r in need}
-                if bad
-                else run_check(ws, co, tree, need, command, config.timeout)
-            )
+        alone = check_in(ws, co, need, command, config.timeout, sha, None, None)
     for rec in records:
         out.by_id[rec.id] = decide(up, merged.get(rec.id), alone.get(rec.id))
     return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,31 +18,18 @@ import pytest
 from faultlens.classifier import Options, classify_text
 from faultlens.recipes import Workspace, triage_check, triage_stage
 
-from .test_triage_kill import SLOW_IN_CHECK, _wait_for, _with_token
 from .triage_repos import (
     ENV,
     MUL,
     PYTEST,
-    faultlens_env,
-    git,
+    SLOW_IN_CHECK,
     make_repos,
+    no_leftovers,
+    recover_until_the_check_runs,
     snapshot,
-    worktrees,
 )
 
 pytestmark = pytest.mark.real_tool
-
-
-def _nothing_left(repo: Path) -> None:
-    assert worktrees(repo) == [str(repo)]
-    assert not list((repo / ".git" / "worktrees").glob("*"))
-    assert git(repo, "for-each-ref", "--format=%(refname)", "refs/heads") == "refs/heads/main"
-    assert git(repo, "stash", "list") == ""
-    tmp = repo / ".faultlens" / "tmp"
-    assert not tmp.exists() or not any(tmp.iterdir())
-    journal = repo / ".faultlens" / "journal"
-    assert not journal.exists() or not [p for p in journal.iterdir() if p.suffix == ".json"]
-    assert _with_token() == []
 
 
 def _failing_records(repo: Path, monkeypatch: pytest.MonkeyPatch):
@@ -80,7 +66,7 @@ def test_a_check_whose_command_cannot_start_leaves_nothing(tmp_path, monkeypatch
     verdict = got.by_id[records[0].id]
     assert verdict.verdict == "unknown" and "could not start" in verdict.reason
     assert snapshot(repos.local) == before
-    _nothing_left(repos.local)
+    no_leftovers(repos.local)
 
 
 def test_a_check_that_raises_inside_its_worktree_leaves_nothing(tmp_path, monkeypatch):
@@ -100,7 +86,7 @@ def test_a_check_that_raises_inside_its_worktree_leaves_nothing(tmp_path, monkey
 
     assert got.by_id[records[0].id].reason == "not checked: the check broke"
     assert seen and not seen[0].exists()
-    _nothing_left(repos.local)
+    no_leftovers(repos.local)
 
 
 def test_a_merge_that_conflicts_in_the_worktree_is_unknown_and_leaves_nothing(
@@ -119,7 +105,7 @@ def test_a_merge_that_conflicts_in_the_worktree_is_unknown_and_leaves_nothing(
     reason = got.by_id[records[0].id].reason
     assert "conflicts in calc.py" in reason, reason
     assert snapshot(repos.local) == before
-    _nothing_left(repos.local)
+    no_leftovers(repos.local)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
@@ -128,15 +114,8 @@ def test_an_abort_during_a_check_removes_its_worktree_and_stops_its_processes(tm
     repos.commit_local({"mul.py": MUL, "tests/test_calc.py": SLOW_IN_CHECK}, "add mul")
     repos.commit_upstream({"README.md": "calc\n"}, "a readme")
     before = snapshot(repos.local)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "faultlens.cli", "run", "--recover", "--", *PYTEST],
-        cwd=repos.local,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=faultlens_env(),
-    )
+    proc = recover_until_the_check_runs(repos.local)
     try:
-        _wait_for(lambda: bool(_with_token()), 240, "the triage check to start")
         time.sleep(0.2)
         os.kill(proc.pid, sig)
         _, err = proc.communicate(timeout=60)
@@ -147,5 +126,5 @@ def test_an_abort_during_a_check_removes_its_worktree_and_stops_its_processes(tm
 
     assert proc.returncode == 128 + sig, err.decode()[-2000:]
     # Gone at once, not at the next start.
-    _nothing_left(repos.local)
+    no_leftovers(repos.local)
     assert snapshot(repos.local) == before

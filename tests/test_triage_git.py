@@ -21,7 +21,7 @@ from .triage_repos import (
     faultlens_env,
     git,
     make_repos,
-    worktrees,
+    no_leftovers,
 )
 
 pytestmark = pytest.mark.real_tool
@@ -58,16 +58,6 @@ def _triage_of(summary: dict, test: str) -> dict:
     raise AssertionError(f"no outcome for {test}: {summary['outcomes']}")
 
 
-def _no_leftovers(repo: Path) -> None:
-    assert worktrees(repo) == [str(repo)]
-    assert git(repo, "for-each-ref", "--format=%(refname)", "refs/heads") == "refs/heads/main"
-    assert git(repo, "stash", "list") == ""
-    tmp = repo / ".faultlens" / "tmp"
-    assert not tmp.exists() or not any(tmp.iterdir())
-    journal = repo / ".faultlens" / "journal"
-    assert not journal.exists() or not [p for p in journal.iterdir() if p.suffix == ".json"]
-
-
 def test_a_failure_the_upstream_fixed_is_a_stale_branch_and_the_branch_is_brought_up_to_date(
     tmp_path,
 ):
@@ -90,7 +80,7 @@ def test_a_failure_the_upstream_fixed_is_a_stale_branch_and_the_branch_is_brough
     assert subjects[:3] == ["add mul", "fix add", "calc with tests"]
     assert git(repos.local, "rev-parse", "HEAD") != local_commit  # rebased, not merged
     assert (repos.local / "mul.py").read_text() == MUL
-    _no_leftovers(repos.local)
+    no_leftovers(repos.local)
 
 
 def test_a_failure_the_upstream_also_has_is_preexisting_and_escalated(tmp_path):
@@ -108,7 +98,7 @@ def test_a_failure_the_upstream_also_has_is_preexisting_and_escalated(tmp_path):
     assert got["reason"].startswith("also failing on origin/main")
     assert "also failing on origin/main" in res.stderr  # the box says it
     assert git(repos.local, "rev-parse", "HEAD") == head  # nothing synced
-    _no_leftovers(repos.local)
+    no_leftovers(repos.local)
 
 
 def test_a_test_introduced_by_the_local_commit_is_yours(tmp_path):
@@ -131,7 +121,7 @@ def test_a_test_introduced_by_the_local_commit_is_yours(tmp_path):
     assert got["triage"]["verdict"] == "yours", got
     assert "does not exist on origin/main" in got["triage"]["reason"]
     assert got["result"] == "escalated"
-    _no_leftovers(repos.local)
+    no_leftovers(repos.local)
 
 
 def test_without_an_upstream_the_verdict_is_unknown_and_no_worktree_is_made(tmp_path):
@@ -145,7 +135,7 @@ def test_without_an_upstream_the_verdict_is_unknown_and_no_worktree_is_made(tmp_
     assert got["triage"]["verdict"] == "unknown"
     assert got["triage"]["reason"] == "not checked: branch main has no upstream"
     assert not (repos.local / ".faultlens" / "tmp").exists()
-    _no_leftovers(repos.local)
+    no_leftovers(repos.local)
 
 
 CALC_NO_IMPORT = "def add(a, b):\n    return math.floor(a) + b\n"
@@ -169,7 +159,7 @@ def test_a_missing_import_the_upstream_added_is_stale_and_synced_not_fixed_twice
     # The upstream's import, once: the compile recipe did not add its own.
     assert (repos.local / "calc.py").read_text() == CALC_WITH_IMPORT
     assert git(repos.local, "log", "--format=%s", "-1") == "add mul"
-    _no_leftovers(repos.local)
+    no_leftovers(repos.local)
 
 
 def test_uncommitted_changes_go_into_the_check_and_the_sync_refuses_a_dirty_tree(tmp_path):
@@ -192,4 +182,4 @@ def test_uncommitted_changes_go_into_the_check_and_the_sync_refuses_a_dirty_tree
     assert git(repos.local, "rev-parse", "HEAD") == head
     assert "def square" in (repos.local / "mul.py").read_text()  # the changes are kept
     assert (repos.local / "tests" / "test_square.py").exists()
-    _no_leftovers(repos.local)
+    no_leftovers(repos.local)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,3 +128,77 @@ def worktrees(repo: Path) -> list[str]:
 
 def faultlens_env() -> dict[str, str]:
     return {**os.environ, **ENV, "PYTHONUNBUFFERED": "1"}
+
+
+def with_token() -> list[int]:
+    """Our processes that carry a triage check's token (recipes/triage_check.py)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                env = f.read()
+        except OSError:
+            continue
+        if b"FAULTLENS_TRIAGE_TOKEN=" in env:
+            found.append(int(name))
+    return found
+
+
+def wait_for(cond: Callable[[], object], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def recover_until_the_check_runs(repo: Path) -> subprocess.Popen[bytes]:
+    """`faultlens run --recover` started in `repo`, returned once its triage
+    check's test runs (the project's test sleeps there: SLOW_IN_CHECK)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "faultlens.cli", "run", "--recover", "--", *PYTEST],
+        cwd=repo,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=faultlens_env(),
+    )
+    try:
+        wait_for(lambda: bool(with_token()), 240, "the triage check to start")
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    return proc
+
+
+def no_leftovers(repo: Path) -> None:
+    """Nothing a recipe made is left: no worktree (nor its admin folder), no
+    branch but main, no stash, no scratch space, no journal entry, no process."""
+    assert worktrees(repo) == [str(repo)]
+    assert not list((repo / ".git" / "worktrees").glob("*"))
+    assert git(repo, "for-each-ref", "--format=%(refname)", "refs/heads") == "refs/heads/main"
+    assert git(repo, "stash", "list") == ""
+    tmp = repo / ".faultlens" / "tmp"
+    assert not tmp.exists() or not any(tmp.iterdir())
+    journal = repo / ".faultlens" / "journal"
+    assert not journal.exists() or not [p for p in journal.iterdir() if p.suffix == ".json"]
+    assert with_token() == []
+
+
+# The project's test, slow only where a triage check runs it (its environment
+# carries the check's token): a kill or an abort lands while the check runs.
+SLOW_IN_CHECK = """\
+import os
+import time
+
+from calc import add
+
+
+def test_add():
+    if os.environ.get("FAULTLENS_TRIAGE_TOKEN"):
+        time.sleep(120)
+    assert add(2, 3) == 5
+"""
