@@ -1,14 +1,16 @@
-"""The triage checks: the project's own command run again, on the upstream and
-on the branch with the upstream merged in, each in a temporary git worktree.
+"""Where triage's checks run: the repository and its upstream, and a
+temporary git worktree made ready to run the project's own command in
+(recipes/triage_run.py runs it there).
 
-    locate()     the repository, its branch and upstream (read-only queries;
-                 nothing here ever writes the index: GIT_OPTIONAL_LOCKS=0)
-    fetch()      `git fetch <remote>` (bounded), so "behind" is today's answer
-    position()   ahead / behind / local changes
-    run_check()  one worktree (the upstream, or HEAD + the upstream merged in +
-                 the local changes), the failing tests re-run there (one
-                 command per runner, as the test attempt builds them) or the
-                 original command once; what each failure did there
+    locate()          the repository, its branch and upstream (read-only
+                      queries; nothing here writes the index: GIT_OPTIONAL_LOCKS=0)
+    fetch()           `git fetch <remote>` (bounded), so "behind" is today's answer
+    position()        ahead / behind / local changes
+    local_changes()   the uncommitted changes (a binary diff) and untracked files
+    prepared_tree()   a worktree of the upstream, or of HEAD with the upstream
+                      merged in and the local changes applied, its tool folders
+                      linked in
+    map_command(), check_env()   the failed command as it runs there
 
 Safety.  The user's work tree, index, stash and branches are never touched:
 the checks run in a detached worktree under `<state>/tmp/` (recipes/scratch.py:
@@ -16,7 +18,7 @@ journalled, removed on success, failure, Ctrl-C and, at the next start, after
 a kill -9).  A merge made for the check lives on the worktree's detached HEAD
 only (no ref is moved).  Every process a check starts carries a token in its
 environment; a start after a kill stops whatever still runs with it
-(`recover_processes`).  Only the command that failed is run, as argv (no
+(triage_run.recover_processes).  Only the command that failed is run, as argv (no
 shell): its program and paths are mapped into the worktree, the project's
 untracked tool folders (`node_modules`, a virtualenv) are linked in so
 nothing is installed, and `PYTHONPATH` names the worktree's code first so an
@@ -28,27 +30,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import posixpath
-import secrets
-import signal
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .triage import Check, Upstream
+from .triage import Upstream
 
 if TYPE_CHECKING:
-    from faultlens.classifier.record import FailureRecord
-
-    from . import journal
     from .fixes.gitsync import Git
     from .model import Workspace
 
 MAX_TIMEOUT_S = 3600.0
-TOKEN_VAR = "FAULTLENS_TRIAGE_TOKEN"  # noqa: S105 - the variable's name, no secret
-KIND = "triage.procs"
 # Untracked folders of tools the project's command needs, linked into a worktree.
 TOOL_DIRS = ("node_modules", ".venv", "venv")
 MAX_UNTRACKED_FILES = 200
@@ -331,6 +325,8 @@ def map_command(argv: Sequence[str], co: Checkout, tree: Path) -> list[str]:
 def check_env(co: Checkout, tree: Path, token: str) -> dict[str, str]:
     """The environment a check runs with, over the user's: the process token,
     and PYTHONPATH with the worktree's code first."""
+    from .triage_run import TOKEN_VAR
+
     env = {TOKEN_VAR: token}
     front = [str(tree / co.cwd)]
     if (tree / "src").is_dir():
@@ -346,226 +342,3 @@ def check_env(co: Checkout, tree: Path, token: str) -> dict[str, str]:
             rest.append(part)
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([*front, *rest]))
     return env
-
-
-# -- running a check ------------------------------------------------------------------------
-def check_in(
-    ws: Workspace,
-    co: Checkout,
-    records: Sequence[FailureRecord],
-    command: Sequence[str],
-    timeout: float,
-    commit: str,
-    merge: str | None,
-    changes: LocalChanges | None,
-) -> dict[str, Check]:
-    """Each failure's result in a worktree of `commit` (with `merge` merged in
-    and `changes` applied): inconclusive for all when the tree cannot be made so."""
-    with prepared_tree(ws, co, commit=commit, merge=merge, changes=changes) as (tree, bad):
-        if bad:
-            return {r.id: Check("inconclusive", bad) for r in records}
-        return run_check(ws, co, tree, records, command, timeout)
-
-
-@dataclass(slots=True)
-class CheckRun:
-    """One check: where (for the reason) and each failure's result there."""
-
-    where: str
-    results: dict[str, Check] = field(default_factory=dict)
-
-
-def run_check(
-    ws: Workspace,
-    co: Checkout,
-    tree: Path,
-    records: Sequence[FailureRecord],
-    command: Sequence[str],
-    timeout: float,
-) -> dict[str, Check]:
-    """Run the failures' tests (or the original command) in `tree`; what each
-    failure did there.  The processes are journalled first, so a start after
-    a kill stops them."""
-    from . import journal
-    from .model import Workspace as WorkspaceType
-
-    token = secrets.token_hex(16)
-    entry = journal.begin(ws, KIND, {"token": token, "repo": str(co.top), "path": str(tree)})
-    try:
-        check_ws = WorkspaceType(roots=[tree], settings=ws.settings)
-        env = check_env(co, tree, token)
-        argv = map_command(command, co, tree)
-        return _judge_all(check_ws, co, tree, records, argv, env, timeout)
-    finally:
-        journal.end(ws, entry)
-
-
-def _judge_all(
-    check_ws: Workspace,
-    co: Checkout,
-    tree: Path,
-    records: Sequence[FailureRecord],
-    argv: list[str],
-    env: dict[str, str],
-    timeout: float,
-) -> dict[str, Check]:
-    from .test_batch import plan_reruns, run_reruns
-
-    tests = [r for r in records if r.failure_type.value == "test"]
-    out: dict[str, Check] = {}
-    selections, per_record, _refused = (
-        plan_reruns(tests, check_ws, argv, co.cwd) if tests else ([], {}, {})
-    )
-    if selections:
-        runs = run_reruns(selections, check_ws, co.cwd, env, timeout, None)
-        by_test: dict[str, tuple[str, str]] = {}
-        for _sel, judged in runs:
-            for tid, res in judged.results.items():
-                by_test[tid] = (res, judged.summary)
-        for rec in tests:
-            got = [by_test.get(t.test_id) for t in per_record.get(rec.id, [])]
-            if not got:
-                continue
-            states = [g[0] if g else "not_run" for g in got]
-            summary = next((g[1] for g in got if g), "")
-            if any(s == "failed" for s in states):
-                out[rec.id] = Check("fails", summary)
-            elif all(s == "passed" for s in states):
-                out[rec.id] = Check("passes", summary)
-            elif _test_absent(rec, tree / co.cwd):
-                out[rec.id] = Check("absent", "the test is not there")
-            else:
-                out[rec.id] = Check("inconclusive", f"the re-run did not run it ({summary})")
-    rest = [r for r in records if r.id not in out]
-    if rest:
-        out.update(_original(check_ws, co, tree, rest, argv, env, timeout))
-    return out
-
-
-def _original(
-    check_ws: Workspace,
-    co: Checkout,
-    tree: Path,
-    records: Sequence[FailureRecord],
-    argv: list[str],
-    env: dict[str, str],
-    timeout: float,
-) -> dict[str, Check]:
-    """The original command run once in the worktree, classified."""
-    from faultlens.classifier.engine import Classifier, Options
-
-    from .model import CommandStep
-    from .runner import run_step
-    from .verdict import base_id, record_tests
-
-    cwd = tree / co.cwd
-    classifier = Classifier(Options(cwd=str(cwd), command=list(argv)))
-    step = CommandStep(argv=list(argv), cwd=co.cwd, env=dict(env), timeout=timeout)
-    try:
-        res = run_step(step, check_ws, on_data=classifier.feed)
-    except Exception as exc:  # the folder vanished, a refused path
-        return {r.id: Check("inconclusive", f"could not run: {exc}") for r in records}
-    classifier.options.exit_code = res.exit_code
-    found = classifier.close()
-    if res.error:
-        return {r.id: Check("inconclusive", f"could not start: {res.error}") for r in records}
-    if res.timed_out:
-        return {r.id: Check("inconclusive", f"timed out after {timeout:g} s") for r in records}
-    ids = {base_id(r.id) for r in found}
-    named = record_tests(found)
-    out: dict[str, Check] = {}
-    for rec in records:
-        mine = record_tests([rec])
-        if base_id(rec.id) in ids or (mine and mine & named):
-            out[rec.id] = Check("fails", f"exit {res.exit_code}")
-        elif res.exit_code == 0:
-            out[rec.id] = Check("passes", "exit 0")
-        elif rec.failure_type.value == "test" and _test_absent(rec, cwd):
-            out[rec.id] = Check("absent", "the test is not there")
-        else:
-            other = found[0].signal[:120] if found else f"exit {res.exit_code}"
-            out[rec.id] = Check("inconclusive", f"it fails otherwise: {other}")
-    return out
-
-
-def _test_absent(rec: FailureRecord, cwd: Path) -> bool:
-    """The record's test is not in this tree: its file is missing, or the
-    file does not name the test."""
-    file = rec.hint.get("test_file") or (rec.source_file if rec.hint.get("runner") else None)
-    if not isinstance(file, str) or not file or os.path.isabs(file):
-        return False
-    rel = posixpath.normpath(file)
-    if rel.startswith(".."):
-        return False
-    path = cwd / rel
-    if not path.exists():
-        return True
-    leaf = _leaf(rec)
-    if not leaf:
-        return False
-    try:
-        with open(path, "rb") as f:
-            text = f.read(8 << 20).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return leaf not in text
-
-
-def _leaf(rec: FailureRecord) -> str:
-    """The test's own name as its source spells it (function or title)."""
-    path = rec.hint.get("test_path")
-    if isinstance(path, list) and path and isinstance(path[-1], str):
-        return path[-1]
-    name = rec.hint.get("test_name")
-    if isinstance(name, str) and name:
-        return name
-    tid = rec.hint.get("test_id")
-    if not isinstance(tid, str):
-        return ""
-    leaf = tid.split("::")[-1] if "::" in tid else tid.rsplit(".", 1)[-1]
-    return leaf.split("[", 1)[0].split("/", 1)[0]
-
-
-# -- after a kill ---------------------------------------------------------------------------------
-def _processes_with(token: str) -> list[int]:
-    """Our processes whose environment carries the check's token."""
-    needle = f"{TOKEN_VAR}={token}".encode()
-    uid = os.getuid()
-    found = []
-    with contextlib.suppress(OSError):
-        for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) == os.getpid():
-                continue
-            try:
-                if os.stat(f"/proc/{name}").st_uid != uid:
-                    continue
-                with open(f"/proc/{name}/environ", "rb") as f:
-                    env = f.read(1 << 20)
-            except OSError:
-                continue
-            if needle in env.split(b"\0"):
-                found.append(int(name))
-    return found
-
-
-def stop_processes(token: str) -> int:
-    """Kill what a check left running; how many processes."""
-    pids = _processes_with(token) if len(token) == 32 else []
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-    return len(pids)
-
-
-def recover_processes(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
-    """The start-up handler of kind "triage.procs": stop the processes a killed
-    check left, then remove its worktree (if the worktree's own journal entry
-    has not already)."""
-    from . import journal, scratch
-
-    token = entry.data.get("token")
-    stopped = stop_processes(token) if isinstance(token, str) else 0
-    removed = scratch.recover_worktree(ws, entry, stale=stale)
-    what = f"stopped {stopped} process(es) of an interrupted triage check" if stopped else ""
-    summary = "; ".join(x for x in (what, removed.summary) if x)
-    return journal.Recovered(summary, fields={"stopped": stopped, **removed.fields})

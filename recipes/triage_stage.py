@@ -139,7 +139,8 @@ def _checked(
     config: Settings,
     out: Verdicts,
 ) -> Verdicts:
-    from .triage_check import check_in, fetch, local_changes, position
+    from .triage_check import fetch, local_changes, position
+    from .triage_run import check_in
 
     fetched = ""
     if config.fetch and co.remote != ".":

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from faultlens.classifier import Options, classify_text
-from faultlens.recipes import Workspace, triage_check, triage_stage
+from faultlens.recipes import Workspace, triage_run, triage_stage
 
 from .triage_repos import (
     ENV,
@@ -79,7 +79,7 @@ def test_a_check_that_raises_inside_its_worktree_leaves_nothing(tmp_path, monkey
         assert tree.is_dir()
         raise RuntimeError("the check broke")
 
-    monkeypatch.setattr(triage_check, "run_check", broken)
+    monkeypatch.setattr(triage_run, "run_check", broken)
     got = triage_stage.triage(
         Workspace.at(repos.local), records, command=PYTEST, cwd_rel=".", say=lambda _t: None
     )
