@@ -27,7 +27,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -85,10 +85,29 @@ def _file_digest(path: Path, budget: list[int]) -> str:
     return f"{st.st_mode & 0o111:o}:" + h.hexdigest()
 
 
-def status_paths(porcelain_z: str) -> list[str] | None:
-    """The paths `git status --porcelain=v1 -z --no-renames` names (pure);
-    None when there are more than MAX_CHANGED_FILES."""
-    paths = [entry[3:] for entry in porcelain_z.split("\0") if len(entry) > 3]
+def tool_path(top: Path, rel: str, seen: dict[str, bool] | None = None) -> bool:
+    """Whether a work-tree path lies in a tool folder, not in the project's
+    code: an untracked `node_modules`, or a virtualenv (a folder holding
+    `pyvenv.cfg`) — left out of the tree key and out of triage's copies."""
+    parts = rel.split("/")
+    if "node_modules" in parts[:-1]:
+        return True
+    cache = {} if seen is None else seen
+    for i in range(1, min(len(parts), 4)):
+        folder = "/".join(parts[:i])
+        if folder not in cache:
+            cache[folder] = (top / folder / "pyvenv.cfg").is_file()
+        if cache[folder]:
+            return True
+    return False
+
+
+def status_paths(
+    porcelain_z: str, keep: Callable[[str], bool] = lambda _p: True
+) -> list[str] | None:
+    """The paths `git status --porcelain=v1 -z --no-renames` names that `keep`
+    accepts; None when there are more than MAX_CHANGED_FILES."""
+    paths = [e[3:] for e in porcelain_z.split("\0") if len(e) > 3 and keep(e[3:])]
     return None if len(paths) > MAX_CHANGED_FILES else sorted(set(paths))
 
 
@@ -110,7 +129,8 @@ def tree_state(
     res = Git(top, timeout=timeout).run(
         "status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=all"
     )
-    paths = status_paths(res.out) if res.code == 0 else None
+    seen: dict[str, bool] = {}
+    paths = status_paths(res.out, lambda p: not tool_path(top, p, seen)) if res.code == 0 else None
     if paths is None:
         return TreeState(head, None)
     skip = []

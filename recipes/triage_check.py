@@ -43,8 +43,7 @@ if TYPE_CHECKING:
     from .model import Workspace
 
 MAX_TIMEOUT_S = 3600.0
-# Untracked folders of tools the project's command needs, linked into a worktree.
-TOOL_DIRS = ("node_modules", ".venv", "venv")
+MAX_ENTRIES = 2000  # entries of a folder looked at for tool folders to link
 MAX_UNTRACKED_FILES = 200
 MAX_UNTRACKED_BYTES = 16 << 20
 MAX_DIFF_BYTES = 32 << 20
@@ -114,8 +113,21 @@ def fetch(co: Checkout, timeout: float) -> str:
     return f"not fetched ({tail[-1][:160] if tail else f'exit {res.code}'})"
 
 
-def _excluded(rel: str, state_rel: str | None) -> bool:
-    return state_rel is not None and (rel == state_rel or rel.startswith(state_rel + "/"))
+def _untracked(co: Checkout, ws: Workspace, listing: str, sep: str) -> list[str]:
+    """The untracked files of a `git ls-files --others` listing that are the
+    project's: not in faultlens' state dir, not in a tool folder (a virtualenv,
+    `node_modules`: linked into a worktree, never copied)."""
+    from .history import tool_path
+
+    state_rel = _state_rel(co, ws)
+    seen: dict[str, bool] = {}
+    out = []
+    for rel in listing.split(sep):
+        if not rel or (state_rel is not None and (rel + "/").startswith(state_rel + "/")):
+            continue
+        if not tool_path(co.top, rel, seen):
+            out.append(rel)
+    return out
 
 
 def _state_rel(co: Checkout, ws: Workspace) -> str | None:
@@ -142,12 +154,10 @@ class LocalChanges:
 
 def local_changes(co: Checkout, ws: Workspace) -> LocalChanges | str:
     """The local changes (read-only), or why they cannot be carried over."""
-    git = _git(co)
-    state_rel = _state_rel(co, ws)
-    res = git.run("ls-files", "--others", "--exclude-standard", "-z")
+    res = _git(co).run("ls-files", "--others", "--exclude-standard", "-z")
     if res.code != 0:
         return "git ls-files failed"
-    untracked = [p for p in res.out.split("\0") if p and not _excluded(p, state_rel)]
+    untracked = _untracked(co, ws, res.out, "\0")
     if len(untracked) > MAX_UNTRACKED_FILES:
         return f"more than {MAX_UNTRACKED_FILES} untracked files"
     size = 0
@@ -202,9 +212,8 @@ def position(co: Checkout, ws: Workspace, fetched: str) -> tuple[Upstream, str] 
     if len(counts) != 2 or not all(c.isdigit() for c in counts):
         return f"cannot count the commits between HEAD and {co.upstream}"
     tracked = git.out("status", "--porcelain=v1", "--untracked-files=no")
-    state_rel = _state_rel(co, ws)
-    others = git.out("ls-files", "--others", "--exclude-standard")
-    untracked = [p for p in (others or "").splitlines() if p and not _excluded(p, state_rel)]
+    others = git.run("ls-files", "--others", "--exclude-standard", "-z")
+    untracked = _untracked(co, ws, others.out, "\0") if others.code == 0 else []
     dirty = bool((tracked or "").strip()) or bool(untracked)
     return Upstream(co.upstream, int(counts[0]), int(counts[1]), dirty, fetched), sha
 
@@ -282,17 +291,23 @@ def _carry_over(co: Checkout, tree: Path, changes: LocalChanges) -> str:
 
 
 def _link_tools(co: Checkout, tree: Path) -> None:
-    """Link the project's untracked tool folders (installed packages, a
-    virtualenv) into the worktree, so the command finds what it found."""
-    folders = {".", co.cwd}
-    for folder in folders:
-        for name in TOOL_DIRS:
-            src = co.top / folder / name
-            dst = tree / folder / name
-            if not src.is_dir() or src.is_symlink() or os.path.lexists(dst):
+    """Link the project's untracked tool folders (`node_modules`, a virtualenv:
+    any folder holding `pyvenv.cfg`) into the worktree, at the top and in the
+    run's folder, so the command finds what it found (nothing is installed)."""
+    for folder in dict.fromkeys((".", co.cwd)):
+        try:
+            entries = list(os.scandir(co.top / folder))
+        except OSError:
+            continue
+        for entry in entries[:MAX_ENTRIES]:
+            if not entry.is_dir(follow_symlinks=False):
                 continue
-            if name != "node_modules" and not (src / "pyvenv.cfg").is_file():
+            src = Path(entry.path)
+            if entry.name != "node_modules" and not (src / "pyvenv.cfg").is_file():
                 continue
+            dst = tree / folder / entry.name
+            if os.path.lexists(dst):
+                continue  # tracked there (or made by the checkout): leave it
             with contextlib.suppress(OSError):
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(src, dst, target_is_directory=True)

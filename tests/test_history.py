@@ -198,3 +198,19 @@ def test_a_failure_seen_for_the_first_time_gets_no_history_line(tmp_path):
     ledger = _stored_runs(ws, rec, 1)
     assert history.box_lines(ledger, rec) == []
     assert history.describe(history.history(ledger, rec.id)).startswith("first seen ")
+
+
+def test_an_untracked_virtualenv_or_node_modules_is_not_part_of_the_code(tmp_path):
+    proj = _project(tmp_path)
+    clean = history.tree_state(proj)
+    venv = proj / ".venv"
+    (venv / "lib").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    for i in range(600):  # more files than a tree key reads
+        (venv / "lib" / f"m{i}.py").write_text("x = 1\n")
+    (proj / "web" / "node_modules" / "left-pad").mkdir(parents=True)
+    (proj / "web" / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    assert history.tree_state(proj) == clean
+    assert history.tool_path(proj, ".venv/lib/m1.py")
+    assert history.tool_path(proj, "web/node_modules/left-pad/index.js")
+    assert not history.tool_path(proj, "tests/test_service.py")

@@ -27,7 +27,9 @@ from .triage_repos import (
 pytestmark = pytest.mark.real_tool
 
 
-def run_recover(cwd: Path, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], dict]:
+def run_recover(
+    cwd: Path, timeout: float = 300, **env: str
+) -> tuple[subprocess.CompletedProcess[str], dict]:
     res = subprocess.run(
         [
             sys.executable,
@@ -44,7 +46,7 @@ def run_recover(cwd: Path, timeout: float = 300) -> tuple[subprocess.CompletedPr
         capture_output=True,
         text=True,
         timeout=timeout,
-        env=faultlens_env(),
+        env={**faultlens_env(), **env},
     )
     summary = json.loads(res.stderr.strip().splitlines()[-1])
     return res, summary
@@ -182,4 +184,22 @@ def test_uncommitted_changes_go_into_the_check_and_the_sync_refuses_a_dirty_tree
     assert git(repos.local, "rev-parse", "HEAD") == head
     assert "def square" in (repos.local / "mul.py").read_text()  # the changes are kept
     assert (repos.local / "tests" / "test_square.py").exists()
+    no_leftovers(repos.local)
+
+
+def test_the_check_runs_the_worktree_code_not_the_code_pythonpath_names_in_the_user_tree(
+    tmp_path,
+):
+    """A src layout found through PYTHONPATH (or an editable install: a path in
+    site-packages) points at the user's tree; the check must import the
+    worktree's copy, or it would test the user's bug on the upstream."""
+    repos = make_repos(tmp_path, src=True)
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    repos.commit_upstream({"src/calc.py": CALC_FIXED}, "fix add")
+
+    res, summary = run_recover(repos.local, PYTHONPATH=str(repos.local / "src"))
+
+    assert res.returncode == 0, res.stderr[-3000:]
+    got = _triage_of(summary, "test_add")
+    assert got["triage"]["verdict"] == "stale_branch", got
     no_leftovers(repos.local)

@@ -77,15 +77,19 @@ class Repos:
         git(self.local, "commit", "-qm", message)
 
 
-def make_repos(tmp_path: Path) -> Repos:
-    """A remote with the project (add() has a bug its test catches), cloned twice."""
+def make_repos(tmp_path: Path, *, src: bool = False) -> Repos:
+    """A remote with the project (add() has a bug its test catches), cloned
+    twice; with `src`, the code lives in `src/` (found through PYTHONPATH or an
+    installed package, as a src layout is)."""
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
     seed = tmp_path / "seed"
     git(tmp_path, "clone", "-q", str(remote), str(seed))
     git(seed, "checkout", "-q", "-b", "main")
     (seed / "tests").mkdir()
-    (seed / "calc.py").write_text(CALC_BUGGY)
+    code = seed / "src" if src else seed
+    code.mkdir(exist_ok=True)
+    (code / "calc.py").write_text(CALC_BUGGY)
     (seed / "tests" / "test_calc.py").write_text(TEST_CALC)
     (seed / ".gitignore").write_text("__pycache__/\n")
     git(seed, "add", "-A")
