@@ -28,7 +28,7 @@ pytestmark = pytest.mark.real_tool
 
 
 def run_recover(
-    cwd: Path, timeout: float = 300, **env: str
+    cwd: Path, command: list[str] = PYTEST, timeout: float = 300, **env: str
 ) -> tuple[subprocess.CompletedProcess[str], dict]:
     res = subprocess.run(
         [
@@ -40,7 +40,7 @@ def run_recover(
             "--format",
             "json",
             "--",
-            *PYTEST,
+            *command,
         ],
         cwd=cwd,
         capture_output=True,
@@ -202,4 +202,21 @@ def test_the_check_runs_the_worktree_code_not_the_code_pythonpath_names_in_the_u
     assert res.returncode == 0, res.stderr[-3000:]
     got = _triage_of(summary, "test_add")
     assert got["triage"]["verdict"] == "stale_branch", got
+    no_leftovers(repos.local)
+
+
+def test_a_node_test_failure_the_upstream_fixed_is_a_stale_branch(tmp_path):
+    from .triage_repos import JS_CALC_FIXED, NODE_TEST, make_js_repos
+
+    repos = make_js_repos(tmp_path)
+    repos.commit_local({"lib/mul.js": "exports.mul = (a, b) => a * b;\n"}, "add mul")
+    repos.commit_upstream({"lib/calc.js": JS_CALC_FIXED}, "fix add")
+
+    res, summary = run_recover(repos.local, NODE_TEST)
+
+    assert res.returncode == 0, res.stderr[-3000:]
+    (out,) = summary["outcomes"]
+    assert out["record"]["triage"]["verdict"] == "stale_branch", out
+    assert out["result"] == "recovered"
+    assert (repos.local / "lib" / "calc.js").read_text() == JS_CALC_FIXED
     no_leftovers(repos.local)

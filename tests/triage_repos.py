@@ -206,3 +206,51 @@ def test_add():
         time.sleep(120)
     assert add(2, 3) == 5
 """
+
+
+# The same project in JavaScript, tested with Node's own runner (node --test),
+# its helper installed in an ignored node_modules/ (never committed).
+JS_CALC_BUGGY = "const { pad } = require('tiny-pad');\n\nexports.add = (a, b) => a - b;\nexports.show = (n) => pad(String(n));\n"
+JS_CALC_FIXED = JS_CALC_BUGGY.replace("a - b", "a + b")
+JS_TEST = """\
+const test = require('node:test');
+const assert = require('node:assert');
+const { add, show } = require('../lib/calc.js');
+
+test('add', () => {
+  assert.strictEqual(add(2, 3), 5);
+});
+
+test('show', () => {
+  assert.strictEqual(show(7), ' 7');
+});
+"""
+JS_PAD = "exports.pad = (s) => ' '.repeat(Math.max(0, 2 - s.length)) + s;\n"
+NODE_TEST = ["node", "--test", "test/"]
+
+
+def make_js_repos(tmp_path: Path) -> Repos:
+    """A remote with the JS project (add() has a bug its test catches), cloned
+    twice; each clone gets its node_modules as `npm install` would leave it."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    seed = tmp_path / "seed"
+    git(tmp_path, "clone", "-q", str(remote), str(seed))
+    git(seed, "checkout", "-q", "-b", "main")
+    (seed / "lib").mkdir()
+    (seed / "test").mkdir()
+    (seed / "lib" / "calc.js").write_text(JS_CALC_BUGGY)
+    (seed / "test" / "calc.test.js").write_text(JS_TEST)
+    (seed / "package.json").write_text('{"name": "calc", "dependencies": {"tiny-pad": "1.0.0"}}\n')
+    (seed / ".gitignore").write_text("node_modules/\n")
+    git(seed, "add", "-A")
+    git(seed, "commit", "-qm", "calc with tests")
+    git(seed, "push", "-q", "-u", "origin", "main")
+    upstream, local = tmp_path / "upstream-dev", tmp_path / "local-dev"
+    for clone in (upstream, local):
+        git(tmp_path, "clone", "-q", str(remote), str(clone))
+        pad = clone / "node_modules" / "tiny-pad"
+        pad.mkdir(parents=True)
+        (pad / "index.js").write_text(JS_PAD)
+        (pad / "package.json").write_text('{"name": "tiny-pad", "version": "1.0.0"}\n')
+    return Repos(remote, upstream, local)
