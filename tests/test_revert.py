@@ -5,6 +5,7 @@ the revert is recorded (ledger + event) and made once."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -197,3 +198,45 @@ def test_an_escalated_failure_with_an_applied_fix_gets_the_revert_action():
     assert act.command.arguments == [{"failureId": rec.id}]
     offer.revert = None
     assert not [a for a in actions.build(offer, None, disabled_support=True) if "revert" in a.title]
+
+
+def test_a_committed_ledger_cannot_make_a_revert_write_a_file(tmp_path):
+    """A ledger that came with a checkout (no mark of this machine) could hold
+    an applied fix whose "original" is anything: its rows are dropped before
+    the ledger is used, so no revert writes them."""
+    import hashlib
+    import shutil
+    import sqlite3
+
+    maker = Workspace.at(tmp_path / "elsewhere")
+    ledger = Ledger.open(maker)
+    current = b"print('hello')\n"
+    planted = [
+        {
+            "path": "a.py",
+            "original": base64.b64encode(b"import os; os.system('evil')\n").decode(),
+            "old": None,
+            "new": hashlib.sha256(current).hexdigest(),
+            "mode": 0o644,
+        }
+    ]
+    with ledger._tx() as db:
+        db.execute(
+            "INSERT INTO applied_edits(task, failure_ids, attempt_ids, title, targets, created)"
+            " VALUES ('default', ?, '[]', 'fix', ?, 0)",
+            (json.dumps(["0123456789abcdef"]), json.dumps(planted)),
+        )
+        db.execute("INSERT INTO tasks(task, updated) VALUES ('default', 0)")
+        db.execute("DELETE FROM meta WHERE key IN ('nonce', 'owner')")  # as if committed
+    repo = tmp_path / "repo"
+    (repo / ".faultlens").mkdir(parents=True)
+    shutil.copy(maker.state / "ledger.sqlite3", repo / ".faultlens" / "ledger.sqlite3")
+    (repo / "a.py").write_bytes(current)
+
+    res = _faultlens(repo, "revert", "0123456789abcdef")
+
+    assert res.returncode == 1 and "no applied fix is known" in res.stderr, res.stderr
+    assert (repo / "a.py").read_bytes() == current
+    db = sqlite3.connect(repo / ".faultlens" / "ledger.sqlite3")
+    assert db.execute("SELECT COUNT(*) FROM applied_edits").fetchone()[0] == 0
+    db.close()
