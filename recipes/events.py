@@ -232,14 +232,15 @@ class EventLog:
         """Append each text to its state-relative file; on a state problem,
         say so once and drop the rest (logging never stops the caller)."""
         try:
+            state = self.ws.state
+            statedir.ensure(state)
             data = {rel: text.encode("utf-8", "replace") for rel, text in writes.items()}
-            statefs.append_many(self.ws.state, data)
+            statefs.append_many(state, data)
         except (OSError, StateUnavailable) as exc:
             unwritable(self.ws, exc)
 
     def emit(self, event: str, record: FailureRecord, **extra: Any) -> dict[str, Any]:
         """Write one event (JSON line + text log).  Returns the JSON object."""
-        statedir.ensure(self.ws.state)
         obj, entries = self._entries(event, record, extra)
         writes: dict[str, str] = {}
         for rel, text in entries:
@@ -253,7 +254,6 @@ class EventLog:
         """`emit` for each record, in order, with the same extra fields: the
         same entries, but each file gets one write holding all of its entries
         (a run's hundreds of records cost three appends, not three per record)."""
-        statedir.ensure(self.ws.state)
         objs: list[dict[str, Any]] = []
         by_file: dict[str, list[str]] = {}
         for record in records:
@@ -296,7 +296,6 @@ class EventLog:
     def info(self, text: str, *, level: str = "INFO", task: str | None = None) -> None:
         """A free-form line in the session log (`INFO user selected: retry`); also in
         the task's error log when `task` is given."""
-        statedir.ensure(self.ws.state)
         now = self.ws.settings.clock()
         entry = line(now, level, text)
         writes = {self._session_rel(now): entry}

@@ -118,7 +118,7 @@ def tree_state(
     (HEAD + every changed or untracked file's content, but what is under
     `exclude`: faultlens' own state dir).  None outside git.  Read-only: git
     is asked not to refresh the index (GIT_OPTIONAL_LOCKS=0)."""
-    from .fixes.gitsync import Git
+    from .fixes.gitcore import Git
 
     git = Git(cwd, timeout=timeout)
     res = git.run("rev-parse", "--show-toplevel", "HEAD")

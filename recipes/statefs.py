@@ -101,6 +101,8 @@ def probe_writable(folder: Path) -> str | None:
 
 def describe(exc: BaseException) -> str:
     """An OSError as a short phrase (`Read-only file system`), else its text."""
+    if isinstance(exc, UnsafeStateFile) and exc.filename:
+        return f"{exc.filename} is {exc.strerror}"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) or type(exc).__name__
@@ -268,9 +270,13 @@ def tmp_pid(name: str) -> int | None:
     return int(pid)
 
 
-def write_state(state: Path, rel: str, data: bytes, mode: int = 0o644) -> None:
+def write_state(
+    state: Path, rel: str, data: bytes, mode: int = 0o644, *, durable: bool = True
+) -> None:
     """Replace a file under the state dir atomically (a temporary file, fsync,
-    rename).  The rename replaces a symlink itself, never its target."""
+    rename).  The rename replaces a symlink itself, never its target.
+    `durable=False` skips the fsyncs (a copy that can be made again, such as
+    a run log: whole or absent after a crash, maybe not on disk yet)."""
     *dirs, leaf = parts_of(rel)
     with dir_fd(state, dirs, create=True) as dfd:
         tmp = tmp_name(leaf)
@@ -280,7 +286,8 @@ def write_state(state: Path, rel: str, data: bytes, mode: int = 0o644) -> None:
             while view:
                 n = os.write(fd, view)
                 view = view[n:]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         except BaseException:
             os.close(fd)
             with contextlib.suppress(OSError):
@@ -293,8 +300,9 @@ def write_state(state: Path, rel: str, data: bytes, mode: int = 0o644) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=dfd)
             raise
-        with contextlib.suppress(OSError):
-            os.fsync(dfd)
+        if durable:
+            with contextlib.suppress(OSError):
+                os.fsync(dfd)
 
 
 def open_for_write(path: Path) -> BinaryIO:

@@ -39,10 +39,12 @@ from typing import TYPE_CHECKING
 from .triage import Upstream
 
 if TYPE_CHECKING:
-    from .fixes.gitsync import Git
+    from .fixes.gitcore import Git
     from .model import Workspace
 
 MAX_TIMEOUT_S = 3600.0
+# Every process of a check carries `TOKEN_VAR=<its random token>` (recipes/triage_run.py).
+TOKEN_VAR = "FAULTLENS_TRIAGE_TOKEN"  # noqa: S105 - the variable's name, no secret
 MAX_ENTRIES = 2000  # entries of a folder looked at for tool folders to link
 MAX_UNTRACKED_FILES = 200
 MAX_UNTRACKED_BYTES = 16 << 20
@@ -66,9 +68,9 @@ class Checkout:
 
 def locate(run_cwd: Path) -> Checkout | str:
     """The checkout around `run_cwd`, or why it cannot be triaged (one line)."""
-    from .fixes import gitsync
+    from .fixes import gitcore
 
-    st = gitsync.state(run_cwd)
+    st = gitcore.state(run_cwd)
     if st.toplevel is None or st.head is None:
         return "not in a git repository with a commit"
     if st.operation:
@@ -94,7 +96,7 @@ def locate(run_cwd: Path) -> Checkout | str:
 
 
 def _git(co: Checkout, timeout: float = 60.0) -> Git:
-    from .fixes.gitsync import Git
+    from .fixes.gitcore import Git
 
     return Git(co.top, timeout=timeout)
 
@@ -184,7 +186,7 @@ def _git_bytes(
     stdout), or why it could not run."""
     import subprocess
 
-    from .fixes.gitsync import Git, git_env
+    from .fixes.gitcore import Git, git_env
 
     try:
         proc = subprocess.run(
@@ -238,7 +240,7 @@ def prepared_tree(
 
 
 def _tree_git(tree: Path, timeout: float = 120.0) -> Git:
-    from .fixes.gitsync import Git
+    from .fixes.gitcore import Git
 
     return Git(tree, timeout=timeout)
 
@@ -340,8 +342,6 @@ def map_command(argv: Sequence[str], co: Checkout, tree: Path) -> list[str]:
 def check_env(co: Checkout, tree: Path, token: str) -> dict[str, str]:
     """The environment a check runs with, over the user's: the process token,
     and PYTHONPATH with the worktree's code first."""
-    from .triage_run import TOKEN_VAR
-
     env = {TOKEN_VAR: token}
     front = [str(tree / co.cwd)]
     if (tree / "src").is_dir():

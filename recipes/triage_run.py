@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .triage import Check
-from .triage_check import Checkout, LocalChanges, check_env, map_command, prepared_tree
+from .triage_check import (
+    TOKEN_VAR,
+    Checkout,
+    LocalChanges,
+    check_env,
+    map_command,
+    prepared_tree,
+)
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -29,7 +36,6 @@ if TYPE_CHECKING:
     from . import journal
     from .model import Workspace
 
-TOKEN_VAR = "FAULTLENS_TRIAGE_TOKEN"  # noqa: S105 - the variable's name, no secret
 KIND = "triage.procs"
 
 

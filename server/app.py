@@ -499,7 +499,7 @@ class FaultLensServer(LanguageServer):
                 if self._log_seq.get(path) == seq:
                     try:  # never through a symlink a checkout left under runs/
                         rel = path.relative_to(ws.state).as_posix()
-                        statefs.write_state(ws.state, rel, text)
+                        statefs.write_state(ws.state, rel, text, durable=False)
                     except (OSError, ValueError, StateUnavailable) as exc:
                         unwritable(ws, exc)
 
