@@ -355,5 +355,10 @@ def finish(st: RunState, staged: Staged) -> None:
             )
         else:
             why = synced.reason if synced is not None else "the branch sync was not made"
+            if synced is not None and st.changes and "uncommitted changes" in why:
+                why = (
+                    "another recipe of this run changed files, and the sync never runs on a "
+                    f"dirty tree ({why}): commit or revert them, then run again"
+                )
             tried = synced.tried if synced is not None else "nothing"
             settle(st, rec, "escalated", tried, f"stale branch, but {why}", [line, *earlier])

@@ -220,3 +220,31 @@ def test_a_node_test_failure_the_upstream_fixed_is_a_stale_branch(tmp_path):
     assert out["result"] == "recovered"
     assert (repos.local / "lib" / "calc.js").read_text() == JS_CALC_FIXED
     no_leftovers(repos.local)
+
+
+def test_a_stale_branch_is_not_synced_over_another_recipe_s_fix_and_says_why(tmp_path):
+    repos = make_repos(tmp_path)
+    repos.commit_local(
+        {
+            "geo.py": "def circle(r):\n    return math.pi * r * r\n",
+            "tests/test_geo.py": "from geo import circle\n\n\ndef test_circle():\n"
+            "    assert circle(1) > 3\n",
+        },
+        "add geo",
+    )
+    repos.commit_upstream({"calc.py": CALC_FIXED}, "fix add")
+    head = git(repos.local, "rev-parse", "HEAD")
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 1, res.stderr[-3000:]
+    (fix,) = [o for o in summary["outcomes"] if o["record"]["source_file"] == "geo.py"]
+    assert fix["record"]["triage"]["verdict"] == "yours"
+    assert fix["result"] == "recovered"  # the import was added
+    stale = _triage_of(summary, "test_add")
+    assert stale["triage"]["verdict"] == "stale_branch"
+    assert stale["result"] == "escalated"
+    assert "another recipe of this run changed files" in stale["reason"]
+    assert git(repos.local, "rev-parse", "HEAD") == head  # never synced over the fix
+    assert (repos.local / "geo.py").read_text().startswith("import math")
+    no_leftovers(repos.local)
