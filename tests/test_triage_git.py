@@ -248,3 +248,22 @@ def test_a_stale_branch_is_not_synced_over_another_recipe_s_fix_and_says_why(tmp
     assert git(repos.local, "rev-parse", "HEAD") == head  # never synced over the fix
     assert (repos.local / "geo.py").read_text().startswith("import math")
     no_leftovers(repos.local)
+
+
+def test_a_compile_failure_the_upstream_also_has_is_escalated_not_fixed_here(tmp_path):
+    repos = make_repos(tmp_path)
+    repos.commit_upstream({"calc.py": CALC_NO_IMPORT}, "floor the first operand")
+    git(repos.local, "pull", "-q", "--ff-only")
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    repos.commit_upstream({"README.md": "calc\n"}, "a readme")  # the import still missing
+
+    res, summary = run_recover(repos.local)
+
+    assert res.returncode == 1
+    (out,) = [o for o in summary["outcomes"] if o["record"]["source_file"] == "calc.py"]
+    assert out["record"]["failure_type"] == "compile"
+    assert out["record"]["triage"]["verdict"] == "preexisting"
+    assert out["result"] == "escalated"
+    assert out["reason"] == "also failing on origin/main: not introduced here"
+    assert (repos.local / "calc.py").read_text() == CALC_NO_IMPORT  # not fixed here
+    no_leftovers(repos.local)
