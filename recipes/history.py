@@ -286,16 +286,23 @@ def _like(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-def history(ledger: Ledger, failure_id: str, *, limit: int = 1000) -> History:
-    """The occurrences of `failure_id` (exact id, or `id.N` repeats of it)."""
+def history(
+    ledger: Ledger, failure_id: str, *, task: str | None = None, limit: int = 1000
+) -> History:
+    """The occurrences of `failure_id` (exact id, or `id.N` repeats of it), in
+    every task or in `task`'s runs only."""
+    from .ledger import task_key
+
+    only = None if task is None else task_key(task)
     with ledger._read() as db:
         rows = db.execute(
             "SELECT rr.run_id, r.started, rr.ended, rr.triage, r.tree, r.exit_code,"
             " r.task, r.argv, r.cwd, rr.record"
             " FROM run_records rr JOIN runs r ON r.id = rr.run_id"
-            " WHERE rr.failure_id = ? OR rr.failure_id LIKE ? ESCAPE '\\'"
+            " WHERE (rr.failure_id = ? OR rr.failure_id LIKE ? ESCAPE '\\')"
+            " AND (? IS NULL OR r.task = ?)"
             " ORDER BY rr.run_id LIMIT ?",
-            (failure_id, _like(failure_id + "."), limit),
+            (failure_id, _like(failure_id + "."), only, only, limit),
         ).fetchall()
         passes: list[int] = []
         trees: set[str] = set()
@@ -370,7 +377,7 @@ def worst(ledger: Ledger, limit: int = 20, task: str | None = None) -> list[Hist
                 " GROUP BY rr.failure_id ORDER BY n DESC, MAX(rr.run_id) DESC LIMIT ?",
                 (task_key(task), limit * 3),
             ).fetchall()
-    found = [history(ledger, str(r[0])) for r in rows]
+    found = [history(ledger, str(r[0]), task=task) for r in rows]
     found.sort(key=lambda h: (-h.times, -h.flaky, -(h.last_seen or 0)))
     return found[:limit]
 

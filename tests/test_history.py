@@ -214,3 +214,17 @@ def test_an_untracked_virtualenv_or_node_modules_is_not_part_of_the_code(tmp_pat
     assert history.tool_path(proj, ".venv/lib/m1.py")
     assert history.tool_path(proj, "web/node_modules/left-pad/index.js")
     assert not history.tool_path(proj, "tests/test_service.py")
+
+
+def test_the_worst_offenders_of_one_task_count_that_task_s_runs_only(tmp_path):
+    from faultlens.classifier import classify_text
+
+    (rec,) = classify_text("src/a.ts(3,1): error TS2304: Cannot find name 'X'.\n")
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    for task, n in (("A", 2), ("B", 3)):
+        for _ in range(n):
+            run_id = ledger.start_run(task, ["tsc"], ".")
+            ledger.finish_run(run_id, 2, [rec])
+    assert [h.times for h in history.worst(ledger, 5)] == [5]
+    assert [h.times for h in history.worst(ledger, 5, task="A")] == [2]
+    assert history.worst(ledger, 5, task="C") == []
