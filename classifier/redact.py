@@ -342,4 +342,3 @@ def masked_secret(argv: Sequence[str] | None) -> str | None:
         if MASKED.search(str(arg)):
             return str(arg)
     return None
-

@@ -11,18 +11,20 @@ is being classified.
 from __future__ import annotations
 
 import asyncio
+import enum
 import functools
 import hashlib
 import json
 import logging
 import os
+import sys
 import threading
 import traceback
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from cattrs import Converter
 from lsprotocol import types as T
@@ -72,10 +74,28 @@ _default_converter: Callable[[], Converter] = default_converter  # pygls leaves 
 
 
 def _converter() -> Converter:
-    """pygls' converter, passing JSON-ready dicts (diagnostic `data`) through as they are."""
+    """pygls' converter, passing JSON-ready dicts (diagnostic `data`) through as
+    they are, and reading enumerations leniently: a value this lsprotocol does
+    not know (a newer client's `symbolKind.valueSet` 1..29) is kept as sent
+    instead of failing the whole message, as LSP asks of both sides ("handle
+    values outside its set gracefully")."""
     converter = _default_converter()
     converter.register_unstructure_hook(convert.JsonObject, lambda data: data)
+    for name in dir(T):
+        kind = getattr(T, name)
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            converter.register_structure_hook(kind, _lenient(kind))
     return converter
+
+
+def _lenient(kind: type[enum.Enum]) -> Callable[[Any, Any], Any]:
+    def structure(value: Any, _: Any) -> Any:
+        try:
+            return kind(value)
+        except ValueError:
+            return value
+
+    return structure
 
 
 class FaultLensServer(LanguageServer):
@@ -108,6 +128,17 @@ class FaultLensServer(LanguageServer):
         self._log_seq: dict[Path, int] = {}  # run log -> the latest write requested
         self._log_lock = threading.Lock()
         self._scratch: Path | None = None  # the state folder when the root does not exist
+
+    # -- transport --------------------------------------------------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio with faultlens' reader (server/transport.py)."""
+        from .serving import serve_io
+
+        serve_io(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """pygls' TCP server has no authentication: use serving.serve_tcp."""
+        raise RuntimeError("faultlens serves TCP only with a token (server/serving.py)")
 
     # -- workspace ------------------------------------------------------------
     @property
@@ -154,9 +185,13 @@ class FaultLensServer(LanguageServer):
         root = self.root
         if root.is_dir():
             return Path(os.path.abspath(root / self.settings.state_dir))
-        return self._scratch_state(root)
+        return self._scratch_state(
+            f"the workspace folder {root} does not exist; nothing is created there"
+        )
 
-    def _scratch_state(self, root: Path) -> Path:
+    def _scratch_state(self, why: str) -> Path:
+        """A private temporary folder for this session's state, removed at
+        exit, when the workspace's cannot be used (`why`, said once)."""
         if self._scratch is None:
             import atexit
             import shutil
@@ -165,8 +200,8 @@ class FaultLensServer(LanguageServer):
             self._scratch = Path(tempfile.mkdtemp(prefix="faultlens-state-"))
             atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
             self.warn(
-                f"faultlens: the workspace folder {root} does not exist; nothing is created "
-                f"there (this session's state is kept in {self._scratch}, removed at exit)",
+                f"faultlens: {why} (this session's state is kept in {self._scratch}, "
+                "removed at exit)",
                 show=True,
             )
         return self._scratch
@@ -475,8 +510,9 @@ class FaultLensServer(LanguageServer):
         try:
             return statefs.ensure_dirs(ws.state, "runs") / run_log_name(store_task)
         except (OSError, StateUnavailable) as exc:
-            unwritable(ws, exc)
-            return self.state_dir / "runs" / run_log_name(store_task)
+            unwritable(ws, exc)  # and never the vetted path: it may lead out of the workspace
+            scratch = self._scratch_state(f"run logs cannot be kept in {ws.state_dir}")
+            return statefs.ensure_dirs(scratch, "runs") / run_log_name(store_task)
 
     def log_writer(
         self, path: Path, data: bytes, vault: set[str] | None = None

@@ -209,14 +209,13 @@ async def run_task(
             return stop.is_set() or (fut is not None and fut.cancelled())
 
         from faultlens.classifier.logredact import LogRedactor, scrub_file
-        from faultlens.recipes import statefs
         from faultlens.recipes.events import unwritable
 
         # The log on disk never holds a secret, nor one a scanner names a few
         # lines later (the classifier is fed first; lines are held back).
         scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
         try:  # never through a symlink a checkout left in the state dir
-            log_out = statefs.open_for_write(log_path)
+            log_out = _open_run_log(log_path)
             logged = True
         except OSError as exc:
             unwritable(ls.recipe_workspace(), exc)
@@ -288,6 +287,20 @@ async def run_task(
         if request_id is not None:
             ls.run_requests.pop(request_id, None)
         ls.work_done_progress.tokens.pop(token, None)
+
+
+def _open_run_log(path: Path) -> Any:
+    """The run log opened for writing.  A symlink or FIFO a checkout left in
+    its place is removed (the link itself, never what it points at) and the
+    log made afresh, so a committed `runs/<name>.log -> ~/.bashrc` costs
+    neither that file nor the run's log."""
+    from faultlens.recipes import statefs
+
+    try:
+        return statefs.open_for_write(path)
+    except statefs.UnsafeStateFile:
+        statefs.remove_state(path.parent, path.name)
+        return statefs.open_for_write(path)
 
 
 async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
