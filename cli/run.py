@@ -127,9 +127,9 @@ def run_command(
 ) -> RunReport:
     """Run, classify, log, recover; everything but the summary."""
     from faultlens.recipes.ledger import Ledger
-    from faultlens.recipes.runner import build_env, spawn
+    from faultlens.recipes.runner import build_env, shell_status, spawn
 
-    from .passthrough import copy_through, shell_status
+    from .passthrough import copy_through
 
     ledger: Ledger | None = guarded(ws, Ledger.open, ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")

@@ -172,6 +172,6 @@ def _serve_tcp(address: tuple[str, int], args: argparse.Namespace) -> int:
 
 def _create_server() -> Any:
     """The server, with pygls imported (most of the start-up time)."""
-    from faultlens.server.app import create_server
+    from faultlens.server.assemble import create_server
 
     return create_server()

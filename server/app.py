@@ -1,8 +1,9 @@
 """The faultlens language server: state, and the operations the handlers call.
 
 `FaultLensServer` holds the settings, the failure store and the recipe
-workspace; `create_server()` builds one and registers the LSP features
-(server/features.py) and the commands (server/commands.py).  Everything that
+workspace; `server/assemble.py` builds one and registers the LSP features
+(server/features.py) and the commands (server/commands.py), which build on
+this module and never the reverse.  Everything that
 can take time (classifying output, the recipe engine, the ledger) runs in a
 worker thread with `asyncio.to_thread`, so hovers stay fast while a big output
 is being classified.
@@ -21,7 +22,7 @@ import sys
 import threading
 import traceback
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
@@ -120,6 +121,9 @@ class FaultLensServer(LanguageServer):
         self.ready = False  # `initialized` has run: requests to the client are allowed
         self.poll_task: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
+        # The recipe command for one failure (server/commands.py sets it): what
+        # auto-recover calls, so this module never imports the commands.
+        self.recover_one: Callable[[str], Awaitable[Any]] | None = None
         self._ws: Workspace | None = None
         self._config_said: set[str] = set()  # config errors already shown to the user
         self._ws_key: tuple[Any, ...] | None = None
@@ -450,14 +454,16 @@ class FaultLensServer(LanguageServer):
 
     async def auto_recover(self, failure_ids: Sequence[str]) -> None:
         """The one automatic attempt for each fixable failure, one after the other
-        (two fixes never edit the same file at once)."""
-        from .commands import apply_recipe
-
+        (two fixes never edit the same file at once), through the recipe command
+        that server/commands.py registered (`self.recover_one`)."""
+        recover = self.recover_one
+        if recover is None:
+            return
         for fid in failure_ids:
             if self.store.get(fid) is None:
                 continue  # gone meanwhile (a re-run, a previous fix)
             try:
-                await apply_recipe(self, fid, edit_applied=False)
+                await recover(fid)
             except Exception as exc:
                 self.crashed(f"automatic recipe for {fid}", exc)
 
@@ -787,16 +793,6 @@ def _packaged_recipe_href(failure_type: str) -> str | None:
     except (ImportError, TypeError):
         return None
     return convert.path_to_uri(path) if path.is_file() else None
-
-
-def create_server() -> FaultLensServer:
-    """A server with every feature and command registered."""
-    from . import commands, features
-
-    ls = FaultLensServer()
-    features.register(ls)
-    commands.register(ls)
-    return ls
 
 
 Handler = Callable[..., Any]

@@ -32,7 +32,12 @@ LOG_HOLD_LINES = 300  # run-log lines held back until the classifier is past the
 
 
 def register(server: FaultLensServer) -> None:
-    """Register every faultlens.* command."""
+    """Register every faultlens.* command (and the recipe auto-recover runs)."""
+
+    async def recover_one(failure_id: str) -> Any:
+        return await apply_recipe(server, failure_id, edit_applied=False)
+
+    server.recover_one = recover_one
 
     @server.command(P.CMD_RUN)
     async def run(ls: FaultLensServer, *args: Any) -> dict[str, Any]:

@@ -137,8 +137,10 @@ async def run_command(
         dog.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await dog
+    from faultlens.recipes.runner import shell_status  # 128+N for a command killed by signal N
+
     return RunResult(
-        exit_code=code,
+        exit_code=shell_status(code),
         lines=lines,
         bytes=size,
         seconds=time.monotonic() - start,

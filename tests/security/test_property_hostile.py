@@ -297,7 +297,7 @@ def _python_path(value: str) -> bool:
 
 @pytest.fixture(scope="module")
 def server(world: dict[str, Path]) -> Iterator[Any]:
-    from faultlens.server.app import create_server
+    from faultlens.server.assemble import create_server
 
     old = os.getcwd()
     os.chdir(world["ws"])  # the server without a client takes its cwd as the root
