@@ -267,3 +267,43 @@ def test_a_compile_failure_the_upstream_also_has_is_escalated_not_fixed_here(tmp
     assert out["reason"] == "also failing on origin/main: not introduced here"
     assert (repos.local / "calc.py").read_text() == CALC_NO_IMPORT  # not fixed here
     no_leftovers(repos.local)
+
+
+FLAKY_ONCE = """\
+import os
+from pathlib import Path
+
+
+def test_flaky_once():
+    # Fails the first time it runs (no mark yet), passes after: nothing changed.
+    mark = Path(os.environ["FLAKY_MARK"])
+    if not mark.exists():
+        mark.write_text("ran")
+        raise AssertionError("the service did not answer in time")
+"""
+
+
+def test_a_test_that_passes_on_its_own_re_run_is_flaky_and_needs_no_worktree(tmp_path):
+    repos = make_repos(tmp_path)
+    repos.commit_upstream({"calc.py": CALC_FIXED}, "fix add")
+    git(repos.local, "pull", "-q", "--ff-only")
+    repos.commit_local({"tests/test_flaky.py": FLAKY_ONCE}, "a test that is flaky")
+    repos.commit_upstream({"README.md": "calc\n"}, "a readme")  # behind: a check could run
+    head = git(repos.local, "rev-parse", "HEAD")
+    mark = tmp_path / "flaky-mark"
+
+    res, summary = run_recover(repos.local, FLAKY_MARK=str(mark))
+
+    assert mark.exists()
+    assert res.returncode == 0, res.stderr[-3000:]
+    got = _triage_of(summary, "test_flaky_once")
+    assert got["triage"]["verdict"] == "flaky", got
+    reason = got["triage"]["reason"]
+    assert reason.startswith(
+        "tests/test_flaky.py::test_flaky_once passed when re-run alone (1 passed"
+    )
+    assert "\n" not in reason and reason.endswith("s)")
+    assert got["result"] == "recovered"
+    assert not (repos.local / ".faultlens" / "tmp").exists()  # no check, no worktree
+    assert git(repos.local, "rev-parse", "HEAD") == head  # not synced: staleness played no part
+    no_leftovers(repos.local)
