@@ -36,9 +36,14 @@ def test_kill_9_during_triage_leaves_the_repository_as_it_was_and_the_next_start
     repos = make_repos(tmp_path)
     repos.commit_local({"mul.py": MUL, "tests/test_calc.py": SLOW_IN_CHECK}, "add mul")
     repos.commit_upstream({"README.md": "calc\n"}, "a readme")
+    # The user's state: a stash entry, a staged change, an unstaged one, an untracked file.
+    (repos.local / "mul.py").write_text(MUL + "\n\ndef square(a):\n    return mul(a, a)\n")
+    git(repos.local, "stash", "push", "-q", "-m", "square, for later")
+    (repos.local / ".gitignore").write_text("__pycache__/\n*.log\n")
+    git(repos.local, "add", ".gitignore")
     (repos.local / "notes.txt").write_text("an untracked file of the user\n")
     (repos.local / "calc.py").write_text("def add(a, b):\n    return a - b  # still wrong\n")
-    git(repos.local, "stash", "list")
+    assert "square, for later" in git(repos.local, "stash", "list")
     before = snapshot(repos.local)
     assert with_token() == []
 
@@ -70,5 +75,5 @@ def test_kill_9_during_triage_leaves_the_repository_as_it_was_and_the_next_start
     assert res.returncode == 0, res.stderr
     assert "temporary worktree" in res.stderr
     wait_for(lambda: not with_token(), 30, "the check's processes to stop")
-    no_leftovers(repos.local)
+    no_leftovers(repos.local, stash=str(before["stash"]))
     assert snapshot(repos.local) == before

@@ -117,7 +117,7 @@ def snapshot(repo: Path) -> dict[str, object]:
         "branch": git(repo, "symbolic-ref", "HEAD"),
         "index": (repo / ".git" / "index").read_bytes(),
         "files": files,
-        "stash": git(repo, "stash", "list"),
+        "stash": stash_list(repo),
         "branches": git(repo, "for-each-ref", "--format=%(refname)", "refs/heads"),
     }
 
@@ -178,13 +178,19 @@ def recover_until_the_check_runs(repo: Path) -> subprocess.Popen[bytes]:
     return proc
 
 
-def no_leftovers(repo: Path) -> None:
+def stash_list(repo: Path) -> str:
+    """The stash entries, each with its commit: a dropped and re-made entry differs."""
+    return git(repo, "stash", "list", "--format=%H %gd %gs")
+
+
+def no_leftovers(repo: Path, *, stash: str = "") -> None:
     """Nothing a recipe made is left: no worktree (nor its admin folder), no
-    branch but main, no stash, no scratch space, no journal entry, no process."""
+    branch but main, no stash but the user's own (`stash`), no scratch space,
+    no journal entry, no process."""
     assert worktrees(repo) == [str(repo)]
     assert not list((repo / ".git" / "worktrees").glob("*"))
     assert git(repo, "for-each-ref", "--format=%(refname)", "refs/heads") == "refs/heads/main"
-    assert git(repo, "stash", "list") == ""
+    assert stash_list(repo) == stash
     tmp = repo / ".faultlens" / "tmp"
     assert not tmp.exists() or not any(tmp.iterdir())
     journal = repo / ".faultlens" / "journal"
