@@ -108,6 +108,7 @@ def test_a_merge_that_conflicts_in_the_worktree_is_unknown_and_leaves_nothing(
     no_leftovers(repos.local)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_an_abort_during_a_check_removes_its_worktree_and_stops_its_processes(tmp_path, sig):
     repos = make_repos(tmp_path)

@@ -24,7 +24,8 @@ from .triage_repos import (
     no_leftovers,
 )
 
-pytestmark = pytest.mark.real_tool
+# Each test runs faultlens, git and pytest several times.
+pytestmark = [pytest.mark.real_tool, pytest.mark.slow]
 
 
 def run_recover(

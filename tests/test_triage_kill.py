@@ -27,7 +27,8 @@ from .triage_repos import (
     worktrees,
 )
 
-pytestmark = pytest.mark.real_tool
+# Each test runs faultlens, git and pytest several times.
+pytestmark = [pytest.mark.real_tool, pytest.mark.slow]
 
 
 def test_kill_9_during_triage_leaves_the_repository_as_it_was_and_the_next_start_cleans_up(
