@@ -3,7 +3,7 @@ triage check's worktree and processes, scratch space, and never a branch or a
 stash — is gone on success, failure, abort (Ctrl-C, SIGTERM) and kill.
 
 Success: tests/test_triage_git.py (every case ends with `_no_leftovers`).
-Kill -9: tests/test_triage_kill.py.  Here: failure and abort."""
+Kill -9: tests/test_triage_kill.py.  Here: failure, timeout and abort."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from .triage_repos import (
     MUL,
     PYTEST,
     SLOW_IN_CHECK,
+    git,
     make_repos,
     no_leftovers,
     recover_until_the_check_runs,
@@ -129,3 +130,28 @@ def test_an_abort_during_a_check_removes_its_worktree_and_stops_its_processes(tm
     # Gone at once, not at the next start.
     no_leftovers(repos.local)
     assert snapshot(repos.local) == before
+
+
+@pytest.mark.slow
+def test_a_check_that_runs_past_its_timeout_is_stopped_and_leaves_nothing(tmp_path, monkeypatch):
+    repos = make_repos(tmp_path)
+    repos.commit_upstream({"tests/test_calc.py": SLOW_IN_CHECK}, "a slow test")
+    git(repos.local, "pull", "-q", "--ff-only")  # slow on both sides: each check times out
+    repos.commit_local({"mul.py": MUL}, "add mul")
+    repos.commit_upstream({"README.md": "calc\n"}, "a readme")
+    records = _failing_records(repos.local, monkeypatch)
+    ws = Workspace.at(repos.local)
+    (ws.state / "recipes").mkdir(parents=True, exist_ok=True)
+    (ws.state / "recipes" / "test.md").write_text("+++\n[triage]\ntimeout = 2\n+++\n")
+    before = snapshot(repos.local)
+
+    start = time.monotonic()
+    got = triage_stage.triage(ws, records, command=PYTEST, cwd_rel=".", say=lambda _t: None)
+    took = time.monotonic() - start
+
+    verdict = got.by_id[records[0].id]
+    assert verdict.verdict == "unknown", verdict
+    assert "timed out after 2 s" in verdict.reason, verdict.reason
+    assert took < 60  # the check's test sleeps 120 s: it was stopped, not waited for
+    assert snapshot(repos.local) == before
+    no_leftovers(repos.local)  # its worktree removed, its processes stopped
