@@ -108,10 +108,10 @@ def main(argv: list[str] | None = None) -> int:
             code = _recover(repo)
             stale.append(time.perf_counter() - start)
             assert code == 0, "the stale branch was not recovered"
-        from faultlens.recipes import Ledger, Workspace, history
+        from faultlens.recipes import Ledger, Workspace, history, treestate
 
         repo = fresh(upstream=True, fixed=False)
-        probe = _best(lambda: history.tree_state(repo), max(3, a.repeat))
+        probe = _best(lambda: treestate.tree_state(repo), max(3, a.repeat))
         ws = Workspace.at(repo)
         ledger = Ledger.open(ws)
         from faultlens.classifier import classify_text

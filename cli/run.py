@@ -141,10 +141,10 @@ def run_command(
     # thread started after it (its imports and rule compiling overlap the
     # command), and copying the output through never waits for classification.
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
-    from faultlens.recipes import history
+    from faultlens.recipes import history, treestate
 
     # The commit and work tree it ran on, for history (our own state left out).
-    where = history.TreeProbe(cwd, exclude=[ws.state_dir] if ws.state_dir else [])
+    where = treestate.TreeProbe(cwd, exclude=[ws.state_dir] if ws.state_dir else [])
     # The run's row, its argv redacted (which reads the secret detector set,
     # tens of ms: after the command started, not before).
     run_id: int | None = None

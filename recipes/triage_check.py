@@ -119,7 +119,7 @@ def _untracked(co: Checkout, ws: Workspace, listing: str, sep: str) -> list[str]
     """The untracked files of a `git ls-files --others` listing that are the
     project's: not in faultlens' state dir, not in a tool folder (a virtualenv,
     `node_modules`: linked into a worktree, never copied)."""
-    from .history import tool_path
+    from .treestate import tool_path
 
     state_rel = _state_rel(co, ws)
     seen: dict[str, bool] = {}

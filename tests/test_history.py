@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from faultlens.recipes import Ledger, Workspace, history
+from faultlens.recipes import Ledger, Workspace, history, treestate
 
 from .helpers import _Sink
 
@@ -113,23 +113,23 @@ def test_a_change_to_the_code_between_a_fail_and_a_pass_is_not_flakiness(tmp_pat
 
 def test_the_tree_key_is_the_commit_plus_every_local_change(tmp_path):
     proj = _project(tmp_path)
-    clean = history.tree_state(proj)
+    clean = treestate.tree_state(proj)
     assert clean is not None and clean.head == _git(proj, "rev-parse", "HEAD")
-    assert history.tree_state(proj / "tests") == clean  # any folder of the work tree
+    assert treestate.tree_state(proj / "tests") == clean  # any folder of the work tree
     (proj / "notes.txt").write_text("untracked\n")
-    untracked = history.tree_state(proj)
+    untracked = treestate.tree_state(proj)
     assert untracked is not None and untracked.tree != clean.tree
     (proj / "notes.txt").write_text("changed\n")
-    changed = history.tree_state(proj)
+    changed = treestate.tree_state(proj)
     assert changed is not None and changed.tree not in (clean.tree, untracked.tree)
     (proj / "notes.txt").unlink()
-    assert history.tree_state(proj) == clean
+    assert treestate.tree_state(proj) == clean
     # It is a look only: the index is not rewritten (GIT_OPTIONAL_LOCKS=0).
     index = (proj / ".git" / "index").read_bytes()
     (proj / "tests" / "test_service.py").touch()
-    history.tree_state(proj)
+    treestate.tree_state(proj)
     assert (proj / ".git" / "index").read_bytes() == index
-    assert history.tree_state(tmp_path) is None  # not a git work tree
+    assert treestate.tree_state(tmp_path) is None  # not a git work tree
 
 
 def test_status_history_lists_the_worst_offenders(tmp_path, monkeypatch):
@@ -202,7 +202,7 @@ def test_a_failure_seen_for_the_first_time_gets_no_history_line(tmp_path):
 
 def test_an_untracked_virtualenv_or_node_modules_is_not_part_of_the_code(tmp_path):
     proj = _project(tmp_path)
-    clean = history.tree_state(proj)
+    clean = treestate.tree_state(proj)
     venv = proj / ".venv"
     (venv / "lib").mkdir(parents=True)
     (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
@@ -210,10 +210,10 @@ def test_an_untracked_virtualenv_or_node_modules_is_not_part_of_the_code(tmp_pat
         (venv / "lib" / f"m{i}.py").write_text("x = 1\n")
     (proj / "web" / "node_modules" / "left-pad").mkdir(parents=True)
     (proj / "web" / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
-    assert history.tree_state(proj) == clean
-    assert history.tool_path(proj, ".venv/lib/m1.py")
-    assert history.tool_path(proj, "web/node_modules/left-pad/index.js")
-    assert not history.tool_path(proj, "tests/test_service.py")
+    assert treestate.tree_state(proj) == clean
+    assert treestate.tool_path(proj, ".venv/lib/m1.py")
+    assert treestate.tool_path(proj, "web/node_modules/left-pad/index.js")
+    assert not treestate.tool_path(proj, "tests/test_service.py")
 
 
 def test_the_worst_offenders_of_one_task_count_that_task_s_runs_only(tmp_path):
