@@ -2,7 +2,8 @@
 
 * `state_dir/events.jsonl`: one JSON object per line, events
   failure.classified, recovery.attempted, recovery.succeeded,
-  recovery.escalated, recovery.skipped, recovery.reverted, each carrying the record.
+  recovery.escalated, recovery.skipped, recovery.reverted, failure.triaged, each
+  carrying the record.
 * `state_dir/logs/session-YYYY-MM-DD.log`: every event in the seed's format.
 * `state_dir/logs/errors/<TASK>-failure.log`: the ERROR blocks of one task.
 
@@ -41,6 +42,7 @@ EVENTS = (
     "recovery.escalated",
     "recovery.skipped",
     "recovery.reverted",  # a fix that failed verification was reverted (recipes/revert.py)
+    "failure.triaged",  # whose failure it is: the verdict and why (recipes/triage_stage.py)
 )
 # Events about the workspace state itself (no record): an interrupted apply or
 # git operation rolled back, a user's later edit kept, a journal or ledger
@@ -179,6 +181,11 @@ def text_entry(
         return line(
             now, "INFO", f"{worker} reverted the fix of {task} {ft} ({record.id}): {note}"
         ), False
+    if event == "failure.triaged":
+        verdict = str(extra.get("verdict") or "unknown").replace("_", " ")
+        reason = extra.get("reason")
+        note = f"{verdict}: {reason}" if reason else verdict
+        return line(now, "INFO", f"{worker} triaged {task} {ft} ({record.id}): {note}"), False
     return line(now, "INFO", f"{worker} {event} {task} {ft} ({record.id})"), False
 
 

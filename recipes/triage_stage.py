@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -221,6 +222,7 @@ def stage(
     from .run_state import settle
 
     staged = Staged()
+    given = [rec for ft in TRIAGED for rec in by_type.get(ft, [])]  # before any is taken out
     for ft in TRIAGED:
         for rec in by_type.get(ft, []):
             prior = st.results.get(rec.id)
@@ -238,7 +240,9 @@ def stage(
             _mark(records, rec.id, known)
         else:
             todo.append(rec)
+    started = time.monotonic()
     verdicts = triage(st.ws, todo, command=st.command, cwd_rel=st.cwd, say=st.say)
+    took = round(time.monotonic() - started, 3)
     staged.verdicts = verdicts
     for rec in todo:
         verdict = verdicts.by_id.get(rec.id)
@@ -267,6 +271,7 @@ def stage(
             staged.stale.append(rec)
         elif prior is not None and line not in prior.details:
             prior.details.insert(0, line)
+    _log_verdicts(st, given, {r.id for r in todo}, took)
     if staged.stale:
         staged.proxy = _proxy(st, verdicts, staged.stale)
         if staged.proxy is not None:
@@ -274,6 +279,28 @@ def stage(
         else:
             staged.stale = []
     return staged
+
+
+def _log_verdicts(
+    st: RunState, records: Sequence[FailureRecord], checked: set[str], took: float
+) -> None:
+    """One `failure.triaged` event per verdict triage found (records alike in
+    verdict and reason in one write); `check_s` is how long the checks took, on
+    those the checks judged.  "not checked: ..." (no upstream, triage off, not
+    git) did nothing to log: the record carries that reason."""
+    groups: dict[tuple[str, str, str | None, bool], list[FailureRecord]] = {}
+    for rec in records:
+        v = rec.triage
+        if v is not None and not (v.verdict == "unknown" and v.reason.startswith("not checked")):
+            key = (v.verdict, v.reason, v.upstream, rec.id in checked)
+            groups.setdefault(key, []).append(rec)
+    for (verdict, reason, upstream, was_checked), recs in groups.items():
+        extra: dict[str, object] = {"verdict": verdict, "reason": reason}
+        if upstream:
+            extra["upstream"] = upstream
+        if was_checked:
+            extra["check_s"] = took
+        st.events.emit_many("failure.triaged", recs, **extra)
 
 
 def _take_out(by_type: dict[str, list[FailureRecord]], rec: FailureRecord) -> None:

@@ -83,7 +83,19 @@ def test_a_failure_the_upstream_fixed_is_a_stale_branch_and_the_branch_is_brough
     assert subjects[:3] == ["add mul", "fix add", "calc with tests"]
     assert git(repos.local, "rev-parse", "HEAD") != local_commit  # rebased, not merged
     assert (repos.local / "mul.py").read_text() == MUL
+    # Logged: the verdict, why, against what, and how long the check took.
+    (event,) = [e for e in _events(repos.local) if e["event"] == "failure.triaged"]
+    assert event["verdict"] == "stale_branch" and event["upstream"] == "origin/main"
+    assert event["reason"] == got["triage"]["reason"]
+    assert 0 < event["check_s"] < 300
+    session = next((repos.local / ".faultlens" / "logs").glob("session-*.log")).read_text()
+    assert f"triaged default test ({event['failure_id']}): stale branch: " in session
     no_leftovers(repos.local)
+
+
+def _events(repo: Path) -> list[dict]:
+    lines = (repo / ".faultlens" / "events.jsonl").read_text().splitlines()
+    return [json.loads(ln) for ln in lines]
 
 
 def test_a_failure_the_upstream_also_has_is_preexisting_and_escalated(tmp_path):
@@ -100,6 +112,10 @@ def test_a_failure_the_upstream_also_has_is_preexisting_and_escalated(tmp_path):
     assert got["result"] == "escalated"
     assert got["reason"].startswith("also failing on origin/main")
     assert "also failing on origin/main" in res.stderr  # the box says it
+    (event,) = [e for e in _events(repos.local) if e["event"] == "failure.triaged"]
+    assert (
+        event["verdict"] == "preexisting" and event["record"]["source_file"] == "tests/test_calc.py"
+    )
     assert git(repos.local, "rev-parse", "HEAD") == head  # nothing synced
     no_leftovers(repos.local)
 
@@ -137,6 +153,7 @@ def test_without_an_upstream_the_verdict_is_unknown_and_no_worktree_is_made(tmp_
     got = _triage_of(summary, "test_add")
     assert got["triage"]["verdict"] == "unknown"
     assert got["triage"]["reason"] == "not checked: branch main has no upstream"
+    assert not [e for e in _events(repos.local) if e["event"] == "failure.triaged"]
     assert not (repos.local / ".faultlens" / "tmp").exists()
     no_leftovers(repos.local)
 
