@@ -114,6 +114,13 @@ def test_pytest_ids_with_any_characters_are_one_argv_element_each_and_flags_are_
     ]  # fmt: skip
 
 
+@pytest.mark.parametrize("flag", [["-p", "no:cacheprovider"], ["-pno:cacheprovider"]])
+def test_a_pytest_command_that_already_leaves_the_cache_alone_does_not_get_it_twice(flag):
+    argv = ["python", "-m", "pytest", "-q", *flag, "tests"]
+    (sel,) = select([SingleTest("pytest", "tests/test_x.py::test_f")], argv, INSIDE)
+    assert sel.argv == ["python", "-m", "pytest", "-q", *flag, "-rA", "tests/test_x.py::test_f"]
+
+
 @pytest.mark.parametrize(
     "test, command",
     [
