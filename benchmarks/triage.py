@@ -10,7 +10,8 @@ small pytest project, built in a temporary folder), best of --repeat:
 - `faultlens run --recover` where the branch has no upstream (triage answers
   `unknown` with no worktree: the price of asking git), and where the upstream
   fixed the bug (`stale_branch`: a fetch, one worktree with the upstream merged
-  in, one re-run there, then the branch sync and the final re-run);
+  in, one re-run there, then the branch sync and the final re-run), and of that
+  the triage checks alone (the `check_s` of its `failure.triaged` event);
 - `tree_state` (the commit + work-tree key every `faultlens run` takes, on a
   thread beside the command) and `history()` of one failure in a ledger
   holding --runs runs (what a hover adds).
@@ -23,6 +24,7 @@ the bare command plus one worktree.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -53,6 +55,15 @@ def _best(fn: Callable[[], object], repeat: int) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def _check_s(repo: Path) -> float:
+    """How long the run's triage checks took, as its failure.triaged event says."""
+    for line in (repo / ".faultlens" / "events.jsonl").read_text().splitlines():
+        event = json.loads(line)
+        if event["event"] == "failure.triaged" and "check_s" in event:
+            return float(event["check_s"])
+    raise AssertionError("no failure.triaged event with check_s")
 
 
 def _run(argv: list[str], cwd: Path) -> int:
@@ -96,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         no_up: list[float] = []
         stale: list[float] = []
         off: list[float] = []
+        checks: list[float] = []  # the triage checks alone (failure.triaged's check_s)
         for _ in range(a.repeat):
             repo = fresh(upstream=True, fixed=True)
             (repo / ".faultlens" / "recipes").mkdir(parents=True)
@@ -108,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             code = _recover(repo)
             stale.append(time.perf_counter() - start)
             assert code == 0, "the stale branch was not recovered"
+            checks.append(_check_s(repo))
         from faultlens.recipes import Ledger, Workspace, history, treestate
 
         repo = fresh(upstream=True, fixed=False)
@@ -129,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| `run --recover`, triage off (`[triage] enabled = false`) | {min(off):.3f} |")
     print(f"| `run --recover`, no upstream (triage: unknown, no worktree) | {min(no_up):.3f} |")
     print(f"| `run --recover`, stale branch (fetch, 1 check, sync, final run) | {min(stale):.3f} |")
+    print(f"| of which the triage checks (fetch, worktree, re-run, removal) | {min(checks):.3f} |")
     print(f"| `tree_state` (commit + work-tree key) | {probe:.4f} |")
     print(f"| `history()` of one failure seen in {a.runs} runs | {hist:.4f} |")
     print(f"| `worst(20)` over {a.runs} runs | {worst:.4f} |")
