@@ -3,7 +3,7 @@
 * `state_dir/events.jsonl`: one JSON object per line, events
   failure.classified, recovery.attempted, recovery.succeeded,
   recovery.escalated, recovery.skipped, recovery.applied (a fix nothing
-  verified yet), each carrying the record.
+  verified yet), recovery.reverted, failure.triaged, each carrying the record.
 * `state_dir/logs/session-YYYY-MM-DD.log`: every event in the seed's format.
 * `state_dir/logs/errors/<TASK>-failure.log`: the ERROR blocks of one task.
 
@@ -42,6 +42,8 @@ EVENTS = (
     "recovery.escalated",
     "recovery.skipped",
     "recovery.applied",  # a fix made that nothing verified yet (recipes/confirm.py)
+    "recovery.reverted",  # a fix that failed verification was reverted (recipes/revert.py)
+    "failure.triaged",  # whose failure it is: the verdict and why (recipes/triage_stage.py)
 )
 # Events about the workspace state itself (no record): an interrupted apply or
 # git operation rolled back, a user's later edit kept, a journal or ledger
@@ -178,6 +180,16 @@ def text_entry(
             ),
             True,
         )
+    if event == "recovery.reverted":
+        note = extra.get("reason") or "reverted"
+        return line(
+            now, "INFO", f"{worker} reverted the fix of {task} {ft} ({record.id}): {note}"
+        ), False
+    if event == "failure.triaged":
+        verdict = str(extra.get("verdict") or "unknown").replace("_", " ")
+        reason = extra.get("reason")
+        note = f"{verdict}: {reason}" if reason else verdict
+        return line(now, "INFO", f"{worker} triaged {task} {ft} ({record.id}): {note}"), False
     return line(now, "INFO", f"{worker} {event} {task} {ft} ({record.id})"), False
 
 

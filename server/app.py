@@ -68,6 +68,8 @@ class PendingPlan:
 
     plan: Plan
     before: dict[Path, str | None]
+    # The files' bytes before the edit (workspace-relative), kept for a revert.
+    raw: dict[str, bytes | None] = field(default_factory=dict)
 
 
 _default_converter: Callable[[], Converter] = default_converter  # pygls leaves it untyped
