@@ -94,3 +94,26 @@ def test_one_typo_is_one_attempt_verified_by_the_original_command(tmp_path):
     assert outcome.tried == "Change 'line_totl' to 'line_total'"
     assert report.exit_code == 0
     assert subprocess.run(cmd, cwd=proj, capture_output=True).returncode == 0
+
+
+def test_an_import_error_is_never_given_a_local_name(tmp_path):
+    """`cannot import name` names what another module lacks: a name of the
+    importing file is no correction of it."""
+    from faultlens.classifier.record import FailureRecord
+
+    proj = tmp_path / SAMPLE.name
+    shutil.copytree(SAMPLE, proj)
+    rec = FailureRecord(
+        id="imp1",
+        failure_type="compile",
+        severity="blocking",
+        signal="ImportError: cannot import name 'line_totl' from 'shop.cart'",
+        message="ImportError: cannot import name 'line_totl' from 'shop.cart'",
+        auto_recoverable=True,
+        recipe="recipes/compile.md",
+        source_file="shop/cart.py",
+        source_line=8,
+        hint={"exception": "ImportError", "name": "line_totl"},
+    )
+    result = plan(rec, Workspace.at(proj))
+    assert not (isinstance(result, Plan) and result.title.startswith("Change"))

@@ -10,6 +10,7 @@ Python) or from the standard library (Go); the tool's "did you mean"; a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from faultlens.classifier.columns import column_unit
 
@@ -32,6 +33,9 @@ from ..fixes.scan import (
     suggestion,
 )
 from ..model import CommandStep, Plan, Refusal, TextEdit
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
 from ..safety import to_workspace_relative, valid
 
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -47,6 +51,13 @@ def _plan(ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **k
         verify=ctx.rerun_step(),
         **kw,  # type: ignore[arg-type]
     )
+
+
+def _uncorrected_name_error(rec: FailureRecord) -> bool:
+    """A NameError (never an ImportError: that name lives in another module)
+    of a name that is not a standard module left unimported."""
+    named = rec.hint.get("exception") == "NameError" or (rec.message or "").startswith("NameError:")
+    return named and not rec.hint.get("stdlib")
 
 
 def _already(ctx: PlanContext, title: str, src: str) -> Plan:
@@ -361,7 +372,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if p is not None:
             return p
         sugg, why = suggestion(rec), "the tool's suggestion"
-        if not sugg and src.endswith(".py") and not rec.hint.get("stdlib"):
+        if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
         if sugg and sugg != name:
