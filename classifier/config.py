@@ -88,7 +88,7 @@ class ProjectConfig:
     # even where `disable` names them.
     enable: list[str] = field(default_factory=list)
     # The problem matchers, by rule id: a watcher reads their `background`
-    # (where a build cycle begins and ends; problem_matcher.Background).
+    # (where a build cycle begins and ends; matcher_model.Background).
     matchers: dict[str, Any] = field(default_factory=dict)
 
 
@@ -316,7 +316,7 @@ def _check_table(path: Path, table: dict[str, Any], errors: list[str]) -> Projec
 
 def _task_specs(path: Path, env: Environment, errors: list[str]) -> list[tuple[Any, str]]:
     """The problem matchers of .vscode/tasks.json beside the config, as rule specs."""
-    from .problem_matcher import specs_from_tasks
+    from .vscode_tasks import specs_from_tasks
 
     if env.tasks_json is None:
         return []
@@ -361,7 +361,7 @@ def _disabled(rule_id: str, patterns: Iterable[str]) -> bool:
 def build_rule(spec: Any, env: Environment | None = None, *, workspace: str = ".") -> Rule | Any:
     """A Rule from one `[[tool.faultlens.rules]]` table; ValueError says why
     not.  A problem matcher naming built-in rules (`$tsc`) gives a
-    problem_matcher.BuiltinRef instead: those rules are kept on."""
+    matcher_model.BuiltinRef instead: those rules are kept on."""
     env = system_environment() if env is None else env
     if not isinstance(spec, dict):
         raise ValueError(f"must be a table, not {type_name(spec)}")
@@ -379,7 +379,7 @@ def build_rule(spec: Any, env: Environment | None = None, *, workspace: str = ".
     if kind == "regex":
         return _regex_rule(model, tool, url)
     if kind == "problemMatcher":
-        from .problem_matcher import matcher_rule
+        from .matcher_rule import matcher_rule
 
         return matcher_rule(
             rid,
