@@ -13,9 +13,11 @@ import pytest
 
 from faultlens.classifier import mcpconfig
 from faultlens.classifier.engine import Options, classify_text
-from faultlens.classifier.rules import agent, mcp, plugin
+from faultlens.classifier.rules import agent, mcp
 from faultlens.classifier.rules.base import Hit, Rule
 from faultlens.classifier.rules.infra import common as infra_common
+from faultlens.classifier.rules.plugin import common as plugin_common
+from faultlens.classifier.rules.plugin import placement as plugin_placement
 from faultlens.classifier.rules.registry import all_rules
 from faultlens.classifier.taxonomy import FailureType
 
@@ -259,9 +261,9 @@ def test_invalid_mcp_config_is_skipped_not_fatal(tmp_path):
 
 def test_offsets_and_json_errors_become_lines_and_columns():
     text = '{\n  "a": 1\n  "b": 2\n}\n'
-    assert plugin.offset_to_line_col(text, text.index('"b"')) == (3, 3)
-    assert plugin.json_error_at(text) == (3, 3, "Expecting ',' delimiter")
-    assert plugin.json_error_at('{"a": 1}') is None
+    assert plugin_placement.offset_to_line_col(text, text.index('"b"')) == (3, 3)
+    assert plugin_placement.json_error_at(text) == (3, 3, "Expecting ',' delimiter")
+    assert plugin_placement.json_error_at('{"a": 1}') is None
 
 
 def test_a_manifest_outside_the_working_tree_is_never_read(tmp_path):
@@ -287,7 +289,7 @@ def test_a_json_error_in_a_file_that_is_not_a_manifest_is_not_a_plugin_failure(t
 def test_each_family_module_has_its_rules_registered():
     families = {r.family for r in all_rules()}
     assert {"mcp", "plugin", "infra", "agent"} <= families
-    assert mcp.PRIORITY > plugin.PRIORITY > agent.PRIORITY > infra_common.PRIORITY
+    assert mcp.PRIORITY > plugin_common.PRIORITY > agent.PRIORITY > infra_common.PRIORITY
 
 
 def test_python_permission_and_disk_errors_are_left_to_the_traceback_rule(tmp_path):
