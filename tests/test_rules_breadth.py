@@ -13,9 +13,10 @@ import pytest
 
 from faultlens.classifier import mcpconfig
 from faultlens.classifier.engine import Options, classify_text
-from faultlens.classifier.rules import agent, mcp
+from faultlens.classifier.rules import agent
 from faultlens.classifier.rules.base import Hit, Rule
 from faultlens.classifier.rules.infra import common as infra_common
+from faultlens.classifier.rules.mcp import common as mcp_common
 from faultlens.classifier.rules.plugin import common as plugin_common
 from faultlens.classifier.rules.plugin import placement as plugin_placement
 from faultlens.classifier.rules.registry import all_rules
@@ -289,7 +290,7 @@ def test_a_json_error_in_a_file_that_is_not_a_manifest_is_not_a_plugin_failure(t
 def test_each_family_module_has_its_rules_registered():
     families = {r.family for r in all_rules()}
     assert {"mcp", "plugin", "infra", "agent"} <= families
-    assert mcp.PRIORITY > plugin_common.PRIORITY > agent.PRIORITY > infra_common.PRIORITY
+    assert mcp_common.PRIORITY > plugin_common.PRIORITY > agent.PRIORITY > infra_common.PRIORITY
 
 
 def test_python_permission_and_disk_errors_are_left_to_the_traceback_rule(tmp_path):
