@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from faultlens.classifier import Options, classify_text
-from faultlens.classifier.config import build_rule, load_config
+from faultlens.classifier.config import load_config
+from faultlens.classifier.config_rules import build_rule
 from faultlens.classifier.matcher_model import Background, BuiltinRef
 from faultlens.classifier.problem_matcher import BUILTIN_NAMES, parse_matcher, resolve_builtin
 from faultlens.classifier.vscode_tasks import loads_jsonc
