@@ -13,7 +13,8 @@ import pytest
 
 from faultlens.classifier import mcpconfig
 from faultlens.classifier.engine import Options, classify_text
-from faultlens.classifier.rules import agent
+from faultlens.classifier.rules.agent import common as agent_common
+from faultlens.classifier.rules.agent import limits as agent_limits
 from faultlens.classifier.rules.base import Hit, Rule
 from faultlens.classifier.rules.infra import common as infra_common
 from faultlens.classifier.rules.mcp import common as mcp_common
@@ -155,7 +156,7 @@ def test_context_errors_carry_tokens_limit_and_a_reduced_budget(case, tokens, li
     (rec,) = classify_text(sample_output("agent", case), Options(cwd=str(tmp_path)))
     assert rec.hint["tokens"] == tokens
     assert rec.hint["limit"] == limit
-    assert rec.hint["budget"] == int(limit * agent.BUDGET_RATIO) < limit
+    assert rec.hint["budget"] == int(limit * agent_limits.BUDGET_RATIO) < limit
 
 
 @pytest.mark.parametrize(
@@ -290,7 +291,9 @@ def test_a_json_error_in_a_file_that_is_not_a_manifest_is_not_a_plugin_failure(t
 def test_each_family_module_has_its_rules_registered():
     families = {r.family for r in all_rules()}
     assert {"mcp", "plugin", "infra", "agent"} <= families
-    assert mcp_common.PRIORITY > plugin_common.PRIORITY > agent.PRIORITY > infra_common.PRIORITY
+    assert (
+        mcp_common.PRIORITY > plugin_common.PRIORITY > agent_common.PRIORITY > infra_common.PRIORITY
+    )
 
 
 def test_python_permission_and_disk_errors_are_left_to_the_traceback_rule(tmp_path):

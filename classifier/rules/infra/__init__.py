@@ -7,8 +7,8 @@ Every record says in `hint["transient"]` whether the backoff retry (1 s,
 
 Precedence: the generic network rules (infra/network.py) have the lowest
 priority of all families (NETWORK_PRIORITY): an MCP client that cannot
-connect is mcp_startup (rules/mcp.py), an LLM API's 429/5xx is
-prompt_delivery (rules/agent.py), and both run first.
+connect is mcp_startup (rules/mcp/), an LLM API's 429/5xx is
+prompt_delivery (rules/agent/), and both run first.
 """
 
 from __future__ import annotations
