@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import revert
 from .batch import ApplyLock
 from .context import command_of
 from .edits import apply_edits
@@ -116,7 +117,13 @@ def complete_attempt(
                     command=list(command) if command else None,
                     known=known,
                 )
-                result: Result = "recovered" if vres.ok else plan.on_failure
+                # Recovered means verified: a fix nothing could check is "applied",
+                # and the next run of the failure confirms it (recipes/confirm.py).
+                result: Result = (
+                    ("recovered" if verified else "applied") if vres.ok else plan.on_failure
+                )
+                if result == "applied":
+                    vres.reason += "; the next run that shows this output decides"
                 details = list(plan.details)
                 if (
                     not vres.ok
@@ -269,7 +276,15 @@ def _attempt(
         if isinstance(p, Plan) and (p.automatic or manual):
             events.emit("recovery.attempted", record, tried=p.title, summary=p.summary)
             try:
-                apply_edits(p.edits, ws)
+                written = apply_edits(p.edits, ws)
+                revert.remember(
+                    ledger,
+                    written,
+                    task=record.task,
+                    failure_ids=[record.id],
+                    attempt_ids=[attempt_id] if attempt_id is not None else [],
+                    title=p.title,
+                )
             except (UnsafeEdit, ApplyError) as exc:
                 error = str(exc)
     if isinstance(p, Refusal):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from faultlens.classifier.redact import shown_command
 from faultlens.classifier.taxonomy import category
 
+from . import history, revert
 from .box import BoxContent, options_for, render_box
 from .context import command_of
 from .events import PHASES, EventLog, location
@@ -51,6 +52,10 @@ def human_details(record: FailureRecord) -> list[str]:
     why = _first(hint, WHY_KEYS)
     if why:
         out.append(f"Says: {why[:300]}")
+    subtests = hint.get("subtests")
+    if isinstance(subtests, list) and subtests:
+        shown = ", ".join(str(s) for s in subtests[:5]) + ("…" if len(subtests) > 5 else "")
+        out.append(f"Subtests failed: {len(subtests)} ({shown})")
     advice = hint.get("advice")
     if isinstance(advice, list) and advice:
         out += [f"Suggestion: {str(a)[:300]}" for a in advice[:3] if str(a).strip()]
@@ -110,6 +115,7 @@ def task_box(
     key = task_key(task)
     used = ledger.task_retries(task)
     options = options_for(key, retries_left=ws.settings.max_task_retries - used)
+    options += revert.options_for(ledger, escalated)  # a fix that failed: revert it
     first = escalated[0].record
     types = sorted({o.record.failure_type.value for o in escalated})
     if len(escalated) == 1:
@@ -137,6 +143,7 @@ def task_box(
             details.append(f"Tried: {o.tried}")
         details.append(f"Why it failed: {o.reason}")
         details.extend(o.details)
+        details.extend(history.box_lines(ledger, rec, o.details))  # triage, seen before
         tests = affected_tests(rec)
         if tests and len(tests) > 1:
             shown = ", ".join(tests[:5]) + ("…" if len(tests) > 5 else "")
@@ -185,7 +192,8 @@ def make_outcome(
     """An Outcome for one record (with the single-failure box when escalated)."""
     rec = record.model_copy(deep=True)
     rec.recovery_attempted = True
-    rec.recovery_result = result
+    # an unverified fix has no result yet (the record's RecoveryResult has none for it)
+    rec.recovery_result = None if result == "applied" else result
     options: list[Option] = []
     box = None
     all_details = [*details, *(d for d in human_details(rec) if d not in details)]
@@ -204,6 +212,7 @@ def make_outcome(
         outcome.options = options_for(
             task_key(record.task), retries_left=ws.settings.max_task_retries - used
         )
+        outcome.options += revert.options_for(ledger, [outcome])
         if with_box:
             outcome.box = task_box(ws, ledger, record.task, [outcome], [], None)
     return outcome
@@ -222,6 +231,8 @@ def emit_result(events: EventLog, outcome: Outcome, note: str = "") -> None:
         )
     elif outcome.result == "skipped":
         events.emit("recovery.skipped", rec, tried=outcome.tried, reason=outcome.reason)
+    elif outcome.result == "applied":
+        events.emit("recovery.applied", rec, tried=outcome.tried, reason=outcome.reason)
     else:
         events.emit(
             "recovery.escalated",

@@ -22,7 +22,9 @@ from lsprotocol import types as T
 from pygls import uris
 from pygls.workspace import PositionCodec
 
-from .placement import Placement, code_point_column, resolve
+from faultlens.classifier.columns import code_point_column
+
+from .placement import Placement, resolve
 from .store import Entry
 
 SOURCE = "faultlens"
@@ -254,8 +256,10 @@ def hover_markdown(
     attempts: int | None,
     box: str | None,
     retries: str | None = None,
+    history: str | None = None,
 ) -> str:
-    """The hover text of one failure (Markdown)."""
+    """The hover text of one failure (Markdown).  `history`: "seen 5× since 2
+    Dec; flaky 2 of 5" (recipes/history.py)."""
     auto = record.auto_recoverable
     auto_text = "yes" if auto is True else "no" if auto is False else "partial"
     parts = [
@@ -268,6 +272,11 @@ def hover_markdown(
     tests = affected_tests(record)
     if tests:
         parts.append(tests)
+    if record.triage is not None:
+        why = f" — {_code(record.triage.reason)}" if record.triage.reason else ""
+        parts.append(f"Triage: **{record.triage.verdict.replace('_', ' ')}**{why}")
+    if history:
+        parts.append(f"History: {history}")
     if summary:
         parts += ["", f"Recipe: {summary}"]
     if attempts is not None:

@@ -77,6 +77,16 @@ def test_a_rerun_whose_summary_counts_a_passed_test_is_a_pass(case):
     assert proves_a_pass(runner, output, status) == (True, tally(runner, output).line)
 
 
+@pytest.mark.parametrize(
+    "case",
+    ["pytest-one", "unittest-one", "go-one", "cargo-one", "mocha-one", "vitest-one", "node-one"],
+)
+def test_the_summary_a_verdict_quotes_is_one_line_without_its_frame(case):
+    output, _ = _sample(case)
+    line = tally(RUNNER[case.split("-")[0]], output).line
+    assert line and "\n" not in line and line == line.strip(" =")
+
+
 def test_the_runners_name_the_tests_that_passed():
     out, status = _sample("pytest-one")
     (res,) = [judge_rerun("pytest", [SingleTest("pytest", "test_a.py::test_ok")], out, status)]
@@ -87,6 +97,46 @@ def test_the_runners_name_the_tests_that_passed():
     out, status = _sample("vitest-none")
     res = judge_rerun("vitest", [SingleTest("vitest", "calc (basic) adds", path=("x",))], out, 0)
     assert res.results == {"calc (basic) adds": "not_run"}
+
+
+@pytest.mark.parametrize(
+    ("case", "runner"),
+    [
+        ("node-mixed", "node"),  # node --test: TAP when stdout is not a terminal
+        ("node-spec-mixed", "node"),
+        ("mocha-mixed", "mocha"),
+        ("jest-mixed", "jest"),
+        ("vitest-mixed", "vitest"),  # vitest lists each test's own name at its depth
+    ],
+)
+def test_a_rerun_with_one_real_failure_still_proves_the_other_test_passed(case, runner):
+    """Two failing tests re-run in one command: one fails again, the other
+    passes.  The run exits 1 and its summary counts a failure, so only the
+    runner's own line for each test says which passed; a selected test the
+    runner skipped is not a pass."""
+    out, status = _sample(case)
+    assert status == 1
+    tests = [
+        SingleTest(runner, "math add adds 2 + 2", path=("math", "add", "adds 2 + 2")),
+        SingleTest(runner, "passes on its re-run", path=("passes on its re-run",)),
+        SingleTest(runner, "math add adds 1 + 1", path=("math", "add", "adds 1 + 1")),
+    ]
+    res = judge_rerun(runner, tests, out, status)
+    assert res.results == {
+        "math add adds 2 + 2": "failed",
+        "passes on its re-run": "passed",
+        "math add adds 1 + 1": "not_run",  # listed as skipped (mocha: not listed)
+    }
+
+
+def test_vitest_names_alone_are_not_evidence_when_two_selected_tests_share_them():
+    out, status = _sample("vitest-mixed")
+    tests = [
+        SingleTest("vitest", "math add adds 2 + 2", path=("math", "add", "adds 2 + 2")),
+        SingleTest("vitest", "calc sum adds 2 + 2", path=("calc", "sum", "adds 2 + 2")),
+    ]
+    # `× adds 2 + 2` at depth 2 could be either of them.
+    assert set(judge_rerun("vitest", tests, out, status).results.values()) == {"not_run"}
 
 
 INSIDE = lambda path: not Path(path).is_absolute() and ".." not in Path(path).parts  # noqa: E731
@@ -102,6 +152,13 @@ def test_pytest_ids_with_any_characters_are_one_argv_element_each_and_flags_are_
         "python", "-m", "pytest", "-c", "ci.ini", "-q", "-p", "no:cacheprovider", "-rA",
         "tests/test_x.py::test_f[<lambda>0]", "tests/test_x.py::test_g[a b-\"c\"]",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("flag", [["-p", "no:cacheprovider"], ["-pno:cacheprovider"]])
+def test_a_pytest_command_that_already_leaves_the_cache_alone_does_not_get_it_twice(flag):
+    argv = ["python", "-m", "pytest", "-q", *flag, "tests"]
+    (sel,) = select([SingleTest("pytest", "tests/test_x.py::test_f")], argv, INSIDE)
+    assert sel.argv == ["python", "-m", "pytest", "-q", *flag, "-rA", "tests/test_x.py::test_f"]
 
 
 @pytest.mark.parametrize(

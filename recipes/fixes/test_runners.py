@@ -17,6 +17,7 @@ Adding a runner: write a `Runner` (detect + select) and append it to
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -177,8 +178,14 @@ def _select_pytest(
     # pytest's positionals are all file_or_dir: the original selection.
     kept = _drop_positionals(rest, _PYTEST_VALUE_FLAGS, lambda a: True)
     # -rA lists every test's outcome (the per-test verdict); the cache is left alone.
-    extra = ["-p", "no:cacheprovider", "-rA"]
+    extra = ["-rA"] if _cache_off(kept) else ["-p", "no:cacheprovider", "-rA"]
     return [Selection("pytest", [*head, *kept, *extra, *ids], list(tests))]
+
+
+def _cache_off(argv: Sequence[str]) -> bool:
+    """Whether a pytest command already says `-p no:cacheprovider`."""
+    pairs = itertools.pairwise([*argv, ""])
+    return any(a == "-pno:cacheprovider" or (a, b) == ("-p", "no:cacheprovider") for a, b in pairs)
 
 
 # -- unittest ---------------------------------------------------------------------------
@@ -387,6 +394,41 @@ def _select_node_test(
     return [
         Selection("node", [*head, *kept, f"--test-name-pattern={pattern}", *files], list(tests))
     ]
+
+
+_UVU_VALUE_FLAGS = frozenset({"-i", "--ignore", "-r", "--require"})
+
+
+def _select_uvu(
+    argv: list[str], at: int, tests: list[SingleTest], inside: Inside
+) -> list[Selection]:
+    """uvu selects test files, not tests: `uvu [dir] [pattern]`, the pattern a
+    RegExp over each file's path relative to dir.  The tests' files, anchored."""
+    head, rest = argv[: at + 1], argv[at + 1 :]
+    if any(a in ("-c", "--cwd") or a.startswith("--cwd=") for a in rest):
+        raise Refused("uvu --cwd moves where its files are read: not re-run")
+    flags: list[str] = []
+    positionals: list[str] = []
+    skip = False
+    for arg in rest:
+        if skip:
+            flags.append(arg)
+            skip = False
+        elif arg.startswith("-"):
+            flags.append(arg)
+            skip = arg in _UVU_VALUE_FLAGS
+        else:
+            positionals.append(arg)
+    folder = positionals[0] if positionals else "."
+    _check_path(folder, inside, "uvu folder")
+    files = _js_files(tests, inside)
+    if not files:
+        raise Refused("uvu re-runs test files, and these failures name none")
+    rels = [os.path.relpath(f, folder).replace(os.sep, "/") for f in files]
+    if any(r.startswith("..") for r in rels):
+        raise Refused(f"a failing test's file lies outside uvu's folder {folder!r}")
+    pattern = "^(?:" + "|".join(regex_escape(r) for r in rels) + ")$"
+    return [Selection("uvu", [*head, *flags, folder, pattern], list(tests))]
 
 
 # -- go test ----------------------------------------------------------------------------
@@ -627,6 +669,7 @@ RUNNERS: list[Runner] = [
     Runner("jest", lambda a: _find(a, ("jest",)), _select_jest_like("jest")),
     Runner("mocha", lambda a: _find(a, ("mocha", "_mocha")), _select_mocha),
     Runner("node", _detect_node_test, _select_node_test),
+    Runner("uvu", lambda a: _find(a, ("uvu",)), _select_uvu, _UVU_VALUE_FLAGS),
     Runner("go", _detect_go, _select_go, _GO_VALUE_FLAGS),
     Runner("cargo", _detect_cargo, _select_cargo, _CARGO_VALUE_FLAGS),
     Runner("maven", _detect_maven, _select_maven),
