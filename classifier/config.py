@@ -37,17 +37,16 @@ before pyproject.toml in the same folder.
 The loader's entry point is :func:`parse_config`, a function of (path,
 bytes) to a :class:`ProjectConfig` whose `errors` say what is wrong (the
 fuzz target calls it); :func:`load_config` finds and reads the file
-(regular files only, size-capped) and caches the result by path and stamp.
+(regular files only, size-capped: classifier/config_files.py) and caches the
+result by path and stamp; classifier/config_rules.py builds each rule.
 """
 
 from __future__ import annotations
 
-import errno
 import fnmatch
 import os
-import stat
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -56,22 +55,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import project_rules as pr
+from .config_files import file_stamp, find_config, read_config_bytes
 from .config_model import (
-    RULE_ID,
     ProjectTable,
-    RuleSpec,
     one_line,
-    rule_keys,
     table_keys,
     type_name,
 )
-from .errorformat import ErrorformatError, Format, compile_errorformat
+from .config_rules import OFFLINE, Environment, build_rule, system_environment
 from .rules.base import Rule
 from .rules.registry import all_rules, rules_version
 
-CONFIG_FILES = (".faultlens.toml", "pyproject.toml")
-MAX_CONFIG_BYTES = 1024 * 1024
-GROUPS = set(pr.GROUPS)
 required_literal = pr.required_literal  # kept here: tests and docs name it
 
 
@@ -88,111 +82,8 @@ class ProjectConfig:
     # even where `disable` names them.
     enable: list[str] = field(default_factory=list)
     # The problem matchers, by rule id: a watcher reads their `background`
-    # (where a build cycle begins and ends; problem_matcher.Background).
+    # (where a build cycle begins and ends; matcher_model.Background).
     matchers: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Environment:
-    """What building rules may read besides the config's own bytes: Vim's
-    compiler plugins and the workspace's .vscode/tasks.json.  OFFLINE reads
-    nothing (the fuzz target's choice)."""
-
-    compiler: Callable[[str], str] | None = None
-    tasks_json: Callable[[Path], bytes | None] | None = None
-
-
-OFFLINE = Environment()
-
-
-def system_environment() -> Environment:
-    from .vimcompiler import errorformat
-
-    return Environment(compiler=errorformat, tasks_json=_read_tasks_json)
-
-
-def find_config(start: str | os.PathLike[str]) -> Path | None:
-    """The config file that applies to `start`: nearest folder upward."""
-    # (strings and os.stat: this walk runs for every classification; the
-    # same answers as Path.is_file / Path.exists over Path.parents)
-    folder = os.path.abspath(start)
-    while True:
-        for name in CONFIG_FILES:
-            candidate = os.path.join(folder, name)
-            mode = _mode(candidate)
-            if (
-                mode is not None
-                and stat.S_ISREG(mode)
-                and (name != "pyproject.toml" or _has_table(Path(candidate)))
-            ):
-                return Path(candidate)
-        if _mode(os.path.join(folder, ".git")) is not None:
-            return None
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-
-
-def _mode(path: str) -> int | None:
-    """The file's st_mode, None where Path.is_file/exists would say False
-    (other errors are raised, as pathlib does)."""
-    try:
-        return os.stat(path).st_mode
-    except OSError as exc:
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
-            return None
-        raise
-    except ValueError:
-        return None
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    """What tells a changed file: its modification time (ns) and size."""
-    st = path.stat()
-    return st.st_mtime_ns, st.st_size
-
-
-# pyproject.toml (path, stamp) -> whether faultlens reads it: a project's
-# pyproject.toml is parsed once per change, not once per classification.
-_tables: dict[tuple[Path, tuple[int, int]], bool] = {}
-
-
-def _has_table(pyproject: Path) -> bool:
-    """Whether a pyproject.toml has a [tool.faultlens] table, or a `tool`
-    of a shape that makes one unreadable (then its error is reported)."""
-    try:
-        key = (pyproject, _stamp(pyproject))
-    except OSError:
-        return False
-    found = _tables.get(key)
-    if found is None:
-        try:
-            data = tomllib.loads(read_config_bytes(pyproject).decode("utf-8"))
-        except (OSError, ValueError, RecursionError):
-            return False
-        tool = data.get("tool")
-        found = tool is not None and (not isinstance(tool, dict) or "faultlens" in tool)
-        if len(_tables) >= 256:
-            _tables.clear()
-        _tables[key] = found
-    return found
-
-
-def read_config_bytes(path: Path, limit: int = MAX_CONFIG_BYTES) -> bytes:
-    """A config file's bytes: a regular file (never a FIFO or a device),
-    at most `limit` bytes, opened without blocking (classifier/files.py)."""
-    from .files import read_bytes
-
-    return read_bytes(path, limit)
-
-
-def _read_tasks_json(folder: Path) -> bytes | None:
-    path = folder / ".vscode" / "tasks.json"
-    try:
-        return read_config_bytes(path)
-    except FileNotFoundError:
-        return None
 
 
 def load_config(cwd: str | os.PathLike[str]) -> ProjectConfig:
@@ -201,7 +92,7 @@ def load_config(cwd: str | os.PathLike[str]) -> ProjectConfig:
     if path is None:
         return ProjectConfig()
     try:
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
     except OSError as exc:
         return ProjectConfig(path=path, errors=[f"{path}: cannot read: {exc.strerror or exc}"])
     key = (path, stamp, _tasks_stamp(path))
@@ -223,7 +114,7 @@ _cache: dict[tuple[Path, tuple[int, int], tuple[int, int] | None], ProjectConfig
 
 def _tasks_stamp(config: Path) -> tuple[int, int] | None:
     try:
-        return _stamp(config.parent / ".vscode" / "tasks.json")
+        return file_stamp(config.parent / ".vscode" / "tasks.json")
     except OSError:
         return None
 
@@ -316,7 +207,7 @@ def _check_table(path: Path, table: dict[str, Any], errors: list[str]) -> Projec
 
 def _task_specs(path: Path, env: Environment, errors: list[str]) -> list[tuple[Any, str]]:
     """The problem matchers of .vscode/tasks.json beside the config, as rule specs."""
-    from .problem_matcher import specs_from_tasks
+    from .vscode_tasks import specs_from_tasks
 
     if env.tasks_json is None:
         return []
@@ -355,105 +246,3 @@ def _enabled_builtins(
 
 def _disabled(rule_id: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(rule_id, p) for p in patterns)
-
-
-# -- building rules ------------------------------------------------------------
-def build_rule(spec: Any, env: Environment | None = None, *, workspace: str = ".") -> Rule | Any:
-    """A Rule from one `[[tool.faultlens.rules]]` table; ValueError says why
-    not.  A problem matcher naming built-in rules (`$tsc`) gives a
-    problem_matcher.BuiltinRef instead: those rules are kept on."""
-    env = system_environment() if env is None else env
-    if not isinstance(spec, dict):
-        raise ValueError(f"must be a table, not {type_name(spec)}")
-    try:
-        model = RuleSpec.model_validate(spec)
-    except ValidationError as exc:
-        raise ValueError(one_line(exc, rule_keys())) from None
-    if not RULE_ID.match(model.id):
-        raise ValueError("`id` must look like `project.name` (lowercase, dot-separated)")
-    kind = model.source()
-    rid, category = model.id, model.category
-    tool = model.tool or rid.split(".")[0]
-    url = model.url or ""
-    triggers = model.triggers
-    if kind == "regex":
-        return _regex_rule(model, tool, url)
-    if kind == "problemMatcher":
-        from .problem_matcher import matcher_rule
-
-        return matcher_rule(
-            rid,
-            category,
-            tool,
-            model.problem_matcher,
-            triggers,
-            url=url,
-            include_warnings=model.include_warnings,
-            workspace=workspace,
-        )
-    if kind == "compiler":
-        assert model.compiler is not None
-        if env.compiler is None:
-            raise ValueError("`compiler` needs Vim's runtime, which this check does not read")
-        from .vimcompiler import CompilerError
-
-        try:
-            efm: str | list[str] = env.compiler(model.compiler)
-        except CompilerError as exc:
-            raise ValueError(str(exc)) from None
-        summary = f"Vim compiler {model.compiler}"
-    else:
-        assert model.errorformat is not None
-        efm = model.errorformat
-        summary = "errorformat"
-    formats = _compile_efm(efm, "compiler" if kind == "compiler" else "errorformat")
-    return pr.efm_rule(
-        rid,
-        category,
-        tool,
-        formats,
-        triggers,
-        include_warnings=model.include_warnings,
-        summary=model.summary or summary,
-        url=url,
-    )
-
-
-def _compile_efm(efm: str | list[str], key: str) -> list[Format]:
-    try:
-        formats = compile_errorformat(efm)
-    except ErrorformatError as exc:
-        raise ValueError(f"`{key}`: {exc}") from None
-    if not any(f.prefix in ("", "E", "W", "I", "N", "A") and f.flags != "-" for f in formats):
-        raise ValueError(
-            f"`{key}` can report no failure: every format is %C, %Z, %G, a stack item or %-"
-        )
-    return formats
-
-
-def _regex_rule(model: RuleSpec, tool: str, url: str) -> Rule:
-    text = model.regex
-    if not text:
-        raise ValueError("`regex` must be a non-empty string")
-    compiled = pr.compile_regex(text)
-    unknown = set(compiled.groupindex) - GROUPS
-    if unknown:
-        raise ValueError(f"unknown named groups {sorted(unknown)}; use {sorted(GROUPS)}")
-    triggers = model.triggers
-    if triggers is None:
-        lit = pr.required_literal(text)
-        if lit is None:
-            raise ValueError(
-                "give `triggers`: literal text that every matching line contains "
-                "(none could be read from the regex)"
-            )
-        triggers = [lit]
-    return pr.regex_rule(
-        model.id,
-        model.category,
-        tool,
-        text,
-        triggers,
-        summary=model.summary or "regex",
-        url=url,
-    )

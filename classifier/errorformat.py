@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 import regex
 
-from .vimregex import VimRegexError, translate
+from .vimregex import translate
+from .vimregex_lexer import VimRegexError
 
 # The conversions in Vim's order (quickfix.c fmt_pat): the order in which a
 # match's fields are read, and the Vim pattern each stands for.

@@ -43,8 +43,8 @@ from . import (
 from .locate import read_in_tree
 from .redact import redact_record
 from .rules import gnu as gnu_rules
-from .rules import plugin as plugin_rules
 from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
+from .rules.plugin import placement as plugin_placement
 from .taxonomy import TAXONOMY, FailureType
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def finalize(classifier: Classifier) -> None:
             place_conflict(r, cwd)
     manifests.place_records(records, cwd)  # a vulnerable package on its manifest line
     mcpconfig.place_records(records, cwd)  # a server's entry in .mcp.json & co.
-    plugin_rules.place_records(records, cwd)  # the line in a plugin's manifest / config
+    plugin_placement.place_records(records, cwd)  # the line in a plugin's manifest / config
     testdefs.find_js_test_files(records, cwd)  # mocha's failure outside a test body
     testdefs.place(records, cwd)  # a test known by its id only: on its definition
     testdefs.name_variables(records, cwd)  # `NotPresent`: the variable its line reads

@@ -28,20 +28,29 @@ the differential test does to show the expansion is Vim's).
 
 Pure: the file system is asked only through the `exists` and `isdir`
 callbacks, and every pattern match may carry a time limit (`timeout`).
+Vim's text and file-name helpers are in classifier/quickfix_text.py, the
+directory and file stacks in classifier/quickfix_stack.py.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .errorformat import Format
-
-LINE_MAXLEN = 4096  # Vim keeps the first LINE_MAXLEN - 1 bytes of a line
-_INT64 = 2**63 - 1
-_URL = re.compile(r"^[A-Za-z][-+.A-Za-z0-9]*://")
+from .quickfix_stack import Stack
+from .quickfix_text import (
+    LINE_MAXLEN,
+    atol,
+    concat_fnames,
+    cut_bytes,
+    expand_env,
+    int32,
+    is_abs_name,
+    printable,
+    type_char,
+)
 
 
 @dataclass(slots=True)
@@ -81,124 +90,6 @@ class _Fields:
     valid: bool = True
 
 
-_NUMBER = re.compile(r"[ \t\n\v\f\r]*([-+]?)([0-9]*)")
-
-
-def _atol(line: str, start: int) -> int:
-    """C's atol() at line[start:]: Vim reads a number from where its group
-    starts, past the group's end if digits go on (`%l%c` on "11:" gives 11
-    and 1), saturating as glibc's strtol does."""
-    m = _NUMBER.match(line, start)
-    if m is None or not m.group(2):
-        return 0
-    value = min(int(m.group(2)), _INT64)
-    return -value if m.group(1) == "-" else value
-
-
-def _int32(value: int) -> int:
-    """C's (int) cast of a long."""
-    value &= 0xFFFFFFFF
-    return value - (1 << 32) if value >= 1 << 31 else value
-
-
-def _cut_bytes(text: str, limit: int) -> str:
-    """`text` cut to at most `limit` UTF-8 bytes (on a character boundary)."""
-    if len(text) * 4 <= limit:
-        return text
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= limit:
-        return text
-    return data[:limit].decode("utf-8", "ignore")
-
-
-_IDENT = re.compile(r"[0-9A-Za-z_\u00c0-\u00ff]*")
-
-
-def expand_env(src: str, env: Mapping[str, str], home: str) -> str:
-    """Vim's expand_env() of a file name: leading white space dropped, `~`
-    (at the start of a name) and `$VAR` / `${VAR}` replaced when set."""
-    src = src.lstrip(" \t")
-    out: list[str] = []
-    i = 0
-    n = len(src)
-    at_start = True
-    while i < n:
-        c = src[i]
-        if c == "$" or (c == "~" and at_start):
-            value: str | None = None
-            tail = i + 1
-            if c == "$":
-                if src.startswith("{", i + 1):
-                    close = src.find("}", i + 2)
-                    if close >= 0:
-                        value = env.get(src[i + 2 : close])
-                        tail = close + 1
-                else:
-                    m = _IDENT.match(src, i + 1)
-                    name = m.group() if m else ""
-                    tail = i + 1 + len(name)
-                    value = env.get(name) if name else None
-            elif i + 1 >= n or src[i + 1] in "/ ,\t\n":
-                value = home
-            if value:
-                if value.endswith("/") and src.startswith("/", tail):
-                    tail += 1
-                out.append(value)
-                i = tail
-                continue
-        at_start = False
-        if c == "\\" and i + 1 < n:
-            out.append(c)
-            i += 1
-            c = src[i]
-        elif c in " ,":
-            at_start = True
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def _type_char(text: str) -> str:
-    """What Vim keeps of a %t match: its first byte (a non-ASCII one in the
-    surrogate form that errors="surrogateescape" gives)."""
-    if not text:
-        return ""
-    c = text[0]
-    if c.isascii():
-        return c
-    return chr(0xDC00 + c.encode("utf-8", "surrogatepass")[0])
-
-
-def _printable(c: str) -> bool:
-    """Vim's vim_isprintc() of a type byte ('isprint' "@,161-255")."""
-    if not c:
-        return False
-    o = ord(c)
-    return 0x20 <= o <= 0x7E or 0xDCA1 <= o <= 0xDCFF
-
-
-def is_abs_name(name: str) -> bool:
-    """Vim's vim_isAbsName on Unix: '/', '~' or a URL."""
-    return name.startswith(("/", "~")) or bool(_URL.match(name))
-
-
-def concat_fnames(a: str, b: str) -> str:
-    """Vim's concat_fnames(a, b, TRUE)."""
-    if a and not a.endswith("/"):
-        return f"{a}/{b}"
-    return a + b
-
-
-@dataclass(slots=True)
-class _Stack:
-    """A directory (or file) stack, top first."""
-
-    items: list[str] = field(default_factory=list)
-
-    def top(self) -> str | None:
-        return self.items[0] if self.items else None
-
-
 class QuickfixParser:
     """Feed lines, get entries; `close()` flushes the last one.
 
@@ -225,8 +116,8 @@ class QuickfixParser:
         self.multiignore = False
         self.multiscan = False
         self.fmt_start: int | None = None
-        self.dir_stack = _Stack()
-        self.file_stack = _Stack()
+        self.dir_stack = Stack()
+        self.file_stack = Stack()
         self.directory: str | None = None
         self.currfile: str | None = None
         self.last: Entry | None = None
@@ -258,7 +149,7 @@ class QuickfixParser:
         self.lines = self.lines + 1 if line_no is None else line_no
         if self.aborted:
             return []
-        line = _cut_bytes(line, LINE_MAXLEN - 1)
+        line = cut_bytes(line, LINE_MAXLEN - 1)
         self.line = line
         if line.startswith("\ufeff"):
             line = line[1:]
@@ -373,17 +264,17 @@ class QuickfixParser:
                     return False, None
                 f.namebuf = name
             elif conv == "n":
-                f.enr = _int32(_atol(linebuf, start))
+                f.enr = int32(atol(linebuf, start))
             elif conv == "l":
-                f.lnum = _atol(linebuf, start)
+                f.lnum = atol(linebuf, start)
             elif conv == "e":
-                f.end_lnum = _atol(linebuf, start)
+                f.end_lnum = atol(linebuf, start)
             elif conv == "c":
-                f.col = _int32(_atol(linebuf, start))
+                f.col = int32(atol(linebuf, start))
             elif conv == "k":
-                f.end_col = _int32(_atol(linebuf, start))
+                f.end_col = int32(atol(linebuf, start))
             elif conv == "t":
-                f.type = _type_char(text)
+                f.type = type_char(text)
             elif conv == "m":
                 if not (fmt.flags == "+" and not self.multiscan):
                     f.errmsg = text
@@ -399,7 +290,7 @@ class QuickfixParser:
                 f.col = col + 1
                 f.use_viscol = True
             elif conv == "v":
-                f.col = _int32(_atol(linebuf, start))
+                f.col = int32(atol(linebuf, start))
                 f.use_viscol = True
             elif conv == "s":
                 f.pattern = "^\\V" + text + "\\$"
@@ -414,9 +305,9 @@ class QuickfixParser:
         if idx == "D":
             if not f.namebuf:
                 return False
-            self.directory = self._push(f.namebuf, self.dir_stack, is_file_stack=False)
+            self.directory = self.dir_stack.push(f.namebuf, self.isdir, is_file_stack=False)
             return self.directory is not None
-        self.directory = self._pop(self.dir_stack)
+        self.directory = self.dir_stack.pop()
         return True
 
     def _file_prefix(self, idx: str, f: _Fields, tail: str | None) -> bool:
@@ -424,9 +315,9 @@ class QuickfixParser:
         f.valid = False
         if not f.namebuf or self.exists(f.namebuf):
             if f.namebuf and idx == "P":
-                self.currfile = self._push(f.namebuf, self.file_stack, is_file_stack=True)
+                self.currfile = self.file_stack.push(f.namebuf, self.isdir, is_file_stack=True)
             elif idx == "Q":
-                self.currfile = self._pop(self.file_stack)
+                self.currfile = self.file_stack.pop()
             f.namebuf = ""
             if tail:
                 return True
@@ -442,7 +333,7 @@ class QuickfixParser:
                 prev.text = f"{prev.text}\n{f.errmsg}"
             if prev.nr == -1:
                 prev.nr = f.enr
-            if _printable(f.type) and not prev.type:
+            if printable(f.type) and not prev.type:
                 prev.type = f.type
             if not prev.lnum:
                 prev.lnum = f.lnum
@@ -465,7 +356,7 @@ class QuickfixParser:
         return self.currfile if self.currfile is not None and f.valid else None
 
     def _add(self, f: _Fields, prefix: str) -> Entry:
-        typ = f.type if f.type == "\x01" or _printable(f.type) else ""
+        typ = f.type if f.type == "\x01" or printable(f.type) else ""
         return Entry(
             file=self._fnum(self._entry_name(f)),
             module=f.module,
@@ -492,52 +383,10 @@ class QuickfixParser:
         if directory is not None and not is_abs_name(fname):
             full = concat_fnames(directory, fname)
             if not self.exists(full):
-                guessed = self._guess_filepath(fname)
+                guessed = self.dir_stack.guess_filepath(fname, self.exists)
                 full = concat_fnames(guessed, fname) if guessed is not None else fname
             return full
         return fname
-
-    def _push(self, dirbuf: str, stack: _Stack, *, is_file_stack: bool) -> str | None:
-        """qf_push_dir."""
-        items = stack.items
-        if is_abs_name(dirbuf) or not items or is_file_stack:
-            items.insert(0, dirbuf)
-            return dirbuf
-        found = None
-        for k, base in enumerate(items):
-            candidate = concat_fnames(base, dirbuf)
-            if self.isdir(candidate):
-                found = k
-                items.insert(0, candidate)
-                break
-        if found is None:
-            del items[:]
-            items.insert(0, dirbuf)
-            return dirbuf
-        del items[1 : found + 1]  # the directories already left
-        return items[0]
-
-    @staticmethod
-    def _pop(stack: _Stack) -> str | None:
-        if stack.items:
-            stack.items.pop(0)
-        return stack.top()
-
-    def _guess_filepath(self, filename: str) -> str | None:
-        """qf_guess_filepath: the stacked directory holding `filename`."""
-        items = self.dir_stack.items
-        if not items:
-            return None
-        found = None
-        for k in range(1, len(items)):
-            if self.exists(concat_fnames(items[k], filename)):
-                found = k
-                break
-        if found is None:
-            del items[1:]
-            return None
-        del items[1:found]
-        return items[1]
 
 
 class QuickfixRefused(ValueError):

@@ -24,78 +24,25 @@ substitute, none of which a log line has): `~`, `\\%V \\%# \\%23l \\%23c
 anything Vim itself refuses.
 
 Pure: `translate()` returns pattern text and the number of capture groups.
+The layers: classifier/vimregex_lexer.py (tokens and magic levels),
+classifier/vimregex_classes.py (the character classes as data),
+classifier/vimregex_collection.py (`[...]` and character codes), and the
+grammar here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-MAGIC_NONE, MAGIC_OFF, MAGIC_ON, MAGIC_ALL = 1, 2, 3, 4
-
-# Characters that may be magic sometimes (regexp.c META_flags); a backslash
-# before any other character is dropped and the character taken literally.
-_META = set("%&()*+.123456789<=>?@ACDFHIKLMOPSUVWXZ[_acdfhiklmnopsuvwxz{|~")
-_ABBR = {"r": "\r", "t": "\t", "e": "\x1b", "b": "\x08"}
-_LATIN_HI = "\u00a0-\u00ff"  # what '@' adds above ASCII in a utf-8 Vim
-# Character classes, as sets a Python character class can hold.  Letter
-# classes are wrapped in (?-i:...) so that they do not fold, as in Vim.
-_WORD_HI = r"[^\x00-\xff\W]"  # word characters above Latin-1 (Vim: utf_class >= 2)
-_CLASSES: dict[str, str] = {
-    "i": f"(?-i:[0-9A-Za-z_{_LATIN_HI}])",
-    "I": f"(?-i:[A-Za-z_{_LATIN_HI}])",
-    "k": f"(?-i:[0-9A-Za-z_{_LATIN_HI}]|{_WORD_HI})",
-    "K": f"(?-i:[A-Za-z_{_LATIN_HI}]|(?![0-9]){_WORD_HI})",
-    "f": "(?-i:[0-9A-Za-z/.\\-_+,#$%~=\u00a0-\U0010ffff])",
-    "F": "(?-i:[A-Za-z/.\\-_+,#$%~=\u00a0-\U0010ffff])",
-    "p": "(?-i:[\x20-\x7e\u00a0-\U0010ffff])",
-    "P": "(?-i:[\x20-\x2f\x3a-\x7e\u00a0-\U0010ffff])",
-    "s": "[ \t]",
-    "S": "[^ \t]",
-    "d": "[0-9]",
-    "D": "[^0-9]",
-    "x": "(?-i:[0-9A-Fa-f])",
-    "X": "(?-i:[^0-9A-Fa-f])",
-    "o": "[0-7]",
-    "O": "[^0-7]",
-    "w": "(?-i:[0-9A-Za-z_])",
-    "W": "(?-i:[^0-9A-Za-z_])",
-    "h": "(?-i:[A-Za-z_])",
-    "H": "(?-i:[^A-Za-z_])",
-    "a": "(?-i:[A-Za-z])",
-    "A": "(?-i:[^A-Za-z])",
-    "l": "(?-i:[a-z])",
-    "L": "(?-i:[^a-z])",
-    "u": "(?-i:[A-Z])",
-    "U": "(?-i:[^A-Z])",
-}
-# [:name:] inside a collection: the members, as class-set text.
-_POSIX: dict[str, str] = {
-    "alnum": "0-9A-Za-z",
-    "alpha": "A-Za-z",
-    "blank": " \t",
-    "cntrl": "\x00-\x1f\x7f",
-    "digit": "0-9",
-    "graph": "\x21-\x7e",
-    "lower": "a-z",
-    "print": "\x20-\x7e",
-    "punct": "!-/:-@\\[-`{-~",
-    "space": "\t-\r ",
-    "upper": "A-Z",
-    "xdigit": "0-9A-Fa-f",
-    "return": "\r",
-    "tab": "\t",
-    "escape": "\x1b",
-    "backspace": "\x08",
-    "ident": f"0-9A-Za-z_{_LATIN_HI}",
-    "keyword": f"0-9A-Za-z_{_LATIN_HI}",
-    "fname": "0-9A-Za-z/.\\-_+,#$%~=\u00a0-\U0010ffff",
-}
-_KW = f"(?:[0-9A-Za-z_{_LATIN_HI}]|{_WORD_HI})"
-_SET_SPECIAL = set("\\]^-[&~|")
-
-
-class VimRegexError(ValueError):
-    """A pattern Vim would refuse, or one that needs a buffer to mean anything."""
+from .vimregex_classes import CLASSES, KW
+from .vimregex_collection import CollectionParser
+from .vimregex_lexer import (
+    END,
+    MAGIC_ALL,
+    MAGIC_NONE,
+    MAGIC_OFF,
+    MAGIC_ON,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,140 +61,8 @@ def _esc(ch: str) -> str:
     return "\\" + ch
 
 
-def _set_esc(ch: str) -> str:
-    """One literal character, safe inside [...]."""
-    if ch in _SET_SPECIAL:
-        return "\\" + ch
-    if ch == "\n":
-        return r"\n"
-    return ch
-
-
-# A token: the character and whether it is magic there.
-_END = ("", False)
-
-
-class _Parser:
+class _Parser(CollectionParser):
     """Vim's recursive-descent regex parser, emitting Python pattern text."""
-
-    def __init__(self, pattern: str, magic: int) -> None:
-        self.p = pattern
-        self.i = 0
-        self.magic = magic
-        self.cur: tuple[str, bool] | None = None
-        self.cur_len = 0
-        self.at_start = True
-        self.prev_at_start = False
-        self.prev: tuple[str, bool] = _END
-        self.prevprev: tuple[str, bool] = _END
-        self.after_slash = 0
-        self.groups = 0
-        self.closed: set[int] = set()
-        self.saw_c = False  # \c: ignore case (wins over \C, as in Vim)
-        self.saw_C = False  # \C: match case
-
-    # -- the lexer (regexp.c peekchr / skipchr) ----------------------------------
-    def peek(self) -> tuple[str, bool]:
-        if self.cur is None:
-            self.cur, self.cur_len = self._scan(self.i)
-        return self.cur
-
-    def _scan(self, i: int) -> tuple[tuple[str, bool], int]:
-        p = self.p
-        if i >= len(p):
-            return _END, 0
-        c = p[i]
-        m = self.magic
-        if c in ".[~":
-            return (c, m >= MAGIC_ON), 1
-        if c in "(){%+=?@!&|<>#\"',-:;`/":
-            return (c, m == MAGIC_ALL), 1
-        if c == "*":
-            magic = (
-                m >= MAGIC_ON
-                and not self.at_start
-                and not (self.prev_at_start and self.prev == ("^", True))
-                and (
-                    self.after_slash > 0 or self.prev not in (("(", True), ("&", True), ("|", True))
-                )
-            )
-            return ("*", magic), 1
-        if c == "^":
-            magic = m >= MAGIC_OFF and (
-                self.at_start
-                or m == MAGIC_ALL
-                or self.prev in (("(", True), ("|", True), ("&", True), ("n", True))
-                or (self.prev[0] == "(" and self.prevprev == ("%", True))
-            )
-            if magic:
-                self.at_start = True
-                self.prev_at_start = False
-            return ("^", magic), 1
-        if c == "$":
-            return ("$", m >= MAGIC_OFF and self._dollar_is_magic(i + 1)), 1
-        if c == "\\":
-            if i + 1 >= len(p):
-                return ("\\", False), 1
-            n = p[i + 1]
-            if n in _META:
-                self.prev_at_start = self.at_start
-                self.at_start = False
-                self.after_slash += 1
-                (ch, magic), _ = self._scan(i + 1)
-                self.after_slash -= 1
-                return (ch, not magic), 2
-            if n in _ABBR:
-                return (_ABBR[n], False), 2
-            if m == MAGIC_NONE and n in "$^":
-                return (n, True), 2
-            return (n, False), 2
-        return (c, False), 1
-
-    def _dollar_is_magic(self, j: int) -> bool:
-        p = self.p
-        magic_all = self.magic == MAGIC_ALL
-        while j + 1 < len(p) and p[j] == "\\" and p[j + 1] in "cCmMvVZ":
-            if p[j + 1] == "v":
-                magic_all = True
-            elif p[j + 1] in "mMV":
-                magic_all = False
-            j += 2
-        rest = p[j : j + 2]
-        return (
-            j >= len(p)
-            or (rest[:1] == "\\" and rest[1:2] in ("|", "&", ")", "n"))
-            or (magic_all and rest[:1] in ("|", "&", ")"))
-            or self.magic == MAGIC_ALL
-        )
-
-    def skip(self, keep_start: bool = False) -> None:
-        self.peek()
-        saved = (self.prev_at_start, self.prev, self.prevprev)
-        self.i += self.cur_len
-        self.prev_at_start = self.at_start
-        self.at_start = False
-        self.prevprev = self.prev
-        self.prev = self.cur or _END
-        self.cur = None
-        if keep_start:
-            self.at_start, self.prev, self.prevprev = saved
-
-    def get(self) -> tuple[str, bool]:
-        tok = self.peek()
-        self.skip()
-        return tok
-
-    def raw(self) -> str:
-        """The next raw character (as Vim reads regparse directly), consumed."""
-        self.cur = None
-        if self.i >= len(self.p):
-            return ""
-        ch = self.p[self.i]
-        self.i += 1
-        return ch
-
-    def error(self, what: str) -> VimRegexError:
-        return VimRegexError(f"{what} (at {self.p[: self.i]!r}…)")
 
     # -- the grammar (regexp_nfa.c) ----------------------------------------------
     def pattern(self, paren: str = "") -> str:
@@ -261,7 +76,7 @@ class _Parser:
             if self.peek() != (")", True):
                 raise self.error("unmatched \\(" if paren == "(" else "unmatched \\%(")
             self.skip()
-        elif self.peek() != _END:
+        elif self.peek() != END:
             if self.peek() == (")", True):
                 raise self.error("unmatched \\)")
             raise self.error("trailing characters")
@@ -280,7 +95,7 @@ class _Parser:
         out: list[str] = []
         while True:
             tok = self.peek()
-            if tok == _END or tok in (("|", True), ("&", True), (")", True)):
+            if tok == END or tok in (("|", True), ("&", True), (")", True)):
                 return "".join(out)
             ch, magic = tok
             if magic and ch in "cCZvmMV":
@@ -384,15 +199,15 @@ class _Parser:
         if ch == "$":
             return "$"
         if ch == "<":
-            return f"(?<!{_KW})(?={_KW})"
+            return f"(?<!{KW})(?={KW})"
         if ch == ">":
-            return f"(?<={_KW})(?!{_KW})"
+            return f"(?<={KW})(?!{KW})"
         if ch == "_":
             return self._underscore()
         if ch == ".":
             return "."
-        if ch in _CLASSES:
-            return _CLASSES[ch]
+        if ch in CLASSES:
+            return CLASSES[ch]
         if ch == "n":
             return r"\n"
         if ch == "(":
@@ -434,8 +249,8 @@ class _Parser:
             return self._collection(newline=True)
         if ch == ".":
             return r"(?s:.)"
-        if ch in _CLASSES and ch not in "n":
-            return f"(?:{_CLASSES[ch]}|\\n)"
+        if ch in CLASSES and ch not in "n":
+            return f"(?:{CLASSES[ch]}|\\n)"
         raise self.error(f"invalid character class \\_{ch}")
 
     def _z(self) -> str:
@@ -464,7 +279,7 @@ class _Parser:
         if ch == "[":
             items: list[str] = []
             while self.peek() != ("]", False):
-                if self.peek() == _END:
+                if self.peek() == END:
                     raise self.error("missing ] after \\%[")
                 items.append(self.atom())
             self.skip()
@@ -475,153 +290,6 @@ class _Parser:
                 out = f"(?:{item}{out})?"
             return out
         raise self.error(f"\\%{ch} needs a buffer or a cursor and is not supported")
-
-    def _char_code(self, kind: str) -> int | None:
-        p = self.p
-        j = self.i
-        if kind == "o":  # up to three digits, while below 0o40 (regexp.c getoctchrs)
-            k, nr = j, 0
-            while k < len(p) and k - j < 3 and nr < 0o40 and p[k] in "01234567":
-                nr = nr * 8 + int(p[k])
-                k += 1
-            if k == j:
-                return None
-            self.i = k
-            self.cur = None
-            return nr
-        if kind == "d":
-            digits, width, base = "0123456789", len(p), 10
-        else:
-            digits = "0123456789abcdefABCDEF"
-            width = {"x": 2, "u": 4, "U": 8}[kind]
-            base = 16
-        k = j
-        while k < len(p) and k - j < width and p[k] in digits:
-            k += 1
-        if k == j:
-            return None
-        nr = int(p[j:k], base)
-        self.i = k
-        self.cur = None
-        return nr if nr <= 0x10FFFF else None
-
-    def _collection(self, newline: bool) -> str:
-        """`[...]`: the text after '[' is read raw, as Vim does."""
-        p = self.p
-        end = self._skip_anyof(self.i)
-        if end >= len(p) or p[end] != "]":
-            # no closing ]: a literal '['
-            self.cur = None
-            return "\\["
-        i = self.i
-        negated = False
-        if p[i] == "^":
-            negated = True
-            i += 1
-        chars: list[str] = []
-        classes: list[str] = []
-        if i < end and p[i] == "-":
-            chars.append("\\-")
-            i += 1
-        prev: str | None = None  # the last single character (a range may start there)
-        while i < end:
-            c = p[i]
-            if c == "[":
-                got = self._bracket_item(i)
-                if got is not None:
-                    kind, value, i = got
-                    if kind == "class":
-                        classes.append(value)
-                        prev = None
-                    else:  # [=x=] or [.x.]: the character itself
-                        chars.append(_set_esc(value))
-                        prev = value
-                    continue
-            if c == "-" and prev is not None and i + 1 < end:
-                i += 1
-                hi, i = self._coll_char(i, end)
-                if ord(hi) < ord(prev):
-                    raise self.error("reverse range in a character class")
-                chars.append("-" + _set_esc(hi))
-                prev = None
-                continue
-            ch, i = self._coll_char(i, end)
-            if ch == "\n" and not negated:
-                newline = True
-                prev = None
-                continue
-            chars.append(_set_esc(ch))
-            prev = ch
-        self.i = end + 1
-        self.cur = None
-        body = "".join(chars)
-        if not classes:
-            out = f"[{'^' if negated else ''}{body}]" if body else ("(?s:.)" if negated else "(?!)")
-        else:
-            cls = "(?-i:[" + "".join(classes) + "])"
-            alts = f"[{body}]|{cls}" if body else cls
-            out = f"(?:(?!(?:{alts}))(?s:.))" if negated else f"(?:{alts})"
-        if newline and not negated:
-            out = f"(?:{out}|\\n)"
-        return out
-
-    def _coll_char(self, i: int, end: int) -> tuple[str, int]:
-        """One character of a collection at p[i] (a backslash code or itself)."""
-        p = self.p
-        c = p[i]
-        if c == "\\" and i + 1 <= end:
-            n = p[i + 1] if i + 1 < len(p) else ""
-            if n in "]^-\\":
-                return n, i + 2
-            if n == "n":
-                return "\n", i + 2
-            if n in _ABBR:
-                return _ABBR[n], i + 2
-            if n in "doxuU":
-                save = self.i
-                self.i = i + 2
-                nr = self._char_code(n)
-                j = self.i
-                self.i = save
-                if nr is not None:
-                    return (chr(nr) if nr else "\n"), j
-                return "\\", i + 1
-        return c, i + 1
-
-    def _bracket_item(self, i: int) -> tuple[str, str, int] | None:
-        """[:name:], [=x=] or [.x.] at p[i]; None when it is a plain '['."""
-        p = self.p
-        if p.startswith("[:", i):
-            close = p.find(":]", i + 2)
-            name = p[i + 2 : close] if close > 0 else ""
-            if name in _POSIX:
-                return "class", _POSIX[name], close + 2
-            return None
-        if i + 4 < len(p) and p[i + 1] in "=." and p[i + 3] == p[i + 1] and p[i + 4] == "]":
-            return ("equiv" if p[i + 1] == "=" else "coll"), p[i + 2], i + 5
-        return None
-
-    def _skip_anyof(self, i: int) -> int:
-        """Where the collection starting at p[i] (after '[') ends (regexp.c skip_anyof)."""
-        p = self.p
-        if i < len(p) and p[i] == "^":
-            i += 1
-        if i < len(p) and p[i] in "]-":
-            i += 1
-        while i < len(p) and p[i] != "]":
-            c = p[i]
-            if c == "-":
-                i += 1
-                if i < len(p) and p[i] != "]":
-                    i += 1
-            elif c == "\\" and i + 1 < len(p) and p[i + 1] in "]^-n\\nrtebdoxuU":
-                i += 2
-            elif c == "[":
-                got = self._bracket_item(i)
-                i = got[2] if got is not None else i + 1
-            else:
-                i += 1
-        return i
 
 
 def translate(pattern: str, *, ignorecase: bool = True, magic: int = MAGIC_ON) -> Translation:

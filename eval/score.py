@@ -19,7 +19,8 @@ names only, empty files: no project code is kept here), and compares:
   related locations for a group);
 * clean negatives: cases with no label (successful runs) that gave no record.
 
-Pure apart from reading the cases and the temporary tree.
+Reading and classifying the cases is eval/corpus.py, matching records to
+labels eval/matching.py; the scores, the tables and the command are here.
 """
 
 from __future__ import annotations
@@ -27,166 +28,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from faultlens.classifier.engine import Options
-from faultlens.classifier.record import FailureRecord
-from faultlens.classifier.structured import classify_path
-from faultlens.classifier.taxonomy import FailureType
-
-CASES = Path(__file__).resolve().parent / "cases"
-CATEGORIES = tuple(ft.value for ft in FailureType)
-
-
-@dataclass(frozen=True)
-class Label:
-    category: str
-    file: str | None = None
-    line: int | None = None
-
-
-@dataclass
-class Case:
-    id: str
-    dir: Path
-    ecosystem: str
-    command: str
-    exit_code: int | None
-    labels: list[Label]
-    files: list[str]
-    meta: dict[str, Any]
-
-    @property
-    def output(self) -> Path:
-        found = sorted(p for p in self.dir.iterdir() if p.name.startswith("output."))
-        if not found:
-            raise ValueError(f"{self.id}: no output.* file")
-        return found[0]
-
-
-def load_case(d: Path, root: Path = CASES) -> Case:
-    meta = json.loads((d / "case.json").read_text())
-    labels = [
-        Label(str(lab["category"]), lab.get("file"), lab.get("line"))
-        for lab in meta.get("labels", [])
-    ]
-    for lab in labels:
-        if lab.category not in CATEGORIES:
-            raise ValueError(f"{d}: unknown category {lab.category!r}")
-    return Case(
-        id=str(d.relative_to(root)),
-        dir=d,
-        ecosystem=str(meta["ecosystem"]),
-        command=str(meta["command"]),
-        exit_code=meta.get("exit_code"),
-        labels=labels,
-        files=[str(f) for f in meta.get("files", [])],
-        meta=meta,
-    )
-
-
-def load_cases(root: Path = CASES) -> list[Case]:
-    return [load_case(p.parent, root) for p in sorted(root.glob("*/*/case.json"))]
-
-
-# -- classifying a case ---------------------------------------------------------------------
-
-
-def _skeleton(case: Case, into: Path) -> Path:
-    """The project's file names as empty files under `into/<project folder>`."""
-    top = into / str(case.meta.get("cwd_name") or "project")
-    top.mkdir(parents=True, exist_ok=True)
-    for name in case.files:
-        rel = Path(name)
-        if rel.is_absolute() or ".." in rel.parts:
-            raise ValueError(f"{case.id}: files must be relative, inside the project: {name}")
-        path = top / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch()
-    return top
-
-
-def classify_case(case: Case) -> list[FailureRecord]:
-    with tempfile.TemporaryDirectory(prefix="faultlens-eval-") as tmp:
-        cwd = _skeleton(case, Path(tmp))
-        opts = Options(cwd=str(cwd), command=case.command, exit_code=case.exit_code)
-        return classify_path(case.output, opts)
-
-
-# -- matching -------------------------------------------------------------------------------
-
-
-@dataclass
-class Match:
-    label: Label
-    record: FailureRecord | None
-    located: bool = False
-
-
-@dataclass
-class CaseResult:
-    case: Case
-    records: list[FailureRecord]
-    matches: list[Match] = field(default_factory=list)
-    false_positives: list[FailureRecord] = field(default_factory=list)
-
-
-def _places(r: FailureRecord) -> list[tuple[str | None, int | None]]:
-    return [(r.source_file, r.source_line), *((loc.file, loc.line) for loc in r.related)]
-
-
-def _same_file(printed: str | None, labelled: str | None) -> bool:
-    if not printed or not labelled:
-        return False
-    a, b = printed.replace("\\", "/"), labelled.replace("\\", "/")
-    return a == b or a.endswith("/" + b)
-
-
-def _located(r: FailureRecord, lab: Label) -> bool:
-    if lab.file is None:
-        return True
-    for file, line in _places(r):
-        if _same_file(file, lab.file) and (lab.line is None or line == lab.line):
-            return True
-    return False
-
-
-def match(case: Case, records: Sequence[FailureRecord]) -> CaseResult:
-    """Labels to records: each record takes up to `affected` labels of its
-    category, the best-located first."""
-    result = CaseResult(case, list(records))
-    capacity = {id(r): max(1, r.affected) for r in records}
-    used: set[int] = set()
-    pending = list(case.labels)
-    # two passes: first the labels a record locates exactly, then any of the category
-    for exact in (True, False):
-        still: list[Label] = []
-        for lab in pending:
-            pick = next(
-                (
-                    r
-                    for r in records
-                    if r.failure_type.value == lab.category
-                    and capacity[id(r)] > 0
-                    and (not exact or _located(r, lab))
-                ),
-                None,
-            )
-            if pick is None:
-                still.append(lab)
-                continue
-            capacity[id(pick)] -= 1
-            used.add(id(pick))
-            result.matches.append(Match(lab, pick, located=_located(pick, lab)))
-        pending = still
-    result.matches += [Match(lab, None) for lab in pending]
-    result.false_positives = [r for r in records if id(r) not in used]
-    return result
-
+from .corpus import CASES, CATEGORIES, classify_case, load_cases
+from .matching import CaseResult, match
 
 # -- the table ------------------------------------------------------------------------------
 

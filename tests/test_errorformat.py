@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from faultlens.classifier import Options, classify_text
-from faultlens.classifier.config import OFFLINE, build_rule, parse_config
+from faultlens.classifier.config import parse_config
+from faultlens.classifier.config_rules import OFFLINE, build_rule
 from faultlens.classifier.errorformat import ErrorformatError, compile_errorformat, parts
 from faultlens.classifier.project_rules import case_variants, efm_triggers
 from faultlens.classifier.quickfix import parse_lines

@@ -21,9 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from faultlens.classifier.config import build_rule
+from faultlens.classifier.config_rules import build_rule
 from faultlens.classifier.errorformat import ErrorformatError, compile_errorformat
-from faultlens.classifier.quickfix import Entry, QuickfixRefused, is_abs_name, parse_lines
+from faultlens.classifier.quickfix import Entry, QuickfixRefused, parse_lines
+from faultlens.classifier.quickfix_text import is_abs_name
 from faultlens.classifier.vimcompiler import CompilerError, errorformat, runtime_dirs
 
 from . import vim_oracle

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from eval import score
+from eval import corpus, score
 from faultlens.classifier.taxonomy import FailureType
 
-CASES = score.CASES
+CASES = corpus.CASES
 
 
 def test_every_case_is_complete_and_labelled_with_known_categories():
-    cases = score.load_cases()
+    cases = corpus.load_cases()
     assert cases, "eval/cases is empty"
     for case in cases:
         assert case.output.is_file(), case.id

@@ -37,6 +37,21 @@ def test_wheel_holds_only_the_faultlens_package_tree(wheel):
 
 
 @pytest.mark.slow
+def test_wheel_ships_every_module_of_the_source_tree(wheel):
+    """A package folder missing from pyproject.toml's list would be left out
+    silently (a rule family split into a package, say), and its rules with it."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    source = [
+        f"faultlens/{f.relative_to(ROOT).as_posix()}"
+        for top in ("agents", "cli", "classifier", "recipes", "server")
+        for f in (ROOT / top).rglob("*.py")
+    ]
+    assert source
+    missing = sorted(n for n in source if n not in names)
+    assert not missing, missing
+
+
+@pytest.mark.slow
 def test_wheel_ships_every_recipe_document(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     from faultlens.classifier.taxonomy import FailureType

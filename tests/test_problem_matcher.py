@@ -14,15 +14,11 @@ from pathlib import Path
 import pytest
 
 from faultlens.classifier import Options, classify_text
-from faultlens.classifier.config import build_rule, load_config
-from faultlens.classifier.problem_matcher import (
-    BUILTIN_NAMES,
-    Background,
-    BuiltinRef,
-    loads_jsonc,
-    parse_matcher,
-    resolve_builtin,
-)
+from faultlens.classifier.config import load_config
+from faultlens.classifier.config_rules import build_rule
+from faultlens.classifier.matcher_model import Background, BuiltinRef
+from faultlens.classifier.problem_matcher import BUILTIN_NAMES, parse_matcher, resolve_builtin
+from faultlens.classifier.vscode_tasks import loads_jsonc
 from faultlens.cli.main import main
 
 SAMPLES = Path(__file__).parent / "samples"

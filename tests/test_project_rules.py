@@ -77,7 +77,7 @@ errorformat = '%f:%l:%c: %trror: %m,%-G%f:%l:%c: warning: %m,%-G%.%#'
 def test_errorformat_start_continuation_end():
     out = "Error in src/x.c line 3\n    missing semicolon\n    before '}'\n--\nunrelated\n"
     efm = ["%ESrc error", "%EError in %f line %l", "%C    %m", "%Z--"]
-    from faultlens.classifier.config import build_rule
+    from faultlens.classifier.config_rules import build_rule
 
     rule = build_rule({"id": "t.multi", "category": "compile", "errorformat": efm})
     (rec,) = classify_text(out, Options(rules=[rule]))
@@ -87,7 +87,7 @@ def test_errorformat_start_continuation_end():
 
 
 def test_errorformat_type_w_is_not_a_failure_unless_asked():
-    from faultlens.classifier.config import build_rule
+    from faultlens.classifier.config_rules import build_rule
 
     efm = "%f:%l: %t%*[a-z]: %m"
     out = "a.c:1: warning: unused\na.c:2: error: broken\n"

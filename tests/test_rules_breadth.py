@@ -13,8 +13,13 @@ import pytest
 
 from faultlens.classifier import mcpconfig
 from faultlens.classifier.engine import Options, classify_text
-from faultlens.classifier.rules import agent, infra, mcp, plugin
+from faultlens.classifier.rules.agent import common as agent_common
+from faultlens.classifier.rules.agent import limits as agent_limits
 from faultlens.classifier.rules.base import Hit, Rule
+from faultlens.classifier.rules.infra import common as infra_common
+from faultlens.classifier.rules.mcp import common as mcp_common
+from faultlens.classifier.rules.plugin import common as plugin_common
+from faultlens.classifier.rules.plugin import placement as plugin_placement
 from faultlens.classifier.rules.registry import all_rules
 from faultlens.classifier.taxonomy import FailureType
 
@@ -39,11 +44,11 @@ def test_mcp_rules_run_before_every_infra_and_agent_rule():
     assert min(by_family["mcp"]) > max(by_family["infra"])
     assert min(by_family["mcp"]) > max(by_family["agent"])
     assert min(by_family["agent"]) > max(by_family["infra"])
-    assert max(by_family["infra"]) > infra.NETWORK_PRIORITY
+    assert max(by_family["infra"]) > infra_common.NETWORK_PRIORITY
     specific = [r for r in all_rules() if r.id != "infra.network" and r.family != "gnu"]
-    assert min(r.priority for r in specific) > infra.NETWORK_PRIORITY
+    assert min(r.priority for r in specific) > infra_common.NETWORK_PRIORITY
     # the generic GNU-format rules (rules/gnu.py) come after everything, network included
-    assert max(r.priority for r in all_rules() if r.family == "gnu") < infra.NETWORK_PRIORITY
+    assert max(r.priority for r in all_rules() if r.family == "gnu") < infra_common.NETWORK_PRIORITY
 
 
 def test_connection_refused_while_an_mcp_client_connects_is_mcp_startup_not_infra(tmp_path):
@@ -151,7 +156,7 @@ def test_context_errors_carry_tokens_limit_and_a_reduced_budget(case, tokens, li
     (rec,) = classify_text(sample_output("agent", case), Options(cwd=str(tmp_path)))
     assert rec.hint["tokens"] == tokens
     assert rec.hint["limit"] == limit
-    assert rec.hint["budget"] == int(limit * agent.BUDGET_RATIO) < limit
+    assert rec.hint["budget"] == int(limit * agent_limits.BUDGET_RATIO) < limit
 
 
 @pytest.mark.parametrize(
@@ -182,13 +187,13 @@ def test_denials_of_context_errors_are_not_failures(text, tmp_path):
     ],
 )
 def test_infra_kinds_are_transient_only_when_a_retry_can_help(kind, expected):
-    assert infra.transient(kind) is expected
+    assert infra_common.transient(kind) is expected
 
 
 def test_http_statuses_map_to_retryable_kinds():
-    assert infra.http_kind(503) == "http-5xx"
-    assert infra.http_kind(429) == "rate-limit"
-    assert not infra.transient(infra.http_kind(404))
+    assert infra_common.http_kind(503) == "http-5xx"
+    assert infra_common.http_kind(429) == "rate-limit"
+    assert not infra_common.transient(infra_common.http_kind(404))
 
 
 def test_bash_errors_that_look_like_a_missing_variable_are_not_reported_as_one(tmp_path):
@@ -258,9 +263,9 @@ def test_invalid_mcp_config_is_skipped_not_fatal(tmp_path):
 
 def test_offsets_and_json_errors_become_lines_and_columns():
     text = '{\n  "a": 1\n  "b": 2\n}\n'
-    assert plugin.offset_to_line_col(text, text.index('"b"')) == (3, 3)
-    assert plugin.json_error_at(text) == (3, 3, "Expecting ',' delimiter")
-    assert plugin.json_error_at('{"a": 1}') is None
+    assert plugin_placement.offset_to_line_col(text, text.index('"b"')) == (3, 3)
+    assert plugin_placement.json_error_at(text) == (3, 3, "Expecting ',' delimiter")
+    assert plugin_placement.json_error_at('{"a": 1}') is None
 
 
 def test_a_manifest_outside_the_working_tree_is_never_read(tmp_path):
@@ -286,7 +291,9 @@ def test_a_json_error_in_a_file_that_is_not_a_manifest_is_not_a_plugin_failure(t
 def test_each_family_module_has_its_rules_registered():
     families = {r.family for r in all_rules()}
     assert {"mcp", "plugin", "infra", "agent"} <= families
-    assert mcp.PRIORITY > plugin.PRIORITY > agent.PRIORITY > infra.PRIORITY
+    assert (
+        mcp_common.PRIORITY > plugin_common.PRIORITY > agent_common.PRIORITY > infra_common.PRIORITY
+    )
 
 
 def test_python_permission_and_disk_errors_are_left_to_the_traceback_rule(tmp_path):

@@ -1,4 +1,4 @@
-"""The Python rule families (classifier/rules/python.py, python_test.py) on
+"""The Python rule families (classifier/rules/python/, python_test.py) on
 what the stored samples do not show: library frames, chunk boundaries,
 CRLF and colour codes, repeated reports, chained exceptions, and the lines
 that must NOT become records."""

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 
 from .base import Hit, LineContext
-from .javascript import DiffValues, Frame, parse_frame
+from .js_frames import DiffValues, Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, test_hit, value_lines
 
 _JEST_FILE = re.compile(r"^\s*(?P<status>FAIL|PASS)\s+(?P<file>[^\s>]+?)(?:\s+\([\d.]+ m?s\))?\s*$")

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from ..taxonomy import FailureType
 from .causes import Cause, address, env_reads, env_variable, infra_env, infra_network, network_kind
-from .javascript import module_hint
+from .js_frames import module_hint
 
 _ERROR = re.compile(
     r"^(?:Uncaught )?(?P<type>[A-Z][A-Za-z]*Error|Error)(?: \[(?P<code>[\w]+)\])?: (?P<message>.*)$"

@@ -1,5 +1,5 @@
 """JavaScript linters and format checkers as CI runs them: eslint's compact
-and unix formatters (its stylish default is in javascript.py, its JSON and
+and unix formatters (its stylish default is in javascript/eslint.py, its JSON and
 checkstyle reports are structured inputs), `standard`, and `prettier
 --check`.
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
-from .javascript import Frame, module_hint, project_frame, related, same_file
 from .js_causes import code_lines, error_type, js_cause
+from .js_frames import Frame, module_hint, project_frame, related, same_file
 
 _COMPILE_SIGNS = re.compile(
     r"Cannot find (?:module|package)|SyntaxError|error TS\d+|Jest encountered an unexpected token"

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from .base import Hit, LineContext
-from .javascript import DiffValues, Frame, parse_frame
+from .js_frames import DiffValues, Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, suite_path, test_hit
 
 _MOCHA_NAMED_FILE = re.compile(r"\((?P<file>[^()\s]+\.[cm]?[jt]sx?)\)\s*$")

@@ -1,6 +1,6 @@
 """What a Python exception says about its cause.
 
-Shared by the interpreter rule (python.py) and the test runners
+Shared by the interpreter rule (python/interpreter.py) and the test runners
 (python_test.py).  The taxonomy's category of an uncaught exception, the
 hint the compile recipe needs from an import or name error (the module,
 the name, the PyPI package from a curated list), and :func:`cause_of`:

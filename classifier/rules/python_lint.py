@@ -1,6 +1,6 @@
 """Reading the reports of the type checkers and linters people run on Python
 code: mypy's notes and wrapped messages, pyright's continuation lines, ruff's
-headers (the rules are in python.py)."""
+headers (the rules are in python/checkers.py)."""
 
 from __future__ import annotations
 

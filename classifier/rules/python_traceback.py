@@ -1,6 +1,6 @@
 """Reading a Python traceback, line by line.
 
-Shared by the interpreter rule (python.py) and the test runners
+Shared by the interpreter rule (python/interpreter.py) and the test runners
 (python_test.py: unittest prints interpreter tracebacks inside its failure
 blocks, pytest `--tb=native` too).  A chained traceback ("During handling
 of the above exception, another exception occurred:", "The above

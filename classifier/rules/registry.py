@@ -1,8 +1,9 @@
 """The rule registry: every detection rule, registered once, by id.
 
 Modelled on errorformat's `fmts` registry: each tool family lives in its own
-module (`classifier/rules/<family>.py`) and registers its rules at import
-time through :func:`rule`; a duplicate id is a programming error and aborts
+module (`classifier/rules/<family>.py`), or in a package of modules when it
+outgrows one (`classifier/rules/<family>/<part>.py`), and registers its rules
+at import time through :func:`rule`; a duplicate id is a programming error and aborts
 at import.  `all_rules()` imports every family module listed in
 `FAMILIES` and returns the rules in priority order.
 """
@@ -108,7 +109,7 @@ def rule(
     def deco(func: RuleFunc) -> RuleFunc:
         if id in _RULES:
             raise DuplicateRuleError(f"rule id registered twice: {id}")
-        family = func.__module__.rsplit(".", 1)[-1]
+        family = family_of(func.__module__)
         _registered()
         _RULES[id] = Rule(
             id=id,
@@ -124,6 +125,15 @@ def rule(
         return func
 
     return deco
+
+
+def family_of(module: str) -> str:
+    """The family a rule defined in `module` belongs to: the first name under
+    this package (`rules.infra` and `rules.infra.network` are both `infra`)."""
+    prefix = f"{__package__}."
+    if module.startswith(prefix):
+        return module.removeprefix(prefix).split(".", 1)[0]
+    return module.rsplit(".", 1)[-1]
 
 
 def add_rule(r: Rule) -> None:

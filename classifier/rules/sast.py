@@ -15,7 +15,7 @@ from .registry import rule
 
 ECOSYSTEM = "Security scanners"
 _TG = FailureType.TRUST_GATE
-BLOCK_PRIORITY = 40  # as security.py: above the generic families
+BLOCK_PRIORITY = 40  # as rules/security/: above the generic families
 
 
 @rule(

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable
 
 from .base import Hit, LineContext
-from .javascript import Frame, parse_frame
+from .js_frames import Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, test_hit
 
 HEADER = re.compile(r'^   FAIL  (?:(?P<suite>\S(?:.*?\S)?)  )?"(?P<name>.*)"$')

@@ -1,0 +1,129 @@
+"""The agent rule for an LLM API's error: rate limits, overloads, 5xx and
+timeouts (transient, with `retry_after` when the error says it) and the
+permanent ones, from the SDKs' exceptions and the hosts that print the
+provider's JSON body."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...taxonomy import FailureType
+from ..base import Hit, LineContext
+from ..registry import rule
+from .common import PRIORITY, provider_of
+
+_SDK_EXC = re.compile(
+    r"\b(?P<sdk>anthropic|openai)\.(?P<exc>RateLimitError|OverloadedError|InternalServerError"
+    r"|ServiceUnavailableError|APITimeoutError|APIConnectionError|DeadlineExceededError)\b"
+)
+_GENAI_EXC = re.compile(
+    r"\bgoogle\.genai\.errors\.(?P<exc>ClientError|ServerError): (?P<status>\d{3}) (?P<state>[A-Z_]+)"
+)
+_BODY_TYPE = re.compile(
+    r"['\"](?:type|code)['\"]:\s*['\"](?P<type>rate_limit_error|overloaded_error|api_error|rate_limit_exceeded"
+    r"|insufficient_quota|server_error|timeout_error)['\"]"
+)
+_HOST_API_ERROR = re.compile(
+    r"API Error:? \(?(?P<status>429|5\d\d)\b|API Error: (?P<msg>Request timed out|Connection error)"
+)
+_RETRY_IN = re.compile(r"(?:try again in|Retrying in) (?P<s>[\d.]+) ?s(?:econds?)?\b")
+_PERMANENT_TYPES = frozenset({"insufficient_quota"})
+_TRANSIENT_STATES = frozenset(
+    {"RESOURCE_EXHAUSTED", "UNAVAILABLE", "DEADLINE_EXCEEDED", "INTERNAL"}
+)
+
+
+@rule(
+    id="agent.api_error",
+    category=FailureType.PROMPT_DELIVERY,
+    tool="llm-api",
+    pattern=(
+        r"\b(?:anthropic|openai)\.(?:RateLimitError|OverloadedError|InternalServerError|ServiceUnavailableError"
+        r"|APITimeoutError|APIConnectionError|DeadlineExceededError)\b"
+        r"|\bgoogle\.genai\.errors\.(?:ClientError|ServerError): (?:429|5\d\d) "
+        r"|API Error:? \(?(?:429|5\d\d)\b|API Error: (?:Request timed out|Connection error)"
+        r"|['\"](?:type|code)['\"]:\s*['\"](?:rate_limit_error|overloaded_error|rate_limit_exceeded|insufficient_quota)['\"]"
+    ),
+    triggers=(
+        "anthropic.",
+        "openai.",
+        "google.genai.errors.",
+        "API Error",
+        "rate_limit_error",
+        "overloaded_error",
+        "rate_limit_exceeded",
+        "insufficient_quota",
+    ),
+    url="https://docs.anthropic.com/en/api/rate-limits",
+    priority=PRIORITY,
+)
+def api_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """The LLM API refused or dropped the request: rate limit, overload,
+    server error, timeout, connection error.
+
+    What it detects: the SDK exceptions `anthropic.RateLimitError` /
+    `OverloadedError` / `InternalServerError` / `APITimeoutError` /
+    `APIConnectionError` (and openai's), `google.genai.errors.ClientError:
+    429 RESOURCE_EXHAUSTED` / `ServerError: 503 UNAVAILABLE`, error bodies
+    of type `rate_limit_error`, `overloaded_error`, `rate_limit_exceeded`,
+    `insufficient_quota`, and a host's `API Error: 429 {...}` / `API Error:
+    Request timed out.`
+
+    Example output (anthropic Python SDK 2.14.0, a 429 from the API):
+        anthropic.RateLimitError: Error code: 429 - {'type': 'error', 'error': {'type': 'rate_limit_error', 'message': '...'}}
+
+    Recipe: prompt_delivery, transient (except `insufficient_quota`):
+    wait hint["retry_after"] seconds when given (else the backoff), then
+    retry once with a reduced prompt.  A 429 from an LLM API is
+    prompt_delivery, not infra (see the module docstring).
+
+    References: https://docs.anthropic.com/en/api/rate-limits, https://platform.openai.com/docs/guides/error-codes
+    """
+    line = ctx.line
+    hint: dict[str, Any] = {"kind": "api", "transient": True}
+    status: int | None = None
+    exc = _SDK_EXC.search(line)
+    genai = _GENAI_EXC.search(line)
+    body = _BODY_TYPE.search(line)
+    host = _HOST_API_ERROR.search(line)
+    if genai:
+        status = int(genai.group("status"))
+        if status != 429 and status < 500 and genai.group("state") not in _TRANSIENT_STATES:
+            return None
+        hint["exception"] = f"google.genai.errors.{genai.group('exc')}"
+        hint["state"] = genai.group("state")
+    elif exc:
+        hint["exception"] = f"{exc.group('sdk')}.{exc.group('exc')}"
+    code = re.search(r"Error code: (\d{3})", line)
+    if code:
+        status = int(code.group(1))
+    elif host and host.group("status"):
+        status = int(host.group("status"))
+    if body:
+        hint["error_type"] = body.group("type")
+        if body.group("type") in _PERMANENT_TYPES:
+            hint["transient"] = False
+    kind = (
+        "timeout"
+        if re.search(r"Timeout|timed out", line)
+        else "connection"
+        if "Connection" in line
+        else "api"
+    )
+    if status == 429 or (body and "rate_limit" in body.group("type")):
+        kind = "rate_limit"
+    elif status == 529 or (body and body.group("type") == "overloaded_error"):
+        kind = "overloaded"
+    elif status and status >= 500:
+        kind = "server_error"
+    hint["kind"] = kind
+    if status:
+        hint["status"] = status
+    retry = _RETRY_IN.search(line)
+    if retry:
+        hint["retry_after"] = float(retry.group("s"))
+    provider = provider_of(line)
+    if provider:
+        hint["provider"] = provider
+    return Hit(signal=line.strip(" ⎿\t"), code=kind, hint=hint)

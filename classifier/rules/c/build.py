@@ -1,0 +1,178 @@
+"""C and C++ build-system rules: make's failed targets, cmake's errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ...taxonomy import FailureType
+from ..base import FALLBACK, Block, Hit, LineContext
+from ..registry import rule
+
+
+@rule(
+    id="c.make",
+    category=FailureType.COMPILE,
+    tool="make",
+    pattern=(
+        r"^(?P<prog>\S*make(?:\[\d+\])?): \*\*\* (?:\[(?:(?P<file>[^\]:]+):(?P<line>\d+): )?(?P<target>[^\]]+)\] (?P<what>Error \d+|Segmentation fault.*|Killed|Interrupt)"
+        r"|(?P<stop>.+?)\.  Stop\.)$"
+        r"|^(?P<mfile>[^\s:][^:]*):(?P<mline>\d+): \*\*\* (?P<mstop>.+?)\.  Stop\.$"
+        r"|^(?P<ninja>ninja: build stopped: .+)$"
+    ),
+    triggers=(": *** ", "ninja: build stopped: "),
+    url="https://www.gnu.org/software/make/manual/html_node/Error-Messages.html",
+)
+def c_make(m: re.Match[str], ctx: LineContext) -> Hit:
+    """GNU make failures.
+
+    What it detects: `make: *** [Makefile:3: all] Error 1` (also
+    `make[2]: ***`, and the older `make: *** [all] Error 1`), which only
+    says that a recipe failed: it is a fallback (Hit.key FALLBACK, one
+    record for every such line of the run, confidence 0.5), dropped when
+    the compiler, linker or test output above it was classified, and the
+    record, at the recipe's Makefile line, when nothing more specific was
+    seen.  make's own errors are specific records: `make: *** No rule to
+    make target 'x', needed by 'y'.  Stop.` (hint["target"]) and
+    `Makefile:3: *** missing separator.  Stop.` (at that line).  ninja's
+    `ninja: build stopped: subcommand failed.` is the same kind of
+    fallback (cmake -G Ninja builds).
+
+    Example output (`make check`, GNU Make 4.3):
+        make: *** [Makefile:2: check] Error 1
+
+    Recipe: compile. A failed recipe alone gives nothing to apply: the
+    recipe re-runs the target to get the real error.  A missing target is
+    looked up in the workspace.
+
+    References: https://www.gnu.org/software/make/manual/html_node/Error-Messages.html
+    """
+    line = ctx.line.strip()
+    if m.group("ninja"):
+        return Hit(signal=line, message=line, tool="ninja", confidence=0.5, key=(FALLBACK, "ninja"))
+    if m.group("mstop"):
+        return Hit(
+            signal=line,
+            message=m.group("mstop"),
+            file=m.group("mfile"),
+            line=int(m.group("mline")),
+        )
+    if m.group("stop"):
+        hint: dict[str, Any] = {}
+        target = re.search(r"No rule to make target [`‘'](?P<t>[^'’]+)['’]", m.group("stop"))
+        if target:
+            hint["target"] = target.group("t")
+        return Hit(signal=line, message=m.group("stop"), code="make-stop", hint=hint)
+    return Hit(
+        signal=line,
+        message=f"make target {m.group('target')} failed: {m.group('what')}",
+        file=m.group("file"),
+        line=int(m.group("line")) if m.group("line") else None,
+        confidence=0.5,
+        hint={"target": m.group("target")},
+        key=(FALLBACK, "make"),
+    )
+
+
+_CMAKE_PACKAGE = re.compile(
+    r'provided by\s+"(?P<a>[^"]+)"|Could NOT find (?P<b>\S+)|find a package configuration file provided by\s+"(?P<c>[^"]+)"'
+)
+
+
+class _CMakeError:
+    """`CMake Error at file:line (command):` and its indented message, which
+    may hold blank lines; a `Call Stack` adds related locations."""
+
+    max_lines = 200
+
+    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+        self.signal = ctx.line.strip()
+        self.file = m.group("file")
+        self.line = int(m.group("line")) if m.group("line") else None
+        self.command = m.group("command")
+        self.lines: list[str] = [m.group("message")] if m.group("message") else []
+        self.related: list[tuple[str, int | None, int | None, str]] = []
+        self.log_line = ctx.line_no
+        self._blank = 0
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if not line.strip():
+            self._blank += 1
+            return self._blank < 2
+        if not line.startswith(" "):
+            return False
+        self._blank = 0
+        frame = re.match(r"^\s+(?P<file>\S+):(?P<line>\d+) \((?P<cmd>[^)]+)\)$", line)
+        if frame:
+            self.related.append(
+                (frame.group("file"), int(frame.group("line")), None, frame.group("cmd"))
+            )
+        elif line.strip() != "Call Stack (most recent call first):":
+            self.lines.append(line.strip())
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        text = " ".join(self.lines).strip()
+        message = re.sub(r"\s+", " ", text) or self.signal
+        hint: dict[str, Any] = {}
+        if self.command:
+            hint["command"] = self.command
+        pkg = _CMAKE_PACKAGE.search(message)
+        if pkg and self.command == "find_package":
+            hint["package"] = pkg.group("a") or pkg.group("b") or pkg.group("c")
+        return [
+            Hit(
+                signal=self.signal,
+                message=message,
+                file=self.file,
+                line=self.line,
+                log_line=self.log_line,
+                hint=hint,
+                related=self.related,
+            )
+        ]
+
+
+@rule(
+    id="c.cmake",
+    category=FailureType.COMPILE,
+    tool="cmake",
+    pattern=(
+        r"^CMake Error(?: at (?P<file>.+?):(?P<line>\d+) \((?P<command>[^)]+)\)| in (?P<file2>[^:]+))?:(?: (?P<message>.*))?$"
+        r"|^(?P<incomplete>-- Configuring incomplete, errors occurred!)$"
+    ),
+    triggers=("CMake Error", "-- Configuring incomplete, errors occurred!"),
+    url="https://cmake.org/cmake/help/latest/command/message.html",
+)
+def c_cmake(m: re.Match[str], ctx: LineContext) -> Hit | Block:
+    """CMake configure and generate errors.
+
+    What it detects: `CMake Error at CMakeLists.txt:5 (find_package):`
+    followed by its indented message (blank lines inside it included) and
+    any `Call Stack (most recent call first):` frames (related locations);
+    also `CMake Error in CMakeLists.txt:` and `CMake Error: message`.  For
+    find_package, the package is hint["package"].  The closing `--
+    Configuring incomplete, errors occurred!` repeats the failure: a
+    fallback (Hit.key FALLBACK), dropped when the error itself was read.
+
+    Example output (`cmake -S . -B build`, cmake 3.25.1):
+        CMake Error at CMakeLists.txt:5 (find_package):
+          By not providing "FindFancyTelemetry.cmake" in CMAKE_MODULE_PATH this
+          project has asked CMake to find a package configuration file provided by
+          "FancyTelemetry", but CMake did not find one.
+
+    Recipe: compile. A missing package is escalated with its name (the
+    install command depends on the system); nothing is applied blindly.
+
+    References: https://cmake.org/cmake/help/latest/command/message.html,
+    https://cmake.org/cmake/help/latest/command/find_package.html
+    """
+    if m.group("incomplete"):
+        line = ctx.line.strip()
+        return Hit(signal=line, message=line, confidence=0.5, key=(FALLBACK, "cmake"))
+    if m.group("file2"):
+        block = _CMakeError(m, ctx)
+        block.file = m.group("file2")
+        return block
+    return _CMakeError(m, ctx)

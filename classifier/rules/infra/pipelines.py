@@ -1,0 +1,120 @@
+"""Infra rules for provisioning and CI: terraform, GitHub Actions steps."""
+
+from __future__ import annotations
+
+import re
+
+from ...taxonomy import FailureType
+from ..base import Hit, LineContext, match_above
+from ..registry import rule
+from .common import (
+    PRIORITY,
+    infra_hint,
+)
+
+# -- terraform -------------------------------------------------------------------
+
+_TF_HEADER = re.compile(r"^(?:│\s*)?(?P<level>Error|Warning): (?P<message>.+?)\s*$")
+_TF_WITH = re.compile(r"^(?:│\s*)?\s*with (?P<resource>[\w.\[\]\"-]+),\s*$")
+_TF_TRANSIENT = re.compile(
+    r"StatusCode: (?:5\d\d|429)|\b(?:429|50[0234])\b|Throttl|RequestLimitExceeded|timeout|timed out"
+    r"|connection reset|connection refused",
+    re.IGNORECASE,
+)
+
+
+@rule(
+    id="infra.terraform",
+    category=FailureType.INFRA,
+    tool="terraform",
+    pattern=r"^(?:│\s*)?\s+on (?P<file>[^\s,]+\.tf(?:\.json)?) line (?P<line>\d+)(?:, in (?P<block>.+?))?:\s*$",
+    triggers=(" line ",),
+    url="https://developer.hashicorp.com/terraform/cli/commands/apply",
+    priority=PRIORITY,
+)
+def terraform(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """A Terraform error diagnostic (plan, apply, validate).
+
+    What it detects: the diagnostic block `Error: <summary>` followed by
+    `with aws_instance.web,` and `on main.tf line 10, in resource ...:`,
+    with or without the `╷ │ ╵` box (colour / -no-color).  The record is
+    placed at that file and line; a Warning block is not a failure.
+
+    Example output (`terraform validate`, Terraform v1.11.4):
+        │ Error: Reference to undeclared input variable
+        │
+        │   on main.tf line 11, in output "endpoint":
+
+    Recipe: infra: a configuration error (undeclared variable, bad
+    argument, an API's 4xx) is permanent and escalated at main.tf:N with
+    the resource; a provider's 5xx / 429 / timeout is transient.
+
+    References: https://developer.hashicorp.com/terraform/cli/commands/apply
+    """
+    header = None
+    resource = None
+    for prev in reversed(ctx.before(12)):
+        if resource is None:
+            w = _TF_WITH.match(prev)
+            if w:
+                resource = w.group("resource")
+                continue
+        h = _TF_HEADER.match(prev.strip() if not prev.startswith("│") else prev)
+        if h:
+            header = h
+            break
+    if header is None or header.group("level") != "Error":
+        return None
+    message = header.group("message")
+    kind = "terraform-transient" if _TF_TRANSIENT.search(message) else "terraform"
+    hint = infra_hint(kind, resource=resource, block=m.group("block"))
+    hint["transient"] = kind == "terraform-transient"
+    return Hit(
+        signal=f"Error: {message}",
+        message=message,
+        file=m.group("file"),
+        line=int(m.group("line")),
+        hint=hint,
+    )
+
+
+# -- CI ----------------------------------------------------------------------------
+
+_GROUP_RUN = re.compile(r"##\[group\]Run (?P<step>.+?)\s*$")
+
+
+@rule(
+    id="infra.github_actions",
+    category=FailureType.INFRA,
+    tool="github-actions",
+    pattern=r"##\[error\]Process completed with exit code (?P<code>\d+)\.?",
+    triggers=("##[error]Process completed with exit code",),
+    url="https://docs.github.com/en/actions/monitoring-and-troubleshooting-workflows/using-workflow-run-logs",
+    priority=PRIORITY,
+)
+def github_actions(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A GitHub Actions step that failed (the CI pipeline went red).
+
+    What it detects: `##[error]Process completed with exit code N.` in a
+    job's log, with the step's command from the `##[group]Run ...` line
+    above it.
+
+    Example output (raw job log; documented format):
+        2026-01-20T10:25:04.4410000Z ##[error]Process completed with exit code 1.
+
+    Recipe: infra, permanent: escalated with the step and exit code.  When
+    the step's own output holds a more specific failure (a test, a compile
+    error), that record says what to fix; this one says which step failed.
+    Confidence 0.7 for that reason.
+
+    References: https://docs.github.com/en/actions/monitoring-and-troubleshooting-workflows/using-workflow-run-logs
+    """
+    g = match_above(ctx, _GROUP_RUN, 200, search=True)
+    step = g.group("step") if g else None
+    signal = ctx.line[ctx.line.index("##[error]") :].strip()
+    return Hit(
+        signal=signal,
+        message=signal.removeprefix("##[error]"),
+        confidence=0.7,
+        hint=infra_hint("ci", exit_code=int(m.group("code")), step=step),
+    )

@@ -1,0 +1,247 @@
+"""Node.js rules: an uncaught error, a module not found, a syntax error."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ...taxonomy import FailureType
+from ..base import Block, Hit, LineContext
+from ..js_frames import (
+    Frame,
+    module_hint,
+    parse_frame,
+    project_frame,
+    related,
+)
+from ..registry import rule
+
+# -- Node.js uncaught errors ---------------------------------------------------------------
+
+# The throw site Node prints above an uncaught error: `file:line`, the source
+# line, a caret line, a blank line.
+# mocha prefixes it with "Exception during run: " when a spec file fails to load.
+_THROW_SITE = re.compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
+_ERROR_LINE = (
+    r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error)(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
+)
+_PROP_CODE = re.compile(r"^\s+code: '(?P<code>\w+)'")
+_NAME_NOT_DEFINED = re.compile(r"^(?P<name>[\w$]+) is not defined$")
+
+
+@dataclass(slots=True)
+class _ThrowSite:
+    file: str
+    line: int
+    column: int | None
+
+
+def _throw_site(ctx: LineContext) -> _ThrowSite | None:
+    before = ctx.before(4)
+    if len(before) < 4 or before[-1].strip():
+        return None
+    m = _THROW_SITE.match(before[0])
+    if m is None:
+        return None
+    caret = before[2]
+    column = caret.index("^") + 1 if caret.strip() == "^" or caret.rstrip().endswith("^") else None
+    return _ThrowSite(m.group("file"), int(m.group("line")), column)
+
+
+class _NodeErrorBlock:
+    max_lines = 400
+
+    def __init__(self, kind: str, m: re.Match[str], ctx: LineContext, site: _ThrowSite) -> None:
+        self.kind = kind
+        self.m = m
+        self.ctx = ctx
+        self.site = site
+        self.signal = ctx.line.strip()
+        self.log_line = ctx.line_no
+        self.frames: list[Frame] = []
+        self.require_stack: list[str] = []
+        self.state = "head"  # head -> require -> frames -> props -> tail
+        self.code = m.groupdict().get("code")
+
+    def feed(self, line: str, line_no: int) -> bool:
+        s = line.strip()
+        if self.state == "tail":
+            return bool(s.startswith("Node.js v")) and self._end()
+        if self.state == "props":
+            pc = _PROP_CODE.match(line)
+            if pc and not self.code:
+                self.code = pc.group("code")
+            if line.startswith("}"):
+                self.state = "tail"
+            return True
+        f = parse_frame(line.removesuffix(" {"))
+        if f is not None and line.startswith(" "):
+            self.frames.append(f)
+            self.state = "props" if line.rstrip().endswith("{") else "frames"
+            return True
+        if self.state == "head" and s == "Require stack:":
+            self.state = "require"
+            return True
+        if self.state == "require" and s.startswith("- "):
+            self.require_stack.append(s[2:])
+            return True
+        if not s:
+            self.state = "tail"
+            return True
+        return False
+
+    def _end(self) -> bool:
+        self.state = "ended"
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        ctx, m, site = self.ctx, self.m, self.site
+        frame = project_frame(self.frames, ctx)
+        site_internal = Frame("", site.file, site.line, 0).internal
+        file: str | None = None
+        line = column = None
+        hint: dict[str, Any] = {}
+        message = (m.groupdict().get("message") or m.group(0)).strip()
+        if self.kind == "syntax" and not site_internal:
+            file, line, column = site.file, site.line, site.column
+        elif frame is not None:
+            file, line, column = frame.file, frame.line, frame.column
+        elif self.kind == "module":
+            importer = (m.groupdict().get("importer") or "").strip()
+            file = importer or (self.require_stack[0] if self.require_stack else None)
+        elif not site_internal:
+            file, line, column = site.file, site.line, site.column
+        else:
+            return
+        if self.kind == "module":
+            hint.update(module_hint(m.group("module")))
+            message = m.group(0).split(": ", 1)[1]
+        name = _NAME_NOT_DEFINED.match(message)
+        if name:
+            hint["name"] = name.group("name")
+        yield Hit(
+            signal=self.signal,
+            message=message,
+            file=file,
+            line=line,
+            column=column,
+            code=self.code or m.groupdict().get("type") or "Error",
+            log_line=self.log_line,
+            hint=hint,
+            related=related(self.frames, frame),
+            confidence=1.0 if self.kind != "uncaught" else 0.8,
+        )
+
+
+def _node_block(kind: str, m: re.Match[str], ctx: LineContext) -> Block | None:
+    site = _throw_site(ctx)
+    if site is None:  # not Node's uncaught-error report (a log line, a Python error)
+        return None
+    return _NodeErrorBlock(kind, m, ctx, site)
+
+
+@rule(
+    id="node.module_not_found",
+    category=FailureType.COMPILE,
+    tool="node",
+    pattern=(
+        r"^(?:Uncaught )?Error(?: \[(?P<code>ERR_MODULE_NOT_FOUND)\])?: "
+        r"Cannot find (?:module|package) '(?P<module>[^']+)'(?: imported from (?P<importer>.+))?"
+    ),
+    triggers=("Cannot find module '", "Cannot find package '"),
+    url="https://nodejs.org/api/errors.html#module_not_found",
+    priority=20,
+)
+def node_module_not_found(m: re.Match[str], ctx: LineContext) -> Block | None:
+    """Node.js cannot load a module (`Error: Cannot find module 'x'`).
+
+    What it detects: the uncaught `Error: Cannot find module './x'` of
+    `require()` with its `Require stack:` list, and the ES-module form
+    `Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x' imported from
+    /dir/a.mjs`, each under Node's throw-site header (`file:line`, source,
+    caret, blank line), which is required, so a log line merely quoting the
+    message is not taken for a crash. The location is the innermost stack
+    frame inside the project (the `require` call), else the importing file.
+
+    Example output (`node b.js`, Node.js 20.20.2):
+        Error: Cannot find module './src/config'
+        Require stack:
+        - /work/app/b.js
+            at Object.<anonymous> (/work/app/b.js:1:13)
+
+    Recipe: compile. `module` is the specifier; a bare specifier also gives
+    `package`, the npm package to install.
+
+    References: https://nodejs.org/api/errors.html#module_not_found
+    """
+    return _node_block("module", m, ctx)
+
+
+@rule(
+    id="node.syntax_error",
+    category=FailureType.COMPILE,
+    tool="node",
+    pattern=r"^(?:Uncaught )?(?P<type>SyntaxError)(?: \[(?P<code>\w+)\])?: (?P<message>.+)$",
+    triggers=("SyntaxError",),
+    url="https://nodejs.org/api/errors.html#class-syntaxerror",
+    priority=10,
+)
+def node_syntax_error(m: re.Match[str], ctx: LineContext) -> Block | None:
+    """A JavaScript file Node.js could not parse (`SyntaxError: ...`).
+
+    What it detects: an uncaught `SyntaxError: message` under Node's
+    throw-site header `file:line` (or `file:///...:line` for ES modules);
+    the header names the file that does not parse, so it is the location
+    (the caret gives the column); the stack below only shows who loaded it.
+
+    Example output (`node index.js`, Node.js 20.20.2):
+        /work/app/src/cart.js:2
+          return items.reduce((a, b) => a + b, 0) *;
+                                                   ^
+
+        SyntaxError: Unexpected token ';'
+
+    Recipe: compile.
+
+    References: https://nodejs.org/api/errors.html#class-syntaxerror
+    """
+    return _node_block("syntax", m, ctx)
+
+
+@rule(
+    id="node.uncaught",
+    category=FailureType.COMPILE,
+    tool="node",
+    pattern=_ERROR_LINE,
+    triggers=("Error: ", "Error ["),
+    url="https://nodejs.org/api/errors.html#errors",
+)
+def node_uncaught(m: re.Match[str], ctx: LineContext) -> Block | None:
+    """An uncaught exception that stopped a Node.js program.
+
+    What it detects: `ReferenceError: x is not defined`, `TypeError: ...`
+    and any other `<Name>Error: message` that Node prints for an uncaught
+    exception, under its throw-site header (`file:line`, source, caret,
+    blank line), with the stack. The location is the innermost frame inside
+    the project (files that exist under the cwd, not node_modules nor
+    `node:` internals), else the throw site. An error Node reports with no
+    frame in the project and an internal throw site gives no record.
+
+    Example output (`node index.js`, Node.js 20.20.2):
+        /work/app/src/cart.js:2
+          return items.reduce((a, b) => a + b, 0) * taxRate;
+                                                    ^
+
+        ReferenceError: taxRate is not defined
+            at total (/work/app/src/cart.js:2:45)
+            at Object.<anonymous> (/work/app/index.js:2:13)
+
+    Recipe: compile: the program is wrong as written; for "x is not
+    defined" the missing `name` goes into the hint for the missing-import
+    step. Confidence 0.8: a runtime error may also come from bad input.
+
+    References: https://nodejs.org/api/errors.html#errors
+    """
+    return _node_block("uncaught", m, ctx)

@@ -1,0 +1,169 @@
+"""MCP rules for the clients that host servers: VS Code, Cursor, Claude Code."""
+
+from __future__ import annotations
+
+import re
+
+from ...taxonomy import FailureType
+from ..base import Hit, LineContext, match_above
+from ..registry import rule
+from .common import LOOK_BACK, PRIORITY, stage
+
+_VSCODE_START = re.compile(r"\[info\] Starting server (?P<server>.+?)\s*$")
+
+
+@rule(
+    id="mcp.vscode",
+    category=FailureType.MCP_STARTUP,
+    tool="vscode-mcp",
+    pattern=(
+        r"\[(?:info|error)\] (?:Connection state: Error (?P<message>.+)"
+        r"|(?P<exited>Server exited before responding to `initialize` request\.?))\s*$"
+    ),
+    triggers=("Connection state: Error", "Server exited before responding"),
+    url="https://code.visualstudio.com/docs/copilot/customization/mcp-servers#_troubleshoot-and-debug-mcp-servers",
+    priority=PRIORITY,
+)
+def vscode(m: re.Match[str], ctx: LineContext) -> Hit:
+    """VS Code's MCP output channel reporting a server that failed to start.
+
+    What it detects: `[info] Connection state: Error <reason>` and `[error]
+    Server exited before responding to `initialize` request.`; the server's
+    name comes from the `[info] Starting server NAME` line before it.  Both
+    lines of one failure make one record.
+
+    Example output (VS Code "MCP: ado" output channel; documented format):
+        2025-06-13 16:51:00.111 [info] Connection state: Error Process exited with code 243
+        2025-06-13 16:51:00.112 [error] Server exited before responding to `initialize` request.
+
+    Recipe: mcp_startup: restart the server once from its .vscode/mcp.json
+    entry; then skip it with a warning on that entry.
+
+    References: https://code.visualstudio.com/docs/copilot/customization/mcp-servers
+    """
+    server = None
+    for line in reversed(ctx.before(LOOK_BACK)):
+        s = _VSCODE_START.search(line)
+        if s and not s.group("server").startswith("from "):
+            server = s.group("server")
+            break
+    message = (m.group("message") or m.group("exited") or "").strip()
+    exit_code = re.search(r"exited with code (\d+)", message)
+    hint: dict[str, object] = {"stage": stage(message)}
+    if server:
+        hint["server"] = server
+    if exit_code:
+        hint["exit_code"] = int(exit_code.group(1))
+    return Hit(
+        signal=ctx.line.strip(),
+        message=message,
+        hint=hint,
+        key=("mcp.vscode", server or ""),
+    )
+
+
+_CURSOR_COMMAND = re.compile(r"Starting new stdio process with command: (?P<cmd>.+?)\s*$")
+
+
+@rule(
+    id="mcp.cursor",
+    category=FailureType.MCP_STARTUP,
+    tool="cursor-mcp",
+    pattern=(
+        r"\[error\] ?(?P<prefix>[^:\s]*): (?:Error in MCP: (?P<closed>.+?)"
+        r"|Failed to reload client: (?P<reload>.+?)|Client error for command (?P<client>.+?))\s*$"
+    ),
+    triggers=("Error in MCP: ", "Failed to reload client: ", "Client error for command"),
+    url="https://docs.cursor.com/context/model-context-protocol",
+    priority=PRIORITY + 1,
+)
+def cursor(m: re.Match[str], ctx: LineContext) -> Hit:
+    """Cursor's MCP log reporting a server that closed or failed to start.
+
+    What it detects: `[error] <name>: Error in MCP: Client closed`,
+    `[error] <name>: Failed to reload client: MCP error -32000: Connection
+    closed` and `Client error for command ...` in Cursor's MCP log.  The
+    prefix is a shortened server name, so the server is found from the
+    command of the `Starting new stdio process with command: ...` line
+    before it; repeated reload cycles of one command are one record.
+
+    Example output (Cursor's "MCP Logs" output; documented format):
+        2025-04-08 11:16:16.790 [error] rmcp: Error in MCP: Client closed
+
+    Recipe: mcp_startup: retry the server once from its .cursor/mcp.json
+    entry; then skip it with a warning on that entry.
+
+    References: https://docs.cursor.com/context/model-context-protocol
+    """
+    c = match_above(ctx, _CURSOR_COMMAND, LOOK_BACK, search=True)
+    command = c.group("cmd") if c else None
+    message = (m.group("closed") or m.group("reload") or m.group("client") or "").strip()
+    hint: dict[str, object] = {"stage": stage(message), "log_prefix": m.group("prefix")}
+    if command:
+        hint["mentions"] = [w for w in command.split() if w not in ("cmd", "/c")]
+        hint["command_line"] = command
+    return Hit(
+        signal=ctx.line.strip(),
+        message=message,
+        hint=hint,
+        key=("mcp.cursor", command or m.group("prefix")),
+    )
+
+
+_CLAUDE_PATTERNS = (
+    re.compile(r'Connection to MCP server "(?P<server>[^"]+)" timed out after (?P<ms>\d+)ms'),
+    re.compile(r'MCP server "(?P<server>[^"]+)"[:,]? (?P<message>.*)$'),
+    re.compile(r"^\s*(?P<server>[^\s:][^:]*): (?P<command>.+?) - ✗ (?P<message>Failed to connect)"),
+    re.compile(r"Failed to reconnect to (?P<server>[^\s.][^\s]*?)\.?\s*$"),
+    re.compile(r"\[MCP\] (?:[Ss]erver )?[\"']?(?P<server>[\w@./-]+?)[\"']?:? (?P<message>.+)$"),
+)
+_FAILED = re.compile(r"fail|error|timed out|closed|exited|crash|refused|disconnect", re.I)
+
+
+@rule(
+    id="mcp.host",
+    category=FailureType.MCP_STARTUP,
+    tool="mcp-host",
+    pattern=(
+        r'MCP server "[^"]+"'
+        r"|✗ Failed to connect"
+        r"|Failed to reconnect to \S"
+        r"|\[MCP\] \S"
+    ),
+    triggers=('MCP server "', "✗ Failed to connect", "Failed to reconnect to ", "[MCP] "),
+    url="https://code.claude.com/docs/en/mcp",
+    priority=PRIORITY,
+)
+def host(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """An MCP host (Claude Code and hosts in its style) naming a server that
+    failed to start or connect.
+
+    What it detects: `claude mcp list`'s `NAME: COMMAND - ✗ Failed to
+    connect`, `Connection to MCP server "NAME" timed out after 5000ms`,
+    `MCP server "NAME" failed to start` / `MCP server "NAME": Connection
+    failed ...`, `[MCP] Server "NAME": Connection failed ...`, `Failed to
+    reconnect to NAME.`.  A line naming a server
+    without a failure word ("MCP server "x": connected") is not a failure.
+
+    Example output (`claude mcp list`; documented format):
+        tickets: node servers/tickets.js - ✗ Failed to connect
+
+    Recipe: mcp_startup: retry the named server once, then skip it with a
+    warning on its entry in .mcp.json.
+
+    References: https://code.claude.com/docs/en/mcp
+    """
+    line = ctx.line
+    for pattern in _CLAUDE_PATTERNS:
+        found = pattern.search(line)
+        if found is None:
+            continue
+        groups = found.groupdict()
+        message = (groups.get("message") or line).strip()
+        if not _FAILED.search(message) and not groups.get("ms"):
+            return None
+        hint: dict[str, object] = {"server": groups["server"].strip(), "stage": stage(line)}
+        if groups.get("ms"):
+            hint["timeout_ms"] = int(groups["ms"])
+        return Hit(signal=line.strip(), message=line.strip(), hint=hint)
+    return None

@@ -1,0 +1,61 @@
+"""The MCP rule for a tool the server does not have or cannot serve."""
+
+from __future__ import annotations
+
+import re
+
+from ...taxonomy import FailureType
+from ..base import Hit, LineContext
+from ..registry import rule
+from .common import PRIORITY, in_mcp_client, mentions
+
+_NO_SUCH_TOOL = re.compile(
+    r"No such tool available: (?P<tool>mcp__(?P<server>.+?)__(?P<name>[^\s]+))"
+)
+_UNAVAILABLE = re.compile(
+    r"[Tt]ool ['\"`]?(?P<name>[\w.:/-]+)['\"`]? (?:is )?not available"
+    r"|Unknown tool:? ['\"`]?(?P<unknown>[\w.:/-]+)"
+)
+
+
+@rule(
+    id="mcp.tool_not_available",
+    category=FailureType.MCP_STARTUP,
+    tool="mcp-host",
+    pattern=r"No such tool available: \S|[Tt]ool \S+ (?:is )?not available|Unknown tool:? \S",
+    triggers=("No such tool available", "not available", "Unknown tool"),
+    url="https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling",
+    priority=PRIORITY,
+)
+def tool_not_available(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """A tool call to an MCP tool that is not there (its server did not
+    start, or does not offer it).
+
+    What it detects: Claude Code's `No such tool available:
+    mcp__SERVER__TOOL` (the server's name is in the tool name), and `tool X
+    is not available` / an MCP server's `Unknown tool: X` when the line or
+    the output before it is about MCP (otherwise it may be any tool).
+
+    Example output (Claude Code; documented format):
+        Error: No such tool available: mcp__tickets__create_ticket
+
+    Recipe: mcp_startup: restart the server the tool belongs to once and
+    list its tools; then skip it with a warning on its config entry.
+
+    References: https://modelcontextprotocol.io/specification/2025-06-18/server/tools
+    """
+    line = ctx.line
+    hint: dict[str, object] = {"stage": "tool"}
+    found = _NO_SUCH_TOOL.search(line)
+    if found:
+        hint.update(tool=found.group("name"), server=found.group("server"))
+    else:
+        other = _UNAVAILABLE.search(line)
+        if other is None:
+            return None
+        name = other.group("name") or other.group("unknown")
+        if "mcp" not in name.lower() and "MCP" not in line and not in_mcp_client(ctx):
+            return None  # "tool x is not available" outside MCP output: any tool
+        hint["tool"] = name
+        hint["mentions"] = mentions(ctx)
+    return Hit(signal=line.strip(), message=line.strip(), hint=hint)
