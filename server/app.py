@@ -11,12 +11,14 @@ is being classified.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import hashlib
 import json
 import logging
 import os
 import threading
+import time
 import traceback
 import uuid
 from collections.abc import Callable, Sequence
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
     from faultlens.recipes import Outcome, Plan, Workspace
 
+    from .watchrun import WatchState
+
 log = logging.getLogger(__name__)
 
 VERSION = "0.1.0"
@@ -63,6 +67,7 @@ class PendingPlan:
 
     plan: Plan
     before: dict[Path, str | None]
+    at: float = field(default_factory=time.monotonic)  # when it was computed (before any edit)
 
 
 _default_converter: Callable[[], Converter] = default_converter  # pygls leaves it untyped
@@ -91,6 +96,7 @@ class FaultLensServer(LanguageServer):
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task
+        self.watches: dict[str, WatchState] = {}  # store task -> a watcher being followed
         self.watch_registration: str | None = None
         self.watch_lock = asyncio.Lock()
         self.watching: tuple[tuple[str, ...], float] | None = None  # what is set up now
@@ -159,9 +165,19 @@ class FaultLensServer(LanguageServer):
             )
         return self._scratch
 
-    def recipe_workspace(self) -> Workspace:
-        """The recipe engine's view of the workspace (rebuilt when settings change)."""
+    def recipe_workspace(self, *, rerun: Any = None) -> Workspace:
+        """The recipe engine's view of the workspace (rebuilt when settings change).
+        `rerun`: what stands for running a command again (a watcher's next
+        cycle, `RecipeSettings.rerun`), for this one use."""
         from faultlens.recipes import RecipeSettings, Workspace
+
+        if rerun is not None:
+            base = self.recipe_workspace()
+            return Workspace(
+                roots=list(base.roots),
+                state_dir=self.state_dir,
+                settings=dataclasses.replace(base.settings, rerun=rerun),
+            )
 
         s = self.settings
         key = (
@@ -350,9 +366,12 @@ class FaultLensServer(LanguageServer):
         *,
         write_log: Callable[[], None] | None = None,
         partial: bool = False,
+        source: str | None = None,
     ) -> list[Entry]:
         """Replace a task's failures with a new classification and publish.
 
+        `source` (the command and folder, or the log, that produced them):
+        only the task's failures from that same source are replaced.
         `partial`: the run did not finish (stopped, cancelled, timed out), so
         what it found is added and nothing it did not re-check is cleared.
         `write_log` saves the run's output (redacted) after publishing, so the
@@ -367,10 +386,11 @@ class FaultLensServer(LanguageServer):
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
+            e.source = source or ""
         if partial:
             touched = self.store.merge(store_task, entries, info)
         else:
-            touched = self.store.replace(store_task, entries, info)
+            touched = self.store.replace(store_task, entries, info, source=source)
         self.publish(touched)
         if write_log is not None:
             self.spawn(asyncio.to_thread(write_log), "saving the run log")

@@ -49,7 +49,7 @@ def register(server: FaultLensServer) -> None:
             cwd = runner.working_dir(ls.root, a.cwd)
         except runner.BadCommand as exc:
             raise _invalid(str(exc)) from None
-        return await run_task(ls, argv, cwd, a.task)
+        return await launch(ls, argv, cwd, a.task, watch=a.watch, begin=a.begin, end=a.end)
 
     @server.command(P.CMD_APPLY)
     async def apply(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
@@ -133,6 +133,43 @@ def default_key(argv: list[str] | None, task: str | None, cwd: str | None = None
     messages, the failure listing, code-action arguments)."""
     base = task or (f"run:{shown_command(argv)}" if argv else "ingest")
     return base if cwd in (None, "", ".") else f"{base} (in {cwd})"
+
+
+def run_source(argv: list[str] | None, cwd: str | None) -> str:
+    """What produced a run's failures within its task: the command in its folder
+    (a task's `tsc` and `npm test` each replace only their own failures)."""
+    return default_key(argv, None, cwd)
+
+
+async def launch(
+    ls: FaultLensServer,
+    argv: list[str],
+    cwd: Path,
+    task: str | None,
+    key: str | None = None,
+    *,
+    watch: bool | None = None,
+    begin: str | None = None,
+    end: str | None = None,
+) -> dict[str, Any]:
+    """Run a command to its end (`run_task`), or follow a watcher in the
+    background (server/watchrun.py: answered at once with the task id)."""
+    import re
+
+    from . import watchrun
+
+    try:
+        watcher = await asyncio.to_thread(
+            watchrun.choose, argv, cwd, watch=watch, begin=begin, end=end
+        )
+    except re.error as exc:
+        raise _invalid(f"bad cycle pattern: {exc}") from None
+    if watcher is None:
+        return await run_task(ls, argv, cwd, task, key)
+    key = key or default_key(argv, task, ls.rel_cwd(cwd))
+    if key in ls.running:
+        raise _invalid(f"{key} is already running")
+    return watchrun.start(ls, argv, cwd, task, key, watcher)
 
 
 async def run_task(
@@ -226,7 +263,9 @@ async def run_task(
                 f"faultlens: {shown} {why} after {result.lines} lines; "
                 "earlier failures it did not re-check are kept"
             )
-        entries = await ls.take(key, classified, cwd, info, partial=partial)
+        entries = await ls.take(
+            key, classified, cwd, info, partial=partial, source=run_source(argv, ls.rel_cwd(cwd))
+        )
         summary = f"exit {result.exit_code}, {len(entries)} failure(s), {result.lines} lines"
         if progress:
             ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=summary))
@@ -274,7 +313,8 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
     classified = await asyncio.to_thread(ls.classify_stream, io.BytesIO(data), opts)
     info = TaskInfo(argv=argv, task=a.task, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
     write_log = ls.log_writer(log_path, data, classified.secrets)
-    await ls.take(key, classified, cwd, info, write_log=write_log)
+    source = "ingest:" + run_source(argv, ls.rel_cwd(cwd))
+    await ls.take(key, classified, cwd, info, write_log=write_log, source=source)
 
 
 # -- recipes -----------------------------------------------------------------------------
@@ -421,6 +461,13 @@ async def apply_recipe(
     record = entry.record
     avail = await asyncio.to_thread(availability, record, ws)
     pending = ls.pending.pop(failure_id, None)
+    watching = ls.watches.get(entry.task)
+    if watching is not None:  # verified by the watcher's first cycle begun after the fix
+        from .watchrun import cycle_rerun
+
+        since = min(pending.at, time.monotonic()) if pending else time.monotonic()
+        hook = cycle_rerun(ls, watching, since, ls.settings.watch_verify_timeout)
+        ws = ls.recipe_workspace(rerun=hook)
     argv, rel = ls.command_of(entry.task)
     if not avail.enabled:
         ls.info(f"faultlens: recipe for {failure_id} not run: {avail.reason}")
@@ -558,7 +605,7 @@ async def task_option(
                 out["run"] = {"task": k, "alreadyRunning": True}
                 break
             if info and info.argv and info.cwd:
-                out["run"] = await run_task(ls, info.argv, info.cwd, info.task, key=k)
+                out["run"] = await launch(ls, info.argv, info.cwd, info.task, key=k)
                 break
     return out
 

@@ -5,12 +5,15 @@ protocol): stdin is /dev/null, stdout and stderr are pipes (stderr merged into
 stdout, like `2>&1`, so a traceback stays next to the output that led to it).
 The argv is a list of validated strings and is executed directly, never through
 a shell.  The child runs in its own process group, so a cancel stops its
-children too.
+children too; a stop also ends the descendants that left the group (a watcher's
+workers started in sessions of their own), and every command still running
+when the server exits is stopped the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import shlex
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 READ_SIZE = 64 * 1024
+_LIVE: set[int] = set()  # process groups of commands still running (stopped at exit)
 
 
 class BadCommand(ValueError):
@@ -104,6 +108,7 @@ async def run_command(
             error=f"{_shown_program(argv)}: {exc.strerror or exc}",
         )
     assert proc.stdout is not None
+    _LIVE.add(proc.pid)
     lines = 0
     size = 0
     stop: str | None = None
@@ -137,6 +142,7 @@ async def run_command(
         dog.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await dog
+        _LIVE.discard(proc.pid)
     return RunResult(
         exit_code=code,
         lines=lines,
@@ -155,14 +161,89 @@ def _shown_program(argv: list[str]) -> str:
 
 
 async def _terminate(proc: asyncio.subprocess.Process, grace: float = 2.0) -> None:
-    """SIGTERM the process group, then SIGKILL after `grace` seconds."""
+    """SIGTERM the process tree (its group, and descendants that left it), then
+    SIGKILL what is left after `grace` seconds."""
     if proc.returncode is not None:
         return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, sig)
-        try:
+    tree = descendants(proc.pid)
+    _signal_tree(proc.pid, tree, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(proc.wait(), grace)
+    while _alive(tree) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    left = {p for p in tree | descendants(proc.pid) if _exists(p)}
+    if proc.returncode is None or left:
+        _signal_tree(proc.pid, left, signal.SIGKILL)
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), grace)
-            return
-        except TimeoutError:
+
+
+def _signal_tree(group: int, pids: set[int], sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, sig)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2 :][:1] == b"Z"
+
+
+def _alive(pids: set[int]) -> bool:
+    return any(_exists(p) for p in pids)
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (Linux /proc; empty where there is none)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return set()
+    for name in entries:
+        if not name.isdigit():
             continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1:
+            children.setdefault(int(fields[1]), []).append(int(name))
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+def stop_all() -> None:
+    """Kill every command still running (the server is exiting): a watcher
+    must not outlive the editor that started it."""
+    for group in list(_LIVE):
+        _signal_tree(group, descendants(group), signal.SIGKILL)
+    _LIVE.clear()
+
+
+atexit.register(stop_all)

@@ -162,7 +162,10 @@ def test_a_quiet_spell_ends_a_cycle_of_a_watcher_without_an_end_banner() -> None
     pieces += reader.quiet()
     pieces += reader.feed(b"build started...\nok\n")
     pieces += reader.quiet()
-    assert cycles_of(pieces) == [b"build started...\nerror: x.js:1 nope\n", b"build started...\nok\n"]
+    assert cycles_of(pieces) == [
+        b"build started...\nerror: x.js:1 nope\n",
+        b"build started...\nok\n",
+    ]
 
 
 def test_an_unfinished_last_line_is_kept_until_the_process_exits() -> None:

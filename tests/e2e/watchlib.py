@@ -1,0 +1,60 @@
+"""Helpers of the watch-mode tests: the real watchers, and the processes they leave.
+
+Every wait is on a condition (a diagnostic published, a progress report, a
+process gone) with a generous hang guard: a loaded 2-core machine makes tsc's
+first compile take 10 s and more.  Teardown kills every process whose working
+folder is inside the test's workspace (their whole process groups), so a
+failed test never leaves a watcher behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = ROOT / "tools"
+TSC_BIN = TOOLS / "node" / "node_modules" / ".bin"
+WATCH_BIN = TOOLS / "node-watch" / "node_modules" / ".bin"
+CYCLE_TIMEOUT = 120.0  # seconds for one watcher cycle (tsc starts slowly under load)
+
+
+def watch_env() -> dict[str, str]:
+    """The server's environment: the project's tools first on PATH (so `npx tsc`
+    finds tsc without the registry), no CI variable (watchers change behaviour
+    under CI), no colour."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS")}
+    env["PATH"] = os.pathsep.join([str(TSC_BIN), str(WATCH_BIN), env.get("PATH", "")])
+    env.update({"NO_COLOR": "1", "FORCE_COLOR": "0", "npm_config_yes": "false"})
+    return env
+
+
+def processes_in(root: Path) -> list[int]:
+    """Live processes whose working folder is `root` or inside it (Linux /proc)."""
+    real = root.resolve()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            cwd = Path(os.readlink(f"/proc/{name}/cwd"))
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        if stat[stat.rfind(b")") + 2 :][:1] == b"Z":
+            continue
+        if cwd == real or real in cwd.parents:
+            found.append(int(name))
+    return found
+
+
+def kill_all_in(root: Path) -> None:
+    """Kill what a test left running in its workspace (process groups first)."""
+    for pid in processes_in(root):
+        with contextlib.suppress(OSError):
+            os.killpg(os.getpgid(pid), signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
