@@ -594,6 +594,15 @@ class FaultLensServer(LanguageServer):
                 )
                 for g, p in zip(globs, watch.watcher_patterns(globs), strict=True)
             ]
+            # every deletion (a failure shown in a deleted file is cleared)
+            watchers.append(
+                T.FileSystemWatcher(
+                    glob_pattern=T.RelativePattern(base_uri=root_uri, pattern="**/*")
+                    if relative
+                    else "**/*",
+                    kind=T.WatchKind.Delete,
+                )
+            )
             await self.client_register_capability_async(
                 T.RegistrationParams(
                     registrations=[
@@ -632,6 +641,7 @@ class FaultLensServer(LanguageServer):
                 await self.log_file_changed(path)
             for path in deleted:
                 self.log_file_deleted(path)
+            self.files_gone([p for p in self.store.paths() if not p.exists()])
 
     def log_task(self, path: Path) -> tuple[str, str]:
         rel = watch.relative(path, self.root) or str(path)
@@ -654,6 +664,38 @@ class FaultLensServer(LanguageServer):
             self.warn(f"faultlens: cannot read {rel}: {exc.strerror or exc}")
             return
         await self.take(store_task, result, self.root, TaskInfo(log_path=path))
+
+    def files_gone(self, paths: Sequence[Path]) -> None:
+        """Files (or folders) deleted or renamed: the failures shown in them are
+        cleared (a rename's new name gets failures again from the next run)."""
+        if not paths:
+            return
+        touched = self.store.remove_paths(paths)
+        if touched:
+            self.publish(touched)
+            self.info(f"faultlens: cleared {len(touched)} file(s) that were deleted or renamed")
+
+    def follow_edits(self, path: Path, changes: Sequence[Any]) -> bool:
+        """Move the failures shown in `path` with the user's edits (until the
+        next run replaces them); whether any moved."""
+        from .tracking import moved
+
+        entries = [
+            e for e in self.store.for_path(path) if e.placement and e.placement.kind != "log"
+        ]
+        ranged = [c for c in changes if getattr(c, "range", None) is not None]
+        if not entries or not ranged:
+            return False
+        changed = False
+        for e in entries:
+            assert e.placement is not None
+            before = e.placement
+            for c in ranged:
+                start = (c.range.start.line, c.range.start.character)
+                end = (c.range.end.line, c.range.end.character)
+                e.placement = moved(e.placement, start, end, c.text)
+            changed = changed or e.placement != before
+        return changed
 
     def log_file_deleted(self, path: Path) -> None:
         store_task, _ = self.log_task(path)
