@@ -224,22 +224,46 @@ def respond(call: ToolCall, root: Path, state_dir: Path | None = None) -> str:
     if call.exit_code != 0 or _may_hold_failure(call.output, root):
         records = classify_call(call, cwd, task)
     if records:
-        return context_text(decide(records, call, ws, task), task)
-    if call.exit_code == 0 and _has_pending(ws.state / "ledger.sqlite3", task):
+        from faultlens.recipes import StateUnavailable
+
+        try:
+            verdicts = decide(records, call, ws, task)
+        except StateUnavailable as exc:
+            # No ledger, no anti-loop memory: say what failed, and that faultlens
+            # cannot keep count (a read-only or full .faultlens, or one linked out).
+            steps = [(r, _recipe_step(r, ws)) for r in records]
+            return (
+                context_text(Verdicts(new=steps), task)
+                + f"\nfaultlens cannot record attempts here ({exc}): do not retry a fix twice."
+            )
+        return context_text(verdicts, task)
+    if call.exit_code == 0 and _has_pending(_ledger_path(ws), task):
         # A clean run closes the agent's pending attempts it no longer reports
         # (in the ledger and the log; the agent is told nothing: no failure).
-        from faultlens.recipes import EventLog, Ledger
+        import contextlib
 
-        _clear_gone(Ledger.open(ws), EventLog(ws), ws, task, call, set())
+        from faultlens.recipes import EventLog, Ledger, StateUnavailable
+
+        with contextlib.suppress(StateUnavailable):  # nothing to close where nothing is written
+            _clear_gone(Ledger.open(ws), EventLog(ws), ws, task, call, set())
     return ""
 
 
-def _has_pending(path: Path, task: str) -> bool:
+def _ledger_path(ws: Workspace) -> Path | None:
+    from faultlens.recipes import StateUnavailable
+
+    try:
+        return ws.state / "ledger.sqlite3"
+    except StateUnavailable:
+        return None
+
+
+def _has_pending(path: Path | None, task: str) -> bool:
     """Whether the ledger holds a pending attempt of the task: one read-only
     query, so that a clean call with nothing pending loads nothing more."""
     import sqlite3
 
-    if not path.is_file():
+    if path is None or not path.is_file():
         return False
     try:
         db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)

@@ -62,10 +62,14 @@ Command = Annotated[
 
 def _guard(call: Any) -> Any:
     """A refusal or a crash becomes a tool error of one line."""
+    from faultlens.recipes import StateUnavailable
+
     try:
         return call()
     except AgentError as exc:
         raise ToolError(str(exc)) from None
+    except StateUnavailable as exc:  # a read-only, full or linked-out .faultlens
+        raise ToolError(f"faultlens cannot use its state: {exc}") from None
     except Exception as exc:  # never a traceback to the agent
         text = str(exc).splitlines()[0] if str(exc) else ""
         raise ToolError(f"{type(exc).__name__}: {text}".rstrip(": ")) from None
@@ -76,6 +80,7 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
     from faultlens.cli import version
 
     agents = Agents(root, caller, state_dir)
+    agents.recover_state()  # put back what a killed faultlens left, once per server start
     server = MCPServer(name="faultlens", version=version(), instructions=INSTRUCTIONS)
 
     @server.tool(

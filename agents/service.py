@@ -157,6 +157,18 @@ class Agents:
         settings = RecipeSettings(worker=self.caller.agent, session=self.caller.session)
         return Workspace(roots=[self.root], state_dir=self.state_dir, settings=settings)
 
+    def recover_state(self) -> None:
+        """What every start does: undo a killed faultlens' interrupted work, close
+        its pending attempts (recipes/recovery.py; never raises for state)."""
+        from faultlens.recipes.recovery import recover_state
+
+        try:
+            recover_state(self.workspace())
+        except Exception as exc:  # a state dir that cannot even be named: said by each tool
+            import logging
+
+            logging.getLogger(__name__).warning("state recovery skipped: %s", exc)
+
     def folder(self, cwd: str | None) -> Path:
         """`cwd` (relative to the root, or absolute), resolved; inside the root."""
         target = (self.root / cwd).resolve() if cwd else self.root

@@ -53,6 +53,20 @@ class Failure:
     records: int  # how many records the sample expects
 
 
+def interleaved(reports: list[Failure]) -> list[Failure]:
+    """The reports family by family in turn (the first case of each family,
+    then the second, ...): a log of any size holds every family's failures,
+    however many cases one family has."""
+    by_family: dict[str, list[Failure]] = {}
+    for rep in reports:
+        by_family.setdefault(rep.sample.split("/", 1)[0], []).append(rep)
+    queues = [by_family[f] for f in sorted(by_family)]
+    out: list[Failure] = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[i] for q in queues if i < len(q))
+    return out
+
+
 def failures(samples: Path = SAMPLES) -> list[Failure]:
     """Every failing text sample short enough to be one report in a long log."""
     found: list[Failure] = []
@@ -67,7 +81,21 @@ def failures(samples: Path = SAMPLES) -> list[Failure]:
         found.append(
             Failure(f"{exp.parent.parent.name}/{exp.parent.name}", tuple(lines), len(expected))
         )
-    return found
+    return _interleaved(found)
+
+
+def _interleaved(found: list[Failure]) -> list[Failure]:
+    """The reports taken one family at a time, in turn (python, rust, ruby,
+    ... then each family's second sample): a log of any size holds every
+    family's failures, not only the families first in the alphabet."""
+    by_family: dict[str, list[Failure]] = {}
+    for f in found:
+        by_family.setdefault(f.sample.split("/", 1)[0], []).append(f)
+    queues = list(by_family.values())
+    out: list[Failure] = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[i] for q in queues if i < len(q))
+    return out
 
 
 # -- noise -----------------------------------------------------------------------------
@@ -288,7 +316,7 @@ def generate(
     st = stats if stats is not None else Stats()
     r = random.Random(seed)
     pool = pool if pool is not None else noise_pool(seed)
-    reports = reports if reports is not None else failures()
+    reports = reports if reports is not None else interleaved(failures())
     if not reports:
         every = 0
     turn = r.randrange(len(reports)) if reports else 0

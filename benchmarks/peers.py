@@ -122,6 +122,27 @@ def faultlens_classify(log: Path, cpu: int | None) -> Result:
     return Result("faultlens classify", "every rule of every category", wall, cpu_s, rss, found)
 
 
+def faultlens_errorformat(log: Path, cpu: int | None) -> Result:
+    """faultlens with Vim's own job: VIM_FORMATS as its only (project) rule."""
+    what = f"a project rule of the same {len(VIM_FORMATS)} errorformats, built-ins off"
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / ".git").mkdir()
+        formats = ", ".join(json.dumps(f) for f in VIM_FORMATS)
+        (Path(tmp) / ".faultlens.toml").write_text(
+            f'disable = ["*"]\n[[rules]]\nid = "bench.efm"\ncategory = "compile"\n'
+            f"errorformat = [{formats}]\n"
+        )
+        with tempfile.TemporaryFile() as out:
+            argv = [sys.executable, "-m", "faultlens.cli", "classify", "--format", "jsonl"]
+            argv += ["--cwd", tmp, str(log)]
+            wall, cpu_s, rss, code = timed(argv, cpu, stdout=out.fileno())
+            out.seek(0)
+            if code not in (0, 1):
+                return Result("faultlens errorformat", what, None, note=f"exit {code}")
+            found = sum(1 for line in out.read().splitlines() if line.strip())
+    return Result("faultlens errorformat", what, wall, cpu_s, rss, found)
+
+
 def _ere(literal: str) -> str:
     return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in literal)
 

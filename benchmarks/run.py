@@ -33,7 +33,7 @@ from .generate import Stats, generate, parse_size
 from .peers import Result
 
 ROOT = Path(__file__).resolve().parent.parent
-SECTIONS = ("classify", "peers", "editor", "run", "hook", "redact")
+SECTIONS = ("classify", "peers", "editor", "run", "hook", "redact", "state")
 
 
 def _mb(n: float) -> str:
@@ -233,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                 keywords = sorted({t for r in all_rules() for t in r.triggers})
                 results.append(repeat(lambda: peers.grep_keywords(log, cpu, keywords), a.repeat))
                 results.append(repeat(lambda: peers.vim_errorformat(log, cpu), 1))
+                results.append(repeat(lambda: peers.faultlens_errorformat(log, cpu), 1))
                 results.append(repeat(lambda: peers.efm_langserver(log, cpu), 1))
             say("## Throughput (one CPU)")
             say()
@@ -333,6 +334,14 @@ def main(argv: list[str] | None = None) -> int:
             say("## The agent hook (start-up per tool call; not pinned)")
             say()
             for row in hook.table(hook.measure(max(3, a.repeat * 2 + 1))):
+                say(row)
+            say()
+        if "state" in sections:
+            from . import state
+
+            say("## Workspace state (in-process; not pinned)")
+            say()
+            for row in state.table(state.measure(max(5, a.repeat * 5))):
                 say(row)
             say()
     return 0

@@ -170,6 +170,14 @@ class _Context:
                 return lines
         return self._engine._tail_last(n - len(lines)) + lines
 
+    @property
+    def cwd(self) -> str:
+        return self._engine.options.cwd
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self._engine.rule_state
+
     def exists(self, path: str) -> bool:
         return self._engine.locator.exists(path)
 
@@ -276,6 +284,9 @@ class Classifier:
         self._claimed: dict[int, int] = {}
         self.bytes_read = 0
         self.rule_errors: list[tuple[str, str]] = []
+        # What stateful rules keep for the length of one output (an
+        # errorformat's directory and file stacks), by rule id.
+        self.rule_state: dict[str, Any] = {}
         self.closed = False
 
     # -- input ---------------------------------------------------------------
@@ -426,6 +437,12 @@ class Classifier:
                 except Exception as exc:  # a broken rule never stops the others
                     self._rule_failed(rule, exc)
                     continue
+                if took is None:  # seen but not taken: the block stays open
+                    if fed + 1 < block.max_lines:
+                        still.append((rule, block, fed + 1))
+                    else:
+                        self._finish(rule, block)
+                    continue
                 if took:
                     floor = rule.priority if floor is None else max(floor, rule.priority)
                 if took and fed + 1 < block.max_lines:
@@ -444,11 +461,15 @@ class Classifier:
             if floor is not None and rule.priority <= floor:
                 continue  # hidden from rules at or below the consuming block's priority
             for t in rule.triggers:
-                if t in line:
+                if t in line or t == "\n":  # "\n": a rule that sees every line
                     break
             else:
                 continue  # its trigger was in the raw line, not the decoded one (cut, redrawn)
-            m = rule.pattern.search(line)
+            try:
+                m = rule.pattern.search(line)
+            except Exception as exc:  # a project rule's guarded pattern that gave up
+                self._rule_failed(rule, exc)
+                continue
             if m is None:
                 continue
             if ctx is None:
@@ -571,9 +592,14 @@ class Classifier:
         if identity:
             _keep_raw(record, hit, identity)
 
-    @staticmethod
-    def _merge(rec: FailureRecord, hit: Hit) -> None:
-        if rec.source_line is None and _pos(hit.line):
+    def _merge(self, rec: FailureRecord, hit: Hit) -> None:
+        if rec.source_file is None and hit.file:
+            # a summary seen first (a TAP `not ok` line), the detail naming
+            # the file after it (Test::More's `#   at t/x.t line 10.`)
+            rec.source_file = hit.file if hit.resolved else self.locator.resolve(hit.file)
+            rec.source_line = _pos(hit.line)
+            rec.source_column = _pos(hit.column)
+        elif rec.source_line is None and _pos(hit.line):
             rec.source_line = hit.line
             rec.source_column = _pos(hit.column)
         for k, v in hit.hint.items():

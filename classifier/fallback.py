@@ -88,6 +88,24 @@ _COMPILE_TOOLS = frozenset(
         "py_compile",
         "compileall",
         "msbuild",
+        # linters and format checkers (their rules: docs/rules.md)
+        "shellcheck",
+        "hadolint",
+        "yamllint",
+        "actionlint",
+        "markdownlint",
+        "markdownlint-cli2",
+        "stylelint",
+        "prettier",
+        "standard",
+        "black",
+        "isort",
+        "pydocstyle",
+        "golangci-lint",
+        "staticcheck",
+        "go-staticcheck",
+        "sqlfluff",
+        "codespell",
     }
 )
 _AGENT_TOOLS = frozenset(
@@ -209,29 +227,44 @@ def _script_category(name: str) -> FailureType:
     return FailureType.INFRA
 
 
-def command_category(command: Sequence[str] | str | None) -> FailureType:
-    """The category a failed run of `command` most likely belongs to."""
-    argv = argv_of(command)
+def _unwrap(argv: list[str]) -> list[str]:
+    """The argv from the program that does the work: past `VAR=value`
+    words, wrappers (sudo, env, timeout...), runners (npx, uvx, `uv run`)
+    and `python -m`."""
     while argv:
         word = argv[0]
         name = os.path.basename(word)
         rest = argv[1:]
         if "=" in word and not word.startswith("-") and name == word:  # VAR=value
             argv = rest
-            continue
-        if name in _WRAPPERS:
+        elif name in _WRAPPERS:
             argv = [a for a in rest if not a.startswith("-")] if name != "timeout" else rest[1:]
-            continue
-        if name in _RUNNERS:
+        elif name in _RUNNERS:
             argv = [a for a in rest if not a.startswith("-")][_RUNNERS[name] - 1 :]
-            continue
-        if rest and (name, rest[0]) in _PY_RUN:
-            argv = rest[1:]
-            continue
+        elif (rest and (name, rest[0]) in _PY_RUN) or (
+            _PYTHON.match(name) and len(rest) >= 2 and rest[0] == "-m"
+        ):
+            argv = rest[1:]  # `uv run X`, `python -m X`
+        else:
+            return argv
+    return argv
+
+
+def command_tool(command: Sequence[str] | str | None) -> str | None:
+    """The program a command runs, past wrappers and runners (`npx eslint`
+    → eslint, `python -m flake8` → flake8), or None."""
+    argv = _unwrap(argv_of(command))
+    return os.path.basename(argv[0]) if argv else None
+
+
+def command_category(command: Sequence[str] | str | None) -> FailureType:
+    """The category a failed run of `command` most likely belongs to."""
+    argv = _unwrap(argv_of(command))
+    while argv:
+        word = argv[0]
+        name = os.path.basename(word)
+        rest = argv[1:]
         if _PYTHON.match(name):
-            if len(rest) >= 2 and rest[0] == "-m":
-                argv = rest[1:]
-                continue
             return FailureType.INFRA
         if name in _PKG_RUN:
             words = [a for a in rest if not a.startswith("-")]
@@ -242,7 +275,7 @@ def command_category(command: Sequence[str] | str | None) -> FailureType:
             if words[0] in {"test", "t", "tst"}:
                 return FailureType.TEST
             if words[0] in {"exec", "dlx", "x"} and len(words) > 1:
-                argv = words[1:]
+                argv = _unwrap(words[1:])
                 continue
             return _script_category(words[0])
         if name in _TEST_TOOLS:

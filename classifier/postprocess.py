@@ -6,7 +6,8 @@ Cross-record decisions live here, away from the line rules, in this order:
    them (classifier/warnings_policy.py, docs/warnings.md); then summaries
    (Hit.key = (FALLBACK, ...): "could not compile", "make: *** Error 1",
    and WARNINGS_FAILED lines) are dropped when a more specific record was
-   found;
+   found; the generic GNU-format records stand only when nothing specific
+   was found (drop_generic);
 1. conflicts: a branch_divergence record naming a file that is readable
    under the working directory is placed on the file's first conflict
    marker, with every hunk in its hint (classifier/conflicts.py);
@@ -40,9 +41,10 @@ from . import (
 )
 from .locate import read_in_tree
 from .redact import redact_record
+from .rules import gnu as gnu_rules
 from .rules import plugin as plugin_rules
 from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
-from .taxonomy import FailureType
+from .taxonomy import TAXONOMY, FailureType
 
 if TYPE_CHECKING:
     from collections import deque
@@ -88,6 +90,8 @@ MAX_HUNKS = 100
 
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
+    attribute_tools(classifier)
+    drop_generic(classifier)
     apply_warning_policy(classifier)
     attach_cargo_targets(classifier.records)
     drop_redundant_fallbacks(classifier)
@@ -156,29 +160,89 @@ def _is_summary(key: tuple[object, ...]) -> bool:
     return len(key) > 1 and key[1] in _SUMMARIES
 
 
+# Tools that print the very lines another tool's rule reads: from a run of
+# one of them, such a record is that tool's (flake8 prints ruff's concise lines).
+SAME_FORMAT: dict[str, frozenset[str]] = {
+    "ruff": frozenset({"flake8", "pycodestyle", "pyflakes"}),
+    # GitHub's annotation lines, printed by linters run with their github format
+    "github-actions": warnings_policy.LINTERS | {"mypy", "pyright", "tsc"},
+}
+
+
+def attribute_tools(classifier: Classifier) -> None:
+    """Name the command's program as the tool of the records printed in a
+    format it shares with another tool (SAME_FORMAT)."""
+    program = fallback.command_tool(classifier.options.command)
+    if not program:
+        return
+    for r in classifier._records.values():
+        if r.tool and program in SAME_FORMAT.get(r.tool, ()):
+            r.tool = program
+
+
+def drop_generic(classifier: Classifier) -> None:
+    """The generic GNU-format records (classifier/rules/gnu.py) stand only
+    when nothing specific was found, the run is not known to have
+    succeeded, and — for a line naming no severity — it is known to have
+    failed. Those kept name the command's program as their tool and are
+    test records when the command is a test runner."""
+    records = classifier._records
+    generic = {k for k, r in records.items() if r.rule in gnu_rules.RULE_IDS}
+    if not generic:
+        return
+    opts = classifier.options
+    specific = any(
+        k not in generic and k not in classifier.warning_keys and not _is_summary(k)
+        for k in records
+    )
+    failed = opts.exit_code is not None and opts.exit_code != 0
+    program = fallback.command_tool(opts.command)
+    as_test = fallback.command_category(opts.command) is FailureType.TEST
+    for k in generic:
+        r = records[k]
+        if specific or opts.exit_code == 0 or (r.hint.get("level") is None and not failed):
+            del records[k]
+            continue
+        if r.tool in (None, "unknown") and program:
+            r.tool = program
+        if as_test:
+            cat = TAXONOMY[FailureType.TEST]
+            r.failure_type = cat.failure_type
+            r.severity = cat.severity
+            r.recipe = cat.recipe
+            r.auto_recoverable = cat.auto_recoverable
+
+
 def apply_warning_policy(classifier: Classifier) -> None:
-    """Keep the warnings when the run failed because of them, else drop them.
+    """Keep the warnings when the run failed because of them, else drop
+    them; drop every linter finding of a run the linter passed (exit 0,
+    `--exit-zero`).
 
     A kept warning says so in its hint: `warning` (True) and `warnings_fail`
     (why: the output, the command's flag, or the exit status)."""
     records = classifier._records
+    opts = classifier.options
+    if warnings_policy.findings_advisory(opts.command, opts.exit_code):
+        for k in [k for k, r in records.items() if r.tool in warnings_policy.LINTERS]:
+            del records[k]
     warns = classifier.warning_keys & records.keys()
     if not warns:
         return
-    promoted = next(
-        (records[k].signal for k in records if len(k) > 1 and k[1] == WARNINGS_FAILED), None
-    )
+    # a tool's own "warnings failed the run" line promotes that tool's warnings
+    promoted = {
+        r.tool: r.signal for k, r in records.items() if len(k) > 1 and k[1] == WARNINGS_FAILED
+    }
     errors = any(k not in warns and not _is_summary(k) for k in records)
-    opts = classifier.options
-    reason = warnings_policy.warnings_fail(
-        opts.command, opts.exit_code, errors=errors, promoted=promoted
-    )
     for k in warns:
+        r = records[k]
+        reason = warnings_policy.warnings_fail(
+            opts.command, opts.exit_code, errors=errors, promoted=promoted.get(r.tool)
+        )
         if reason is None:
             del records[k]
         else:
-            records[k].hint["warning"] = True
-            records[k].hint["warnings_fail"] = reason
+            r.hint["warning"] = True
+            r.hint["warnings_fail"] = reason
 
 
 def drop_redundant_fallbacks(classifier: Classifier) -> None:

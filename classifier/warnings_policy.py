@@ -15,6 +15,10 @@ knows of the run:
    was found: they are what failed it (a linter's non-zero exit);
 5. otherwise (a saved log, or errors that explain the failure): they are not.
 
+The same knowledge makes a linter's findings advisory: a linter run that
+exited 0 (`pylint --exit-zero`, `flake8 --exit-zero`, `hadolint --no-fail`,
+`|| true`) failed nothing, so none of its findings is a record.
+
 Pure: the engine hands over the command, the exit status and what it found.
 """
 
@@ -91,4 +95,48 @@ def warnings_fail(
         return f"the command makes warnings fatal ({flag})"
     if exit_code is not None and not errors:
         return f"the run exited with status {exit_code} and reported only warnings"
+    return None
+
+
+# The linters whose findings are advisory in a run that exited 0 (the
+# record's `tool`): the tool said the run passed.
+LINTERS = frozenset(
+    {
+        "shellcheck",
+        "hadolint",
+        "yamllint",
+        "actionlint",
+        "markdownlint",
+        "stylelint",
+        "eslint",
+        "standard",
+        "prettier",
+        "black",
+        "isort",
+        "ruff",
+        "flake8",
+        "pylint",
+        "pydocstyle",
+        "golangci-lint",
+        "staticcheck",
+        "sqlfluff",
+        "codespell",
+    }
+)
+# Flags that make a linter exit 0 whatever it finds.
+_ADVISORY_WORDS = frozenset(
+    {"--exit-zero", "--no-fail", "--nofail", "--issues-exit-code=0", "--exit-zero-even-if-changed"}
+)
+
+
+def findings_advisory(command: Sequence[str] | str | None, exit_code: int | None) -> str | None:
+    """Why the linters' findings of this run are not failures, or None."""
+    if exit_code == 0:
+        return "the run exited with status 0"
+    argv = argv_of(command)
+    for i, word in enumerate(argv):
+        if word in _ADVISORY_WORDS:
+            return f"the command makes findings advisory ({word})"
+        if word == "--issues-exit-code" and argv[i + 1 : i + 2] == ["0"]:
+            return "the command makes findings advisory (--issues-exit-code 0)"
     return None

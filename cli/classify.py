@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from typing import Any
 
+from .formats import FORMATS
 from .main import UsageError
-from .render import FORMATS
 
 
 def add_parser(sub: Any) -> None:
@@ -16,7 +17,9 @@ def add_parser(sub: Any) -> None:
         "classify",
         help="classify saved output (files or stdin)",
         description="Read build, test or agent output and print every failure found. "
-        "Exit 0 when none, 1 when failures were found, 2 on bad usage or unreadable input.",
+        "Exit 0 when none, 1 when failures were found, 2 on bad usage, unreadable input "
+        "or a bad project rule (the other rules still classify; each bad rule is one line "
+        "on stderr).",
     )
     p.add_argument("files", nargs="*", metavar="FILE", help="output files; '-' or none for stdin")
     p.add_argument("--cwd", default=".", help="directory the output was produced in (default: .)")
@@ -34,15 +37,27 @@ def run(args: argparse.Namespace) -> int:
     from faultlens.classifier.engine import Options
     from faultlens.classifier.structured import classify_path, classify_stream
 
-    from .render import render
+    from .formats import Context, render
 
     if not os.path.isdir(args.cwd):
         raise UsageError(f"--cwd {args.cwd!r} is not a directory")
     from faultlens.classifier.config import load_config
 
-    problems = load_config(args.cwd).errors
-    if problems:  # a bad project rule: say which, classify nothing
-        raise UsageError("; ".join(problems))
+    # A bad project rule is one line each; the good rules and the built-ins
+    # still classify, and the exit status says the configuration needs mending.
+    cfg = load_config(args.cwd)
+    problems = list(cfg.errors)
+    project = {r.id for r in cfg.rules}
+
+    notes: list[str] = []
+
+    def rule_failed(rule_id: str, error: str) -> None:
+        if rule_id in project:  # the project's rule: its config needs mending
+            reason = error.split(": ", 1)[1] if error.startswith("RuleGaveUp: ") else error
+            problems.append(f"{cfg.path}: rule {rule_id!r}: {reason}")
+        else:  # a built-in rule's bug: said, but the output stands
+            notes.append(f"built-in rule {rule_id!r} failed: {error}")
+
     fmt = "json" if args.json else args.format
     files = args.files or ["-"]
     records = []
@@ -55,14 +70,21 @@ def run(args: argparse.Namespace) -> int:
             log_file=None if name == "-" else name,
         )
         if name == "-":
-            records.extend(classify_stream(sys.stdin.buffer, opts))
+            records.extend(classify_stream(sys.stdin.buffer, opts, on_rule_error=rule_failed))
             continue
         if os.path.isdir(name):
             raise UsageError(f"{name}: is a directory")
         try:
-            records.extend(classify_path(name, opts))
+            records.extend(classify_path(name, opts, on_rule_error=rule_failed))
         except OSError as exc:
             raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
-    sys.stdout.write(render(records, fmt))
+    command = shlex.split(args.command) if args.command else None
+    sys.stdout.write(render(records, fmt, Context(cwd=args.cwd, command=command)))
     sys.stdout.flush()
+    for line in dict.fromkeys(notes):
+        print(f"faultlens: warning: {line}", file=sys.stderr)
+    for line in dict.fromkeys(problems):  # each once, in order
+        print(f"faultlens: error: {line}", file=sys.stderr)
+    if problems:
+        return 2
     return 1 if records else 0

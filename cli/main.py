@@ -22,6 +22,9 @@ SUBCOMMANDS: dict[str, str] = {
     "demo": "demo",
     "status": "status",
     "recover": "recover",
+    "retry": "retry",
+    "skip": "skip",
+    "stop": "stop",
     "serve": "serve",
     "schema": "schema",
     "rules": "rules",
@@ -104,6 +107,13 @@ def _main(argv: list[str]) -> int:
     except UsageError as exc:
         print(f"faultlens: error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        from faultlens.recipes.model import StateUnavailable
+
+        if isinstance(exc, StateUnavailable):  # the state dir cannot be used: one line
+            print(f"faultlens: error: {exc}", file=sys.stderr)
+            return 1
+        raise
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -60,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
     ws = workspace_for(args, Path(args.cwd).resolve())
     if not (ws.state / "ledger.sqlite3").exists():
         raise UsageError(f"no ledger in {ws.state}: run `faultlens run -- CMD` first")
+    if not args.dry_run:
+        from faultlens.recipes.recovery import recover_state
+
+        recover_state(ws)  # what a killed faultlens left half done, first
     found = Ledger.open(ws).find_record(args.id)
     if found is None:
         raise UsageError(f"no stored failure with id {args.id!r}")

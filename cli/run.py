@@ -200,6 +200,8 @@ def run_command(
         say=lambda text: _say(err, text),
     )
     report.outcomes = [*rec_report.outcomes, *rec_report.new]
+    for o in report.outcomes:  # one line per group: what became of it, and why
+        _say(err, f"{o.result}: {o.record.failure_type.value} {_where(o.record)}: {o.reason}")
     report.box = rec_report.box
     report.reruns = rec_report.reruns
     # a re-run killed by a signal: 128+N, as a shell says

@@ -24,9 +24,6 @@ if TYPE_CHECKING:
         escalate,
         plan,
         refuse,
-        retry_task,
-        skip_task,
-        stop_task,
     )
     from .events import EVENTS, EventLog
     from .ledger import Ledger
@@ -50,6 +47,7 @@ if TYPE_CHECKING:
         Workspace,
     )
     from .session import recover_run
+    from .tasks import retry_task, skip_task, stop_task
     from .trust import mark_reviewed
 
 # Each public name and the module that defines it.  Loaded on first use
@@ -73,9 +71,9 @@ _EXPORTS: dict[str, str] = {
     "complete_attempt": "engine",
     "escalate": "engine",
     "plan": "engine",
-    "retry_task": "engine",
-    "skip_task": "engine",
-    "stop_task": "engine",
+    "retry_task": "tasks",
+    "skip_task": "tasks",
+    "stop_task": "tasks",
     "EVENTS": "events",
     "EventLog": "events",
     "Ledger": "ledger",

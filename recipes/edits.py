@@ -163,8 +163,10 @@ def _current(path: Path, rel: str) -> tuple[bytes, int] | None:
         raise ApplyError(f"{rel} is not a regular file")
     if st.st_size > MAX_FILE:
         raise ApplyError(f"{rel} is larger than {MAX_FILE // (1024 * 1024)} MiB")
+    from faultlens.classifier.files import read_bytes
+
     try:
-        return statefs.read_file(path, MAX_FILE), st.st_mode
+        return read_bytes(path, MAX_FILE), st.st_mode
     except OSError as exc:
         raise ApplyError(f"cannot read {rel}: {statefs.describe(exc)}") from exc
 
@@ -202,8 +204,10 @@ def _put_back(path: Path, original: bytes | None, wrote: str, mode: int) -> str:
         return "unchanged" if original is None else "kept"
     if not stat.S_ISREG(st.st_mode):
         return "kept"
+    from faultlens.classifier.files import read_bytes
+
     try:
-        now = statefs.read_file(path, MAX_FILE)
+        now = read_bytes(path, MAX_FILE)
     except OSError:
         return "kept"
     digest = _sha(now)

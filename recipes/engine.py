@@ -7,8 +7,10 @@ recipe: a crash becomes an escalated Outcome, and one failure's recipe
 failing never stops the others.
 
 The language server splits the same path: `availability` (cheap) and `plan`
-for the code action, then, after the client applied the edits,
-`complete_attempt`.
+(recipes/planning.py) for the code action, `claim` before planning, then,
+after the client applied the edits, `complete_attempt(..., attempt_id=...)`.
+`faultlens run --recover` does one attempt per failure type instead
+(recipes/session.py).
 """
 
 from __future__ import annotations
@@ -19,115 +21,29 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .batch import ApplyLock
-from .context import PlanContext, command_of
-from .docs import recipe_doc
+from .context import command_of
 from .edits import apply_edits
 from .events import EventLog
-from .ledger import Ledger, task_key
+from .ledger import Ledger
 from .model import (
     DEFAULT_TASK,
     ApplyError,
-    Availability,
-    CommandStep,
     Outcome,
     Plan,
     Refusal,
     Result,
-    TaskState,
     UnsafeEdit,
     Workspace,
 )
 from .outcome import emit_result, make_outcome, store
-from .planners import get_planner
-from .runner import Sink, run_step
+from .planning import NEVER_AUTOMATIC, availability, plan
+from .runner import Sink, run_commands
 from .verify import verify
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
 log = logging.getLogger(__name__)
-
-NEVER_AUTOMATIC = frozenset({"trust_gate"})
-
-
-# -- availability ---------------------------------------------------------------
-def availability(record: FailureRecord, ws: Workspace) -> Availability:
-    """Whether a recipe is offered for the record and enabled (anti-loop, task state).
-    Cheap: a ledger lookup and an import, no file reads."""
-    ft = record.failure_type.value
-    ledger = Ledger.open(ws)
-    status, used, _ = ledger.task(record.task)
-    limit = ws.settings.max_task_retries
-    attempts = ledger.attempts(record.id, record.task)
-
-    def out(offered: bool, enabled: bool, reason: str | None) -> Availability:
-        return Availability(offered, enabled, reason, attempts, used, limit)
-
-    if ft in NEVER_AUTOMATIC:
-        return out(False, False, f"{ft} needs human review: never automatic")
-    if get_planner(ft) is None:
-        return out(False, False, f"no automatic recipe for {ft}")
-    prior = ledger.automatic_attempt(record.id, record.task)
-    if prior is not None:
-        state = prior.state if prior.state != "pending" else "in progress"
-        why = f": {prior.reason}" if prior.reason else ""
-        return out(True, False, f"Recipe already tried for this failure ({state}{why})")
-    if status in ("stopped", "skipped"):
-        return out(True, False, f"task {task_key(record.task)} is {status}")
-    return out(True, True, None)
-
-
-# -- planning ---------------------------------------------------------------------
-def _context(
-    record: FailureRecord, ws: Workspace, command: Sequence[str] | None, cwd: str | None
-) -> PlanContext:
-    doc = recipe_doc(record.failure_type.value, ws)
-    cmd = list(command) if command else command_of(record.hint.get("command"))
-    run_cwd = cwd if cwd is not None else str(record.hint.get("cwd") or ".")
-    if cmd is None:
-        found = Ledger.open(ws).find_record(record.id)
-        if found is not None:
-            _, run = found
-            cmd, run_cwd = run.argv, run.cwd
-    return PlanContext(record=record, ws=ws, doc=doc, command=cmd, cwd=run_cwd or ".")
-
-
-def plan(
-    record: FailureRecord,
-    ws: Workspace,
-    *,
-    command: Sequence[str] | None = None,
-    cwd: str | None = None,
-) -> Plan | Refusal:
-    """What the recipe would do for the record (reads files, writes nothing).
-
-    `command`/`cwd` name the command that produced the failure (to verify by
-    re-running it); by default they come from `record.hint["command"]` /
-    `record.hint["cwd"]`, else from the newest stored run that reported it.
-    """
-    ft = record.failure_type.value
-    planner = get_planner(ft)
-    if planner is None:
-        if ft in NEVER_AUTOMATIC:
-            return Refusal(f"{ft} needs human review: never automatic")
-        return Refusal(f"no automatic recipe for {ft}")
-    try:
-        ctx = _context(record, ws, command, cwd)
-        result = planner(ctx)
-    except UnsafeEdit as exc:
-        return Refusal(f"refused: {exc}")
-    except Exception as exc:  # a broken recipe never stops the caller
-        log.warning("recipe %s crashed while planning %s", ft, record.id, exc_info=exc)
-        return Refusal(f"the {ft} recipe crashed: {type(exc).__name__}: {exc}")
-    if isinstance(result, Plan) and ft in NEVER_AUTOMATIC:
-        # A planner may propose (a human applies it), never act on its own.
-        result.automatic = False
-    if isinstance(result, Plan):
-        result.failure_id = record.id
-        result.failure_type = ft
-        if ctx.doc.front_matter.get("automatic") is False:
-            result.automatic = False
-    return result
 
 
 # -- outcomes -------------------------------------------------------------------------
@@ -146,22 +62,6 @@ def _outcome(
 
 _emit_result = emit_result
 _store = store
-
-
-def _run_commands(commands: Sequence[CommandStep], ws: Workspace, echo: Sink | None) -> str | None:
-    """Run the plan's commands in order; the first failure's description, or None."""
-    for step in commands:
-        res = run_step(step, ws, echo=echo)
-        if res.error:
-            return f"could not run `{step.display()}`: {res.error}"
-        if res.timed_out:
-            return f"`{step.display()}` timed out after {step.timeout:g} s"
-        if res.exit_code != 0:
-            tail = res.tail.decode("utf-8", "replace").strip().splitlines()[-3:]
-            return f"`{step.display()}` exited {res.exit_code}" + (
-                f": {' / '.join(tail)}" if tail else ""
-            )
-    return None
 
 
 def complete_attempt(
@@ -202,7 +102,7 @@ def complete_attempt(
                 plan.details,
             )
         else:
-            failure = _run_commands(plan.commands, ws, echo)
+            failure = run_commands(plan.commands, ws, echo)
             if failure is not None:
                 outcome = _outcome(
                     record, ws, ledger, plan.on_failure, tried, failure, plan.details
@@ -457,41 +357,9 @@ def escalate(
     return outcome
 
 
-# -- the seed's options ------------------------------------------------------------------
-def _state(ws: Workspace, task: str | None, accepted: bool = True, message: str = "") -> TaskState:
-    status, used, _ = Ledger.open(ws).task(task)
-    return TaskState(task_key(task), status, used, ws.settings.max_task_retries, accepted, message)
-
-
-def retry_task(task: str | None, ws: Workspace) -> TaskState:
-    """The human chose `retry`: counted, refused past the limit ("2 of 2 retries used")."""
-    limit = ws.settings.max_task_retries
-    ok, used = Ledger.open(ws).note_retry(task, limit)
-    events = EventLog(ws)
-    key = task_key(task)
-    if not ok:
-        msg = f"{used} of {limit} retries used; a human must decide (skip or stop)"
-        events.info(f"user selected: retry (refused: {msg})", task=key)
-        return _state(ws, task, False, msg)
-    events.info("user selected: retry", task=key)
-    events.info(f"retrying {key} with fresh context (retry {used})", task=key)
-    return _state(ws, task, True, f"retry {used} of {limit}")
-
-
-def skip_task(task: str | None, ws: Workspace) -> TaskState:
-    Ledger.open(ws).set_task_status(task, "skipped", "skipped by user")
-    EventLog(ws).info("user selected: skip", task=task_key(task))
-    return _state(ws, task, True, f"{task_key(task)} skipped; the other tasks continue")
-
-
-def stop_task(task: str | None, ws: Workspace) -> TaskState:
-    Ledger.open(ws).set_task_status(task, "stopped", "stopped by user")
-    EventLog(ws).info("user selected: stop", task=task_key(task))
-    return _state(ws, task, True, "stopped; completed work is kept")
-
-
 __all__ = [
     "DEFAULT_TASK",
+    "NEVER_AUTOMATIC",
     "attempt",
     "availability",
     "claim",
@@ -499,7 +367,4 @@ __all__ = [
     "escalate",
     "plan",
     "refuse",
-    "retry_task",
-    "skip_task",
-    "stop_task",
 ]

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from faultlens.classifier.redact import redact_commands
 
-from . import statefs
+from . import statedir, statefs
 from .model import DEFAULT_TASK, StateUnavailable, Workspace
 
 if TYPE_CHECKING:
@@ -180,8 +180,12 @@ def unwritable(ws: Workspace, exc: BaseException) -> None:
     """Say once per state dir that the state cannot be written, and why."""
     where = str(ws.state_dir)
     why = str(exc) if isinstance(exc, StateUnavailable) else statefs.describe(exc)
+    if ws.state_problem is None and ws.state_dir is not None and ws.state_dir.is_dir():
+        probed = statefs.probe_writable(ws.state_dir)
+        if probed is not None and probed not in why:
+            why = f"{probed}: {why}"
     statefs.report(
-        f"state cannot be written in {where} ({why}); going on without the ledger and logs",
+        f"state cannot be written in {where} ({why}); going on without it",
         once=f"unwritable:{where}",
     )
 
@@ -223,8 +227,9 @@ class EventLog:
         say so once and drop the rest (logging never stops the caller)."""
         try:
             state = self.ws.state
-            for rel, text in writes.items():
-                statefs.append_state(state, rel, text.encode("utf-8", "replace"))
+            statedir.ensure(state)
+            data = {rel: text.encode("utf-8", "replace") for rel, text in writes.items()}
+            statefs.append_many(state, data)
         except (OSError, StateUnavailable) as exc:
             unwritable(self.ws, exc)
 

@@ -41,6 +41,7 @@ from .model import Workspace
 DIR = "journal"
 PURPOSE = "faultlens-journal-v1"
 MAX_ENTRY = 96 * 1024 * 1024  # bytes of one journal file
+MAX_ENTRIES = 1000  # journal files looked at per start (a checkout could hold millions)
 KIND = re.compile(r"[a-z][a-z0-9_.]{0,39}", re.ASCII)
 NAME = re.compile(r"([a-z][a-z0-9_.]{0,39})-(\d{1,10})-([0-9a-f]{12})\.json", re.ASCII)
 
@@ -56,12 +57,16 @@ class Recovered:
     `summary` is one line for the user; `done` says the entry can go (when
     False it is left for the next start); `kept` names what was left alone
     because someone changed it since (a user's later edit); `fields` go into
-    the `state.recovered` event."""
+    the `state.recovered` event; `on_behalf_of` ties the notice to the
+    ledger attempt of that process."""
 
     summary: str
     done: bool = True
     kept: list[str] = field(default_factory=list)
     fields: dict[str, Any] = field(default_factory=dict)
+    # The process the operation ran for (the one that claimed the ledger
+    # attempt), when it is not the entry's owner.
+    on_behalf_of: int | None = None
 
 
 # -- who wrote it, and is it still running -------------------------------------------
@@ -73,20 +78,30 @@ def boot_id() -> str | None:
         return None
 
 
-def process_start(pid: int) -> int | None:
-    """When process `pid` started (clock ticks since boot, from /proc), or None."""
+def _proc_stat(pid: int) -> list[bytes] | None:
+    """The fields of /proc/<pid>/stat after the command name, or None."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             raw = f.read()
     except OSError:
         return None
     try:
-        return int(raw[raw.rindex(b")") + 2 :].split()[19])
+        return raw[raw.rindex(b")") + 2 :].split()
+    except ValueError:
+        return None
+
+
+def process_start(pid: int) -> int | None:
+    """When process `pid` started (clock ticks since boot, from /proc), or None."""
+    fields = _proc_stat(pid)
+    try:
+        return int(fields[19]) if fields else None
     except (ValueError, IndexError):
         return None
 
 
 def pid_exists(pid: int) -> bool:
+    """Whether a process `pid` runs (a zombie, killed and not yet reaped, does not)."""
     if pid <= 0:
         return False
     try:
@@ -94,8 +109,9 @@ def pid_exists(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    fields = _proc_stat(pid)
+    return not (fields and fields[0] in (b"Z", b"X"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +270,7 @@ def scan(ws: Workspace) -> list[Found]:
     dead writer of the journal itself are removed on the way."""
     names = statefs.list_state(ws.state, DIR)
     found: list[Found] = []
-    for name in names:
+    for name in names[:MAX_ENTRIES]:
         pid = statefs.tmp_pid(name)
         if pid is not None:
             if not pid_exists(pid):

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from faultlens.classifier.redact import redact_argv, redact_commands
 
-from . import ledgerguard
+from . import ledgerguard, statedir
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ class Ledger:
             return  # schema already made (and the file checked) by this process
         ledgerguard.check_files(path)
         with ledgerguard.state_errors(path):
-            path.parent.mkdir(parents=True, exist_ok=True)
+            statedir.ensure(path.parent)
             ledgerguard.adopt(path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")

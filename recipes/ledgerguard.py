@@ -3,12 +3,16 @@
 * `ledger.sqlite3` and its `-wal`, `-shm`, `-journal` companions must be
   regular files or absent: SQLite follows symlinks, so a checkout's
   `ledger.sqlite3-wal -> ~/.bashrc` would otherwise be written.
-* A ledger is used only when this machine made it: a new ledger gets a
+* A ledger is trusted only when this machine made it: a new ledger gets a
   random nonce and its HMAC with the machine key in its `meta` table.  A
-  ledger without a valid mark (committed to a repository, or copied from
-  another machine) could name any command as "the command that failed" for
-  a recipe to re-run; it is moved aside (`ledger.sqlite3.untrusted-<time>`),
-  reported, and a new one is started.
+  ledger could otherwise name any command as "the command that failed" for a
+  recipe to re-run (a stored run's argv, a record's hint), or carry a trigger
+  that rewrites what is stored.  So a ledger marked by another machine, or
+  not a database at all, is moved aside (`ledger.sqlite3.untrusted-<time>`)
+  and a new one started; a ledger with no mark (made before the marks
+  existed, or committed to a repository) keeps its attempt history (the
+  one-attempt rule) but loses every stored run and record, trigger and view
+  before it is marked as this machine's.  Both are reported.
 * SQLite's and the file system's errors (read-only, full disk, not a
   database) become StateUnavailable with one line; the callers decide
   whether to go on without a ledger (the CLI does) or to refuse (a recipe's
@@ -111,16 +115,43 @@ def _inspect(path: Path) -> tuple[str | None, str | None, bool]:
 
 
 def provenance(path: Path) -> str:
-    """ "ours" (this machine's mark), "empty" (no mark, nothing in it: being
-    made right now, or never used) or "foreign"."""
+    """ "ours" (this machine's mark), "empty" (no mark and nothing in it: being
+    made right now, or never used), "unmarked" (no mark, content) or
+    "foreign" (another machine's mark, or not a database)."""
     try:
         nonce, owner, rows = _inspect(path)
     except sqlite3.DatabaseError:
-        return "foreign"  # not even a database
+        return "foreign"
     if nonce is not None:
         ok = machinekey.verify(PURPOSE, nonce.encode("utf-8"), owner)
         return "ours" if ok else "foreign"
-    return "foreign" if rows else "empty"
+    return "unmarked" if rows else "empty"
+
+
+def _neutralise(path: Path) -> None:
+    """Keep an unmarked ledger's attempts and tasks, drop everything that could
+    name a command or rewrite what is stored, and mark it as ours."""
+    db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+    try:
+        db.execute("PRAGMA trusted_schema=OFF")
+        db.execute("BEGIN IMMEDIATE")
+        for kind, name in db.execute(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view')"
+        ).fetchall():
+            db.execute(f'DROP {kind.upper()} IF EXISTS "{str(name).replace(chr(34), "")}"')
+        tables = {
+            str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        for table in ("run_records", "runs"):
+            if table in tables:
+                db.execute(f"DELETE FROM {table}")  # noqa: S608 - a fixed name
+        if "attempts" in tables:
+            db.execute("UPDATE attempts SET record = NULL, outcome = NULL")
+        if "meta" in tables:
+            sign_new(db)
+        db.execute("COMMIT")
+    finally:
+        db.close()
 
 
 def set_aside(path: Path) -> str:
@@ -134,16 +165,26 @@ def set_aside(path: Path) -> str:
 
 
 def adopt(path: Path) -> None:
-    """Before a ledger is used: move it aside when it exists without our mark
-    (and say so once)."""
-    if not path.exists() or provenance(path) != "foreign":
+    """Before a ledger is used: set aside another machine's, neutralise an
+    unmarked one (and say so once)."""
+    if not path.exists():
         return
-    new = set_aside(path)
-    statefs.report(
-        f"the ledger {path.name} was not made by faultlens on this machine (committed to the"
-        f" repository, or copied): moved aside to {new}; a new ledger is started",
-        once=f"ledger-aside:{path}",
-    )
+    kind = provenance(path)
+    if kind == "foreign":
+        new = set_aside(path)
+        statefs.report(
+            f"the ledger {path.name} was not made by faultlens on this machine (another"
+            f" machine's, or not a ledger): moved aside to {new}; a new ledger is started",
+            once=f"ledger-aside:{path}",
+        )
+    elif kind == "unmarked":
+        _neutralise(path)
+        statefs.report(
+            f"the ledger {path.name} had no mark of this machine (an older faultlens, or"
+            " committed to the repository): its attempt history is kept, its stored runs and"
+            " records are dropped, so no recipe re-runs a command it did not see run here",
+            once=f"ledger-neutral:{path}",
+        )
 
 
 def sign_new(db: sqlite3.Connection) -> None:

@@ -42,8 +42,15 @@ def key_dir() -> Path:
     """Where the key lives: $XDG_STATE_HOME/faultlens, else ~/.local/state/faultlens
     (a relative XDG_STATE_HOME is ignored, as the XDG spec says)."""
     xdg = os.environ.get("XDG_STATE_HOME", "")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "state"
-    return base / "faultlens"
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "faultlens"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError) as exc:  # no HOME and no password entry
+        raise MachineKeyError(
+            f"no home folder for the machine key ({exc}): set XDG_STATE_HOME"
+        ) from None
+    return home / ".local" / "state" / "faultlens"
 
 
 def _check_dir(folder: Path) -> None:

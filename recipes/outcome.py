@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 EXPECTED_KEYS = ("expected", "want")
 ACTUAL_KEYS = ("actual", "received", "got")
 WHY_KEYS = ("why", "reason_line")  # Go: the t.Error line; a runner's own one-line cause
-SUGGESTION_KEYS = ("help", "suggestion", "did_you_mean")  # rustc help:, tsc, Go "but does have"
+# The tool's own advice: `advice` (a list, verbatim: rustc `help:`, Go "but does have",
+# tsc and Python "Did you mean"), else one of these.
+SUGGESTION_KEYS = ("help", "suggestion", "did_you_mean")
 
 
 def _first(hint: dict[str, Any], keys: Sequence[str]) -> str | None:
@@ -49,9 +51,13 @@ def human_details(record: FailureRecord) -> list[str]:
     why = _first(hint, WHY_KEYS)
     if why:
         out.append(f"Says: {why[:300]}")
-    sugg = _first(hint, SUGGESTION_KEYS)
-    if sugg:
-        out.append(f"Suggestion: {sugg[:300]}")
+    advice = hint.get("advice")
+    if isinstance(advice, list) and advice:
+        out += [f"Suggestion: {str(a)[:300]}" for a in advice[:3] if str(a).strip()]
+    else:
+        sugg = _first(hint, SUGGESTION_KEYS)
+        if sugg:
+            out.append(f"Suggestion: {sugg[:300]}")
     return out
 
 
@@ -114,6 +120,9 @@ def task_box(
         )
         error = f"{len(escalated)} failures escalated ({counts})"
     details: list[str] = []
+    shared = len(escalated) > 1 and len({o.tried for o in escalated}) == 1
+    if shared:
+        details.append(f"Tried: {escalated[0].tried}")
     for o in escalated:
         rec = o.record
         if len(escalated) > 1:
@@ -124,7 +133,8 @@ def task_box(
                 details.append(f"At: {loc}")
             if rec.affected > 1:
                 details.append(f"Affected: {rec.affected} tests")
-        details.append(f"Tried: {o.tried}")
+        if not shared:
+            details.append(f"Tried: {o.tried}")
         details.append(f"Why it failed: {o.reason}")
         details.extend(o.details)
         tests = affected_tests(rec)

@@ -51,7 +51,9 @@ class Handler(Protocol):
 
 HANDLERS: dict[str, str | Handler] = {
     "edits": "faultlens.recipes.edits:recover_entry",
-    "git.sync": "faultlens.recipes.fixes.gitsync:recover_entry",
+    "git.sync": "faultlens.recipes.fixes.gitjournal:recover_entry",
+    "git.worktree": "faultlens.recipes.scratch:recover_worktree",
+    "paths": "faultlens.recipes.scratch:recover_paths",
 }
 
 
@@ -67,7 +69,11 @@ def _handler(kind: str) -> Handler | None:
     if target is None or not isinstance(target, str):
         return target
     module, _, name = target.partition(":")
-    fn: Handler = getattr(importlib.import_module(module), name)
+    try:
+        fn: Handler = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        log.warning("the handler of %s journals (%s) cannot be loaded: %s", kind, target, exc)
+        return None
     return fn
 
 
@@ -130,7 +136,7 @@ def _run_handler(ws: Workspace, entry: journal.Entry, handler: Handler) -> list[
             result.summary,
             entry.kind,
             result.done,
-            entry.owner.pid,
+            result.on_behalf_of or entry.owner.pid,
             fields,
         )
     ]
@@ -165,7 +171,7 @@ def recover(ws: Workspace, *, kinds: Iterable[str] | None = None) -> list[Notice
                     Notice(
                         "state.refused",
                         f"ignoring {journal.DIR}/{f.name} in the state dir ({f.problem}):"
-                        " nothing in it is acted on",
+                        " nothing in it is acted on (delete it to silence this)",
                         fields={"journal": f.name, "problem": f.problem},
                     )
                 )
@@ -229,23 +235,25 @@ def close_interrupted_attempts(
 ) -> list[Notice]:
     """Close every pending attempt whose claimer is gone: escalated, saying it
     was interrupted (and what recovery put back for that process)."""
-    from faultlens.classifier.record import FailureRecord
-
-    from .events import EventLog
     from .ledger import Ledger
-    from .model import Outcome
 
     if not (ws.state / "ledger.sqlite3").exists():
         return []
     ledger = Ledger.open(ws)
+    rows = [r for r in ledger.pending_attempts() if r.record is not None and gone(r.pid, r.created)]
+    if not rows:
+        return []  # the usual start: no import of the record model needed
+    from faultlens.classifier.record import FailureRecord
+
+    from .events import EventLog
+    from .model import Outcome
+
     by_pid: dict[int | None, list[str]] = {}
     for n in notices:
         if n.event == "state.recovered":
             by_pid.setdefault(n.owner_pid, []).append(n.message)
     closed: list[Notice] = []
-    for row in ledger.pending_attempts():
-        if not gone(row.pid, row.created) or row.record is None:
-            continue
+    for row in rows:
         try:
             record = FailureRecord.model_validate(row.record)
         except ValueError:

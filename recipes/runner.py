@@ -213,3 +213,33 @@ def run_step(
         on_stderr=echo,
         on_data=on_data,
     )
+
+
+def _described(step: CommandStep) -> str:
+    """How a failed step is named to a human: its command, except for faultlens'
+    own helpers (`python -m faultlens.recipes.fixes.gitsync ...`), named by what
+    they do; an internal command line is not what a human needs."""
+    argv = step.argv
+    if "-m" in argv[:2] and len(argv) > argv.index("-m") + 1:
+        module = argv[argv.index("-m") + 1]
+        if module.startswith("faultlens."):
+            return f"the {module.rsplit('.', 1)[-1]} step"
+    from faultlens.classifier.redact import shown_command
+
+    return f"`{shown_command(argv)}`"
+
+
+def run_commands(commands: Sequence[CommandStep], ws: Workspace, echo: Sink | None) -> str | None:
+    """Run a plan's commands in order, each once; the first failure's description
+    (which command, its exit status and last lines), or None when all passed."""
+    for step in commands:
+        res = run_step(step, ws, echo=echo)
+        what = _described(step)
+        if res.error:
+            return f"could not run {what}: {res.error}"
+        if res.timed_out:
+            return f"{what} timed out after {step.timeout:g} s"
+        if res.exit_code != 0:
+            tail = res.tail.decode("utf-8", "replace").strip().splitlines()[-3:]
+            return f"{what} exited {res.exit_code}" + (f": {' / '.join(tail)}" if tail else "")
+    return None

@@ -25,8 +25,9 @@ import os
 import secrets
 import stat
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +65,13 @@ def report(message: str, *, once: str | None = None) -> None:
             if once in _said:
                 return
             _said.add(once)
-    log.warning("%s", message)
     fn = _reporter
-    if fn is not None:
-        with contextlib.suppress(Exception):
-            fn(message)
+    if fn is None:
+        log.warning("%s", message)
+        return
+    log.info("%s", message)  # the reporter is the user's channel: not twice on stderr
+    with contextlib.suppress(Exception):
+        fn(message)
 
 
 def forget_reports() -> None:
@@ -77,8 +80,29 @@ def forget_reports() -> None:
         _said.clear()
 
 
+def probe_writable(folder: Path) -> str | None:
+    """None when a file can be made in `folder`, else why not (`Read-only
+    file system`, `No space left on device`)."""
+    name = folder / tmp_name("probe")
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        return describe(exc)
+    try:
+        os.write(fd, b"\n" * 4096)
+    except OSError as exc:
+        return describe(exc)
+    finally:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+    return None
+
+
 def describe(exc: BaseException) -> str:
     """An OSError as a short phrase (`Read-only file system`), else its text."""
+    if isinstance(exc, UnsafeStateFile) and exc.filename:
+        return f"{exc.filename} is {exc.strerror}"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) or type(exc).__name__
@@ -159,23 +183,6 @@ def _read_fd(fd: int, name: str, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_file(path: Path, limit: int) -> bytes:
-    """The bytes of `path` if it is a regular file of at most `limit` bytes.
-    Its final component is not followed if it is a symlink, a FIFO never
-    blocks; UnsafeStateFile when it is anything else, FileNotFoundError when
-    it is missing."""
-    try:
-        fd = os.open(path, READ_FLAGS)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise UnsafeStateFile(exc.errno, "a symlink", str(path)) from None
-        raise
-    try:
-        return _read_fd(fd, str(path), limit)
-    finally:
-        os.close(fd)
-
-
 def read_state(state: Path, rel: str, limit: int) -> bytes:
     """A file under the state dir (no symlink anywhere below `state`)."""
     *dirs, leaf = parts_of(rel)
@@ -196,6 +203,22 @@ def list_state(state: Path, rel: str) -> list[str]:
         return []
 
 
+def _append_at(dfd: int, leaf: str, rel: str, data: bytes) -> None:
+    fd = _open_leaf(dfd, leaf, APPEND_FLAGS)
+    try:
+        _check_regular(fd, rel, None)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        st = os.fstat(fd)
+        if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
+            data = b"\n" + data
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+    finally:
+        os.close(fd)
+
+
 def append_state(state: Path, rel: str, data: bytes) -> None:
     """Append `data` to a file under the state dir with one write on an
     O_APPEND descriptor (several processes may append at once).
@@ -206,21 +229,29 @@ def append_state(state: Path, rel: str, data: bytes) -> None:
     skip.  The look at the last byte and the write happen under an advisory
     lock, so a writer never mistakes another's write in progress for a torn
     line."""
-    *dirs, leaf = parts_of(rel)
-    with dir_fd(state, dirs, create=True) as dfd:
-        fd = _open_leaf(dfd, leaf, APPEND_FLAGS)
+    append_many(state, {rel: data})
+
+
+def append_many(state: Path, writes: Mapping[str, bytes]) -> None:
+    """`append_state` for several files, walking each folder once."""
+    with dir_fd(state, create=True) as base:
+        opened: dict[tuple[str, ...], int] = {}
         try:
-            _check_regular(fd, rel, None)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            st = os.fstat(fd)
-            if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
-                data = b"\n" + data
-            view = memoryview(data)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
+            for rel, data in writes.items():
+                *dirs, leaf = parts_of(rel)
+                key = tuple(dirs)
+                dfd = opened.get(key)
+                if dfd is None:
+                    dfd = base
+                    for i, name in enumerate(dirs):
+                        sub = opened.get(key[: i + 1])
+                        if sub is None:
+                            sub = opened[key[: i + 1]] = _open_dir_at(dfd, name, True)
+                        dfd = sub
+                _append_at(dfd, leaf, rel, data)
         finally:
-            os.close(fd)
+            for fd in opened.values():
+                os.close(fd)
 
 
 def tmp_name(name: str) -> str:
@@ -239,9 +270,13 @@ def tmp_pid(name: str) -> int | None:
     return int(pid)
 
 
-def write_state(state: Path, rel: str, data: bytes, mode: int = 0o644) -> None:
+def write_state(
+    state: Path, rel: str, data: bytes, mode: int = 0o644, *, durable: bool = True
+) -> None:
     """Replace a file under the state dir atomically (a temporary file, fsync,
-    rename).  The rename replaces a symlink itself, never its target."""
+    rename).  The rename replaces a symlink itself, never its target.
+    `durable=False` skips the fsyncs (a copy that can be made again, such as
+    a run log: whole or absent after a crash, maybe not on disk yet)."""
     *dirs, leaf = parts_of(rel)
     with dir_fd(state, dirs, create=True) as dfd:
         tmp = tmp_name(leaf)
@@ -251,7 +286,8 @@ def write_state(state: Path, rel: str, data: bytes, mode: int = 0o644) -> None:
             while view:
                 n = os.write(fd, view)
                 view = view[n:]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         except BaseException:
             os.close(fd)
             with contextlib.suppress(OSError):
@@ -264,8 +300,29 @@ def write_state(state: Path, rel: str, data: bytes, mode: int = 0o644) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=dfd)
             raise
-        with contextlib.suppress(OSError):
-            os.fsync(dfd)
+        if durable:
+            with contextlib.suppress(OSError):
+                os.fsync(dfd)
+
+
+def open_for_write(path: Path) -> BinaryIO:
+    """`path` opened for writing from the start (truncated), refusing a final
+    symlink and anything but a regular file; its folder must have been made
+    with `ensure_dirs` (which refuses symlinks on the way)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO):
+            raise UnsafeStateFile(exc.errno, "a symlink or not a regular file", str(path)) from None
+        raise
+    try:
+        _check_regular(fd, str(path), None)
+        os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "wb")
 
 
 def remove_state(state: Path, rel: str) -> bool:

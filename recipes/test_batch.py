@@ -52,6 +52,9 @@ def tests_of(record: FailureRecord, runner: str | None, cwd: Path, root: Path) -
     file = hint.get("test_file")
     package = hint.get("package")
     pkg_dir = go_package_dir(str(package), cwd, root) if name == "go" and package else None
+    target = hint.get("target")
+    if name == "cargo" and isinstance(target, str) and target:
+        pkg_dir = target  # the test binary: `--lib`, `--doc`, `--test NAME`
     out: list[SingleTest] = []
     tid = hint.get("test_id") or hint.get("test_name")
     if isinstance(tid, str) and tid:
@@ -64,10 +67,16 @@ def tests_of(record: FailureRecord, runner: str | None, cwd: Path, root: Path) -
                 path=tuple(str(p) for p in path) if isinstance(path, list) else (),
             )
         )
+    # node:test 20 matches a test by its own name: the group's other tests' names
+    # are their full names without the suites the record's own test is in.
+    suites = " ".join(str(p) for p in path[:-1]) + " " if isinstance(path, list) and path else ""
     for loc in record.related:
         if loc.test and all(t.test_id != loc.test for t in out):
             js_file = loc.file if name in ("jest", "vitest", "mocha", "node") else None
-            out.append(SingleTest(name, loc.test, package=pkg_dir, file=js_file))
+            leaf: tuple[str, ...] = ()
+            if name == "node" and suites.strip() and loc.test.startswith(suites):
+                leaf = (*path[:-1], loc.test[len(suites) :])  # type: ignore[index]
+            out.append(SingleTest(name, loc.test, package=pkg_dir, file=js_file, path=leaf))
     return out
 
 
@@ -90,8 +99,8 @@ def go_package_dir(package: str, cwd: Path, root: Path) -> str | None:
                 rel = package[len(module) + 1 :]
             else:
                 return None
-            where = folder / rel
-            return "./" + os.path.relpath(where, cwd).replace(os.sep, "/")
+            rel_dir = os.path.relpath(folder / rel, cwd).replace(os.sep, "/")
+            return "." if rel_dir == "." else "./" + rel_dir
         if folder == root or folder.parent == folder:
             return None
         folder = folder.parent
@@ -212,11 +221,26 @@ def run_reruns(
     return out
 
 
+def alone(sel: Selection, tests: Sequence[SingleTest], command: Sequence[str]) -> str:
+    """The command that runs only `tests` (what a human copies to reproduce one
+    failure), built like `sel`; `sel`'s own command when it cannot be."""
+
+    ids = {t.test_id for t in tests}
+    if ids == {t.test_id for t in sel.tests}:
+        return shown_command(sel.argv)
+    try:
+        (one,) = select_commands(list(tests), command, lambda _p: True)[:1]
+    except (Refused, ValueError):
+        return shown_command(sel.argv)
+    return shown_command(one.argv)
+
+
 def verdicts(
     records: Sequence[FailureRecord],
     per_record: dict[str, list[SingleTest]],
     refused: dict[str, str],
     runs: Sequence[tuple[Selection, RerunResult]],
+    command: Sequence[str] = (),
 ) -> list[TestVerdict]:
     """One verdict per record: flaky when every one of its tests passed on the
     re-run, real when one failed again, not_run when the runner ran none."""
@@ -232,7 +256,8 @@ def verdicts(
         tests = per_record.get(rec.id, [])
         names = [t.test_id for t in tests]
         got = [results.get(t.test_id) for t in tests]
-        cmd = shown_command(got[0][1].argv) if got and got[0] else ""  # shown: masked
+        first = got[0] if got else None
+        cmd = alone(first[1], tests, command) if first and command else ""
         states = [g[0] if g else "not_run" for g in got]
         summary = next((g[2].summary for g in got if g), "")
         if states and all(s == "passed" for s in states):

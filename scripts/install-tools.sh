@@ -97,6 +97,12 @@ ecosystem_tools() {
     ruby ruby-rspec ruby-minitest ruby-test-unit rubocop
     php-cli phpunit php-codesniffer
     mono-mcs mono-runtime nunit-console libnunit-cil-dev
+    kotlin scala
+    ghc cabal-install hlint libghc-hspec-dev
+    elixir erlang-nox erlang-eunit rebar3
+    ocaml-nox dune libalcotest-ocaml-dev
+    lua5.4 lua-check lua-busted
+    bats
   )
   local need=()
   for p in "${pkgs[@]}"; do
@@ -106,10 +112,13 @@ ecosystem_tools() {
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
   fi
+  # Zig ships as a PyPI wheel: `tools/zig/bin/python -m ziglang ...`
+  [ -x "$root/tools/zig/bin/python" ] || python3 -m venv "$root/tools/zig"
+  "$root/tools/zig/bin/pip" install -q ziglang==0.17.1
 }
 
 # What the real_tool tests run: the compile and test recipes are verified by
-# re-running tsc, go, g++ and cargo; the plugin recipe by re-running eslint.  Everything else is for capturing samples.
+# re-running tsc, go, g++, cargo, mocha and vitest; the plugin recipe by re-running eslint.  Everything else is for capturing samples.
 test_tools() {
   local need=()
   command -v go >/dev/null || need+=(golang-go)
@@ -119,11 +128,14 @@ test_tools() {
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
   fi
-  if [ ! -x "$root/tools/node/node_modules/.bin/tsc" ] || [ ! -x "$root/tools/node/node_modules/.bin/eslint" ]; then
+  # mocha and vitest: the test recipe's real-runner tests (tests/test_recover_one_cause_node.py).
+  local bin="$root/tools/node/node_modules/.bin"
+  if [ ! -x "$bin/tsc" ] || [ ! -x "$bin/eslint" ] || [ ! -x "$bin/mocha" ] || [ ! -x "$bin/vitest" ]; then
     mkdir -p "$root/tools/node"
     cd "$root/tools/node"
     [ -f package.json ] || echo '{"name":"faultlens-sample-tools","private":true}' >package.json
-    npm install --no-audit --no-fund --loglevel=error typescript@5.9.3 eslint@10.15.0
+    npm install --no-audit --no-fund --loglevel=error typescript@5.9.3 eslint@10.15.0 \
+      mocha@12.0.3 vitest@4.1.12
   fi
   watch_tools
 }

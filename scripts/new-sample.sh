@@ -14,7 +14,9 @@ version_cmd=""
 if [ "${1:-}" = "--version" ]; then version_cmd=$2; shift 2; fi
 [ "${1:-}" = "--" ] && shift
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir="$root/tests/samples/$family/$case"
+# FAULTLENS_SAMPLES_DIR: another corpus (scripts/new-efm-sample.sh), without expected.json.
+corpus=${FAULTLENS_SAMPLES_DIR:-tests/samples}
+dir="$root/$corpus/$family/$case"
 mkdir -p "$dir"
 cd "$dir"
 version=""
@@ -28,7 +30,7 @@ set -e
   [ -n "$version" ] && printf '   (%s)' "$version"
   printf '\n# exit status %s\n' "$status"
 } >cmd.txt
-if [ ! -f expected.json ]; then
+if [ "$corpus" = tests/samples ] && [ ! -f expected.json ]; then
   "$root/.venv/bin/faultlens" classify --json --cwd "$dir" output.txt >expected.full.json || true
   python3 - "$dir" <<'PY'
 import json, sys, pathlib
@@ -39,4 +41,4 @@ keep = ("failure_type", "source_file", "source_line", "rule")
 (d / "expected.full.json").unlink()
 PY
 fi
-echo "captured $dir (exit $status); review expected.json"
+if [ "$corpus" = tests/samples ]; then echo "captured $dir (exit $status); review expected.json"; else echo "captured $dir (exit $status)"; fi

@@ -59,6 +59,7 @@ class Classified:
     records: list[FailureRecord]
     rule_errors: list[tuple[str, str]] = field(default_factory=list)
     secrets: set[str] = field(default_factory=set)  # named by scanners (the run log masks them)
+    config_errors: list[str] = field(default_factory=list)  # the project config's, one line each
 
 
 @dataclass(slots=True)
@@ -104,6 +105,7 @@ class FaultLensServer(LanguageServer):
         self.poll_task: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
         self._ws: Workspace | None = None
+        self._config_said: set[str] = set()  # config errors already shown to the user
         self._ws_key: tuple[Any, ...] | None = None
         # path -> ((mtime_ns, size), lines): the text of files that are not open
         self._disk_cache: dict[Path, tuple[tuple[int, int], list[str]]] = {}
@@ -142,12 +144,20 @@ class FaultLensServer(LanguageServer):
 
     @property
     def state_dir(self) -> Path:
-        """`<root>/.faultlens` (the stateDir setting).  A root that does not
-        exist is never created: the session's state then lives in a private
-        temporary folder, removed at exit, and the user is told once."""
+        """Where the state lives, as the Workspace vetted it: `<root>/.faultlens`
+        (the stateDir setting), refused (`ws.state` raises) when a checkout
+        linked it out of the workspace.  A root that does not exist is never
+        created: the session's state then lives in a private temporary
+        folder, removed at exit, and the user is told once."""
+        path = self.recipe_workspace().state_dir
+        assert path is not None
+        return path
+
+    def _configured_state(self) -> Path:
+        """The state dir as configured, not resolved (the Workspace vets it)."""
         root = self.root
         if root.is_dir():
-            return (root / self.settings.state_dir).resolve()
+            return Path(os.path.abspath(root / self.settings.state_dir))
         return self._scratch_state(root)
 
     def _scratch_state(self, root: Path) -> Path:
@@ -180,9 +190,10 @@ class FaultLensServer(LanguageServer):
             )
 
         s = self.settings
+        configured = self._configured_state()
         key = (
             tuple(self.roots),
-            self.state_dir,
+            configured,
             s.max_task_retries,
             s.infra_max_retries,
             s.verify_after_recipe,
@@ -190,7 +201,7 @@ class FaultLensServer(LanguageServer):
         if self._ws is None or key != self._ws_key:
             self._ws = Workspace(
                 roots=self.roots,
-                state_dir=self.state_dir,
+                state_dir=configured,
                 settings=RecipeSettings(
                     max_task_retries=s.max_task_retries,
                     infra_max_retries=s.infra_max_retries,
@@ -199,6 +210,20 @@ class FaultLensServer(LanguageServer):
             )
             self._ws_key = key
         return self._ws
+
+    def recover_state(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At start: put back what a killed faultlens left half done (an apply,
+        a rebase, scratch space, pending attempts), and from now on tell the
+        user about state problems (through `loop`, the server's).  Blocking:
+        run it in a thread."""
+        from faultlens.recipes import statefs
+        from faultlens.recipes.recovery import recover_state
+
+        def tell(message: str) -> None:
+            loop.call_soon_threadsafe(lambda: self.warn(f"faultlens: {message}", show=True))
+
+        statefs.set_reporter(tell)
+        recover_state(self.recipe_workspace())
 
     # -- messages ---------------------------------------------------------------
     def info(self, message: str) -> None:
@@ -338,11 +363,11 @@ class FaultLensServer(LanguageServer):
 
         c = Classifier(options)
         feed_stream(stream, c)
-        return Classified(c.close(), list(c.rule_errors), c.secrets)
+        return Classified(c.close(), list(c.rule_errors), c.secrets, list(c.config_errors))
 
     @staticmethod
     def finish(c: Classifier) -> Classified:
-        return Classified(c.close(), list(c.rule_errors), c.secrets)
+        return Classified(c.close(), list(c.rule_errors), c.secrets, list(c.config_errors))
 
     def place_all(self, records: Sequence[FailureRecord], cwd: Path) -> list[Entry]:
         """Decide where each record is shown.  Blocking (reads config files)."""
@@ -383,6 +408,10 @@ class FaultLensServer(LanguageServer):
                     type=T.MessageType.Warning, message=f"faultlens: rule {rule_id} failed: {error}"
                 )
             )
+        for problem in result.config_errors:  # a bad project rule: said once, the rest classify
+            if problem not in self._config_said:
+                self._config_said.add(problem)
+                self.warn(f"faultlens: {problem}", show=True)
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
@@ -455,10 +484,17 @@ class FaultLensServer(LanguageServer):
     def run_log(self, store_task: str) -> Path:
         """Where a run's output is kept (the log line a location-less failure
         points at): named by a hash of the store key, so two keys never share
-        a log (`make a`, `make-a`) and the name shows nothing of the command."""
-        folder = self.state_dir / "runs"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder / run_log_name(store_task)
+        a log (`make a`, `make-a`) and the name shows nothing of the command.
+        Its folder is made without following a symlink a checkout left."""
+        from faultlens.recipes import StateUnavailable, statefs
+        from faultlens.recipes.events import unwritable
+
+        ws = self.recipe_workspace()
+        try:
+            return statefs.ensure_dirs(ws.state, "runs") / run_log_name(store_task)
+        except (OSError, StateUnavailable) as exc:
+            unwritable(ws, exc)
+            return self.state_dir / "runs" / run_log_name(store_task)
 
     def log_writer(
         self, path: Path, data: bytes, vault: set[str] | None = None
@@ -471,12 +507,19 @@ class FaultLensServer(LanguageServer):
 
         def write() -> None:
             from faultlens.classifier.logredact import LogRedactor
+            from faultlens.recipes import StateUnavailable, statefs
+            from faultlens.recipes.events import unwritable
 
             scrub = LogRedactor(vault or ())
             text = scrub.feed(data) + scrub.close()
+            ws = self.recipe_workspace()
             with self._log_lock:
                 if self._log_seq.get(path) == seq:
-                    path.write_bytes(text)
+                    try:  # never through a symlink a checkout left under runs/
+                        rel = path.relative_to(ws.state).as_posix()
+                        statefs.write_state(ws.state, rel, text, durable=False)
+                    except (OSError, ValueError, StateUnavailable) as exc:
+                        unwritable(ws, exc)
 
         return write
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import time
 import uuid
 from pathlib import Path
@@ -217,11 +218,20 @@ async def run_task(
             return stop.is_set() or (fut is not None and fut.cancelled())
 
         from faultlens.classifier.logredact import LogRedactor, scrub_file
+        from faultlens.recipes import statefs
+        from faultlens.recipes.events import unwritable
 
         # The log on disk never holds a secret, nor one a scanner names a few
         # lines later (the classifier is fed first; lines are held back).
         scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
-        with open(log_path, "wb") as out:
+        try:  # never through a symlink a checkout left in the state dir
+            log_out = statefs.open_for_write(log_path)
+            logged = True
+        except OSError as exc:
+            unwritable(ls.recipe_workspace(), exc)
+            log_out = open(os.devnull, "wb")  # noqa: SIM115 - closed by the with below
+            logged = False
+        with log_out as out:
 
             async def on_output(chunk: bytes) -> None:
                 await asyncio.to_thread(classifier.feed, chunk)
@@ -239,7 +249,7 @@ async def run_task(
             classifier.options.exit_code = result.exit_code
             await asyncio.to_thread(classifier.close)
             out.write(scrub.close())
-        if scrub.late:  # named after its line was written: mask it there too
+        if scrub.late and logged:  # named after its line was written: mask it there too
             await asyncio.to_thread(scrub_file, log_path, scrub.late)
         if result.error:
             if progress:
@@ -585,10 +595,11 @@ async def task_option(
         "maxRetries": state.max_retries,
         "message": state.message,
     }
-    ls.info(f"faultlens: {option} {a.task}: {state.status} {state.message}".rstrip())
     if not state.accepted:
         ls.warn(f"faultlens: {option} {a.task} refused: {state.message}", show=True)
         return out
+    # "retry default: retry 1 of 2": the count as the ledger has it, said once.
+    ls.info(f"faultlens: {option} {a.task}: {state.message or state.status}")
     if option == "skip":
         touched: set[Path] = set()
         for k in keys:

@@ -67,6 +67,7 @@ def register(server: FaultLensServer) -> None:
             await fetch_configuration(ls)
         ls.ready = True
         await ls.setup_watching()
+        ls.spawn(asyncio.to_thread(ls.recover_state, asyncio.get_running_loop()), "recovery")
         ls.spawn(asyncio.to_thread(warm_up), "warm-up")
         mode = "pull" if ls.pull_mode else "push"
         ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics, state {ls.state_dir}")

@@ -101,3 +101,26 @@ def test_benchmark_command_prints_its_tables_at_a_tiny_size():
     assert "faultlens/ingest -> last publishDiagnostics" in out
     assert "start-up: spawn -> initialize response" in out
     assert "## faultlens run" in out
+
+
+def test_the_recover_benchmark_runs_end_to_end_at_a_tiny_size():
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.recover",
+            "--tests",
+            "3",
+            "--repeat",
+            "1",
+            "--runner",
+            "unittest",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    (row,) = [line for line in res.stdout.splitlines() if line.startswith("| unittest")]
+    assert "(exit 1)" in row and row.count("(exit 0)") == 1  # broken bare, recovered

@@ -90,7 +90,11 @@ def test_a_reference_error_failing_js_tests_is_one_compile_record_at_the_throwin
             "Import Money from shop.money",
             "shop/cart.py",
         ),
-        ("js_test/vitest-reference-error-in-module", "Import Money from './money'", "src/cart.js"),
+        (
+            "js_test/vitest-reference-error-in-module",
+            "Import Money from './money.js'",
+            "src/cart.js",
+        ),
     ],
 )
 def test_the_compile_recipe_plans_the_missing_import_from_the_cause_record(

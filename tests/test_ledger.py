@@ -164,17 +164,14 @@ def test_reads_see_a_ledger_removed_and_made_again_at_the_same_path(tmp_path):
 
 
 # -- schema 2: generations and one attempt per failure type per run -------------------
-_V1_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE attempts (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, failure_id TEXT NOT NULL, task TEXT NOT NULL,
-    failure_type TEXT NOT NULL, automatic INTEGER NOT NULL DEFAULT 1, state TEXT NOT NULL,
-    tried TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '', record TEXT,
-    outcome TEXT, pid INTEGER NOT NULL, created REAL NOT NULL, finished REAL);
+# What schema 1 had that schema 2 changed (the rest of the file is as it was).
+_BACK_TO_V1 = """
+DROP INDEX attempts_one_automatic_v2;
+DROP TABLE type_attempts;
+ALTER TABLE attempts DROP COLUMN run_id;
+ALTER TABLE attempts DROP COLUMN generation;
 CREATE UNIQUE INDEX attempts_one_automatic ON attempts (failure_id, task) WHERE automatic = 1;
-CREATE TABLE tasks (task TEXT PRIMARY KEY, status TEXT NOT NULL DEFAULT 'active',
-    retries INTEGER NOT NULL DEFAULT 0, note TEXT NOT NULL DEFAULT '', updated REAL NOT NULL);
-INSERT INTO meta VALUES ('schema', '1');
+UPDATE meta SET value = '1' WHERE key = 'schema';
 INSERT INTO attempts(failure_id, task, failure_type, state, pid, created)
     VALUES ('old', 'TASK-1', 'compile', 'escalated', 1, 0);
 """
@@ -184,10 +181,11 @@ def test_a_schema_1_ledger_is_migrated_and_keeps_its_attempts(tmp_path):
     from faultlens.recipes import ledger as ledger_module
 
     ws = Workspace.at(tmp_path)
-    ws.state.mkdir()
+    Ledger.open(ws)  # made (and owned) by this machine, then taken back to schema 1
     db = sqlite3.connect(ws.state / "ledger.sqlite3")
-    db.executescript(_V1_SCHEMA)
+    db.executescript(_BACK_TO_V1)
     db.close()
+    ledger_module._READY.discard(ws.state / "ledger.sqlite3")
     ledger = Ledger.open(ws)
     db = sqlite3.connect(ws.state / "ledger.sqlite3")
     assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == str(
@@ -242,3 +240,31 @@ def test_two_processes_claiming_one_type_attempt_get_it_once(tmp_path):
     for p in procs:
         p.join(60)
     assert sum(1 for g in got if g is not None) == 1
+
+
+def test_a_state_dir_faultlens_creates_gets_a_gitignore_holding_a_star(tmp_path):
+    ws = Workspace.at(tmp_path)
+    Ledger.open(ws)
+    assert (ws.state / ".gitignore").read_text().splitlines()[-1] == "*"
+    mine = tmp_path / "own"
+    mine.mkdir()  # made by its owner: left as it is
+    Ledger.open(Workspace(roots=[tmp_path], state_dir=mine))
+    assert not (mine / ".gitignore").exists()
+
+
+def test_the_gitignore_keeps_the_state_out_of_git(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        return
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    Ledger.open(Workspace.at(tmp_path))
+    out = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout == ""

@@ -124,7 +124,11 @@ def test_required_literal_is_read_from_the_regex(regex, literal):
         ('id = "a.b"\ncategory = "compile"\nregex = "(unclosed"', "does not compile"),
         ('id = "a.b"\ncategory = "compile"\nregex = "(?P<file>\\\\S+)"', "give `triggers`"),
         ('id = "a.b"\ncategory = "compile"\nregex = "xx (?P<weird>.)"', "unknown named groups"),
-        ('id = "a.b"\ncategory = "compile"\nerrorformat = "%D%f"', "not supported"),
+        ('id = "a.b"\ncategory = "compile"\nerrorformat = "%f:%l:%y"', "unknown item %y"),
+        ('id = "a.b"\ncategory = "compile"\nerrorformat = "%D%f"', "can report no failure"),
+        ('id = "a.b"\ncategory = "compile"\ncompiler = "no-such-tool"', "no-such-tool"),
+        ('id = "a.b"\ncategory = "compile"\nregex = "xx"\nerrorformat = "%f"', "exactly one of"),
+        ('id = "a.b"\ncategory = "compile"\nregex = "xx"\ntypo = 1', "unknown key `typo`"),
         ('id = "tsc.plain"\ncategory = "compile"\nregex = "xx"', "already used"),
         ('id = "a.b"\ncategory = "compile"', "exactly one of"),
     ],
@@ -157,7 +161,7 @@ def test_invalid_toml_is_reported_with_the_file_name(tmp_path, capsys):
 
 
 def test_errorformat_compile_errors_say_which_format():
-    with pytest.raises(ErrorformatError, match="unknown conversion %y"):
+    with pytest.raises(ErrorformatError, match="unknown item %y"):
         compile_errorformat("%f:%l:%y")
 
 

@@ -174,3 +174,45 @@ def test_faultlens_run_recover_retries_a_flaky_connection(proj):
     assert "recovered  infra" in res.stderr, res.stderr
     assert res.returncode == 0
     assert (proj / "count.txt").read_text() == "3"
+
+
+TWO_HOSTS = """\
+import socket, sys, traceback
+from pathlib import Path
+counter = Path("count.txt")
+counter.write_text(str(int(counter.read_text()) + 1 if counter.exists() else 1))
+failed = False
+for host, port in (("127.0.0.1", int(sys.argv[1])), ("db.invalid", 5432)):
+    try:
+        socket.create_connection((host, port), timeout=5)
+    except OSError:
+        traceback.print_exc()
+        failed = True
+sys.exit(1 if failed else 0)
+"""
+
+
+@pytest.mark.real_tool
+def test_two_transient_failures_of_one_run_share_one_backoff_sequence(proj):
+    """One attempt per failure type per run: a refused connection and a failed
+    DNS lookup are retried by ONE sequence (1 s, 2 s, 4 s), not one each."""
+    from faultlens.cli.run import run_command
+
+    from .helpers import _Sink
+
+    (proj / "two.py").write_text(TWO_HOSTS)
+    (proj / ".git").mkdir()
+    cmd = [sys.executable, "two.py", str(closed_port())]
+    slept: list[float] = []
+    ws = Workspace.at(proj, settings=RecipeSettings(sleep=slept.append))
+    out, err = _Sink(), _Sink()
+    report = run_command(
+        cmd, cwd=proj, ws=ws, task="T", recover=True, out=out, err_bytes=err, err=err
+    )
+    infra = [o for o in report.outcomes if o.record.failure_type == "infra"]
+    assert len(infra) == 2, [o.record.signal for o in report.outcomes]
+    assert slept == [1.0, 2.0, 4.0]
+    assert (proj / "count.txt").read_text() == "4"  # the run + 3 retries, for both
+    assert all(o.result == "escalated" for o in infra)
+    assert all(o.reason.endswith("(after 3 retries)") for o in infra)
+    assert report.exit_code == 1

@@ -206,7 +206,7 @@ def _dep_record(dependency: str, ecosystem: str, manifest: str) -> FailureRecord
     [
         (
             {"uv.lock": "", "pyproject.toml": '[project]\ndependencies = ["pydantic-settings"]\n'},
-            ["uv", "sync"],
+            ["uv", "sync", "--frozen", "--inexact"],
         ),
         (
             {
@@ -217,7 +217,7 @@ def _dep_record(dependency: str, ecosystem: str, manifest: str) -> FailureRecord
         ),
         (
             {"requirements.txt": "pydantic_settings==2.0\n"},
-            ["PY", "-m", "pip", "install", "pydantic_settings"],
+            ["PY", "-m", "pip", "install", "pydantic_settings==2.0"],
         ),
     ],
 )

@@ -250,7 +250,7 @@ def test_package_names_come_from_a_curated_map_and_are_validated():
                 "pyproject.toml": '[project]\nname="p"\ndependencies=["requests>=2"]\n',
             },
             True,
-            ["uv", "sync"],
+            ["uv", "sync", "--frozen", "--inexact"],
         ),
         (
             {"uv.lock": "", "pyproject.toml": '[project]\nname="p"\n'},
@@ -265,7 +265,7 @@ def test_package_names_come_from_a_curated_map_and_are_validated():
         (
             {"requirements.txt": "# deps\nRequests==2.0\n"},
             True,
-            ["PY", "-m", "pip", "install", "requests"],
+            ["PY", "-m", "pip", "install", "requests==2.0"],
         ),
     ],
 )
@@ -291,6 +291,79 @@ def test_node_install_uses_the_projects_manager(tmp_path, lock, argv):
         (tmp_path / lock).write_text("")
     inst = install_plan("node", "lodash", tmp_path, tmp_path, "py")
     assert inst is not None and not inst.declared and inst.argv == argv
+
+
+@pytest.mark.parametrize(
+    ("command", "files", "argv"),
+    [
+        (
+            ["uv", "run", "pytest"],
+            {
+                "uv.lock": "",
+                "poetry.lock": "",
+                "pyproject.toml": '[project]\ndependencies=["requests"]\n',
+            },
+            ["uv", "sync", "--frozen", "--inexact"],
+        ),
+        (
+            ["poetry", "run", "pytest"],
+            {
+                "uv.lock": "",
+                "poetry.lock": "",
+                "pyproject.toml": '[project]\ndependencies=["requests"]\n',
+            },
+            ["poetry", "install"],
+        ),
+        (
+            ["VENV/bin/python", "-m", "pytest"],
+            {"requirements.txt": "requests>=2.31,<3  # http\nflask==3.0\n"},
+            ["VENV/bin/python", "-m", "pip", "install", "requests>=2.31,<3"],
+        ),
+    ],
+)
+def test_python_install_uses_the_failing_commands_manager_and_pins_nothing_else(
+    tmp_path, command, files, argv
+):
+    (tmp_path / "venv" / "bin").mkdir(parents=True)
+    (tmp_path / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    venv_python = str(tmp_path / "venv" / "bin" / "python")
+    command = [venv_python if c == "VENV/bin/python" else c for c in command]
+    argv = [venv_python if c == "VENV/bin/python" else c for c in argv]
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    inst = install_plan("python", "requests", tmp_path, tmp_path, "PY", command)
+    assert inst is not None and inst.declared
+    assert inst.argv == argv
+
+
+@pytest.mark.parametrize(
+    ("command", "files", "argv"),
+    [
+        (
+            ["npm", "test"],
+            {"pnpm-lock.yaml": ""},
+            ["npm", "install", "--no-save", "lodash@^4.17.0"],
+        ),
+        (
+            ["pnpm", "test"],
+            {"yarn.lock": "", "pnpm-lock.yaml": ""},
+            ["pnpm", "install", "--frozen-lockfile"],
+        ),
+        (
+            ["yarn", "test"],
+            {"yarn.lock": "", ".yarnrc.yml": ""},
+            ["yarn", "install", "--immutable"],
+        ),
+    ],
+)
+def test_node_install_uses_the_failing_commands_manager_and_pins_nothing_else(
+    tmp_path, command, files, argv
+):
+    (tmp_path / "package.json").write_text('{"dependencies": {"lodash": "^4.17.0"}}')
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    inst = install_plan("node", "lodash", tmp_path, tmp_path, "py", command)
+    assert inst is not None and inst.declared and inst.argv == argv
 
 
 def test_an_undeclared_package_is_only_suggested_never_installed(tmp_path):
@@ -323,7 +396,7 @@ def test_a_declared_package_gets_an_install_command_step(tmp_path):
     assert isinstance(result, Plan)
     (step,) = result.commands
     assert isinstance(step, CommandStep)
-    assert step.argv[1:] == ["-m", "pip", "install", "requests"]
+    assert step.argv[1:] == ["-m", "pip", "install", "requests>=2"]  # as declared
     assert result.verify is not None and result.verify.argv == ["python3", "main.py"]
 
 

@@ -85,12 +85,18 @@ def test_one_missing_import_failing_60_tests_is_one_attempt_and_exit_0(tmp_path,
     rec = outcome.record
     assert rec.failure_type.value == "compile"
     assert (rec.source_file, rec.source_line) == ("shop/cart.py", 2)  # the throwing line
+    assert rec.affected == N
     assert outcome.result == "recovered"
     assert outcome.tried == "Import Money from shop.money"
     assert (proj / "shop" / "cart.py").read_text().count("from shop.money import Money") == 1
     assert _type_attempts(ws) == [("compile", "recovered")]  # one attempt
     assert report.reruns == 1  # verified by one re-run of the original command
     assert not any("flaky" in (e.get("reason") or "") for e in _events(ws))
+    from faultlens.cli.run import summary_text
+
+    assert "faultlens: 1 compile failure, 60 tests affected: 1 recovered" in summary_text(
+        report, True
+    )
 
 
 def test_two_concurrent_runs_on_different_tasks_add_the_import_once(tmp_path):

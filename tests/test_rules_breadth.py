@@ -40,7 +40,10 @@ def test_mcp_rules_run_before_every_infra_and_agent_rule():
     assert min(by_family["mcp"]) > max(by_family["agent"])
     assert min(by_family["agent"]) > max(by_family["infra"])
     assert max(by_family["infra"]) > infra.NETWORK_PRIORITY
-    assert min(r.priority for r in all_rules() if r.id != "infra.network") > infra.NETWORK_PRIORITY
+    specific = [r for r in all_rules() if r.id != "infra.network" and r.family != "gnu"]
+    assert min(r.priority for r in specific) > infra.NETWORK_PRIORITY
+    # the generic GNU-format rules (rules/gnu.py) come after everything, network included
+    assert max(r.priority for r in all_rules() if r.family == "gnu") < infra.NETWORK_PRIORITY
 
 
 def test_connection_refused_while_an_mcp_client_connects_is_mcp_startup_not_infra(tmp_path):

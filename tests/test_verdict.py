@@ -168,6 +168,22 @@ def test_cargo_keeps_offline_release_features_and_packages_and_matches_exactly()
     ]  # fmt: skip
 
 
+def test_cargo_reruns_each_test_binary_it_named_alone():
+    tests = [
+        SingleTest("cargo", "tests::adds", package="--lib"),
+        SingleTest("cargo", "src/lib.rs - add (line 5)", package="--doc"),
+        SingleTest("cargo", "formats", package="--test integration"),
+    ]
+    argvs = [s.argv for s in select(tests, ["cargo", "test", "--offline"], INSIDE)]
+    assert argvs == [
+        ["cargo", "test", "--offline", "--lib", "--", "--exact", "tests::adds"],
+        ["cargo", "test", "--offline", "--doc", "--", "--exact", "src/lib.rs - add (line 5)"],
+        ["cargo", "test", "--offline", "--test", "integration", "--", "--exact", "formats"],
+    ]
+    (own,) = select(tests[:1], ["cargo", "test", "--lib"], INSIDE)  # the command's own target
+    assert own.argv == ["cargo", "test", "--lib", "--", "--exact", "tests::adds"]
+
+
 def test_unittest_discover_reruns_from_the_start_directory():
     tests = [SingleTest("unittest", "test_cart.CartTest.test_total_0")]
     (sel,) = select(tests, ["python3", "-m", "unittest", "discover", "-s", "tests"], INSIDE)
@@ -178,3 +194,54 @@ def test_unittest_discover_reruns_from_the_start_directory():
 def test_a_command_that_is_no_known_runner_is_refused():
     with pytest.raises(Refused):
         select([SingleTest("pytest", "t.py::x")], ["make", "check"], INSIDE)
+
+
+def test_jvm_ruby_and_php_runners_get_their_own_selection_flags():
+    (sel,) = select(
+        [SingleTest("maven", "com.acme.CartTest#adds")], ["mvn", "-o", "-q", "test"], INSIDE
+    )
+    assert sel.argv == [
+        "mvn", "-o", "-q", "test", "-Dtest=com.acme.CartTest#adds",
+        "-Dsurefire.failIfNoSpecifiedTests=true",
+    ]  # fmt: skip
+    (sel,) = select([SingleTest("gradle", "com.acme.CartTest.adds")], ["./gradlew", "test"], INSIDE)
+    assert sel.argv == ["./gradlew", "test", "--tests", "com.acme.CartTest.adds"]
+    (sel,) = select(
+        [SingleTest("rspec", "spec/cart_spec.rb:12")], ["bundle", "exec", "rspec"], INSIDE
+    )
+    assert sel.argv == ["bundle", "exec", "rspec", "spec/cart_spec.rb:12"]
+    with pytest.raises(Refused):
+        select([SingleTest("rspec", "../x_spec.rb:1")], ["rspec"], INSIDE)
+    (sel,) = select([SingleTest("phpunit", "CartTest::testAdds")], ["vendor/bin/phpunit"], INSIDE)
+    assert sel.argv == ["vendor/bin/phpunit", "--filter", r"/^(?:testAdds)(?:\s|$)/"]
+
+
+@pytest.mark.parametrize(
+    ("runner", "output", "code", "passed"),
+    [
+        # The runners' documented summary lines (no toolchain for them here).
+        ("maven", "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0\n", 0, True),
+        ("maven", "Tests run: 0, Failures: 0, Errors: 0, Skipped: 0\n", 0, False),
+        (
+            "gradle",
+            "> No tests found for given includes: [x](filter.includeTestsMatching)\n",
+            1,
+            False,
+        ),
+        ("rspec", "1 example, 0 failures\n", 0, True),
+        ("rspec", "0 examples, 0 failures\n", 0, False),
+        ("phpunit", "OK (1 test, 2 assertions)\n", 0, True),
+        ("phpunit", "No tests executed!\n", 0, False),
+    ],
+)
+def test_other_runners_summaries_decide_a_pass_the_same_way(runner, output, code, passed):
+    assert proves_a_pass(runner, output, code)[0] is passed
+
+
+def test_a_title_holding_a_nul_or_a_newline_still_becomes_one_argv_element():
+    t = SingleTest("vitest", "parses a\x00b\nc", file="src/p.test.ts")
+    (sel,) = select([t], ["vitest", "run"], INSIDE)
+    assert sel.argv[-1] == r"^(?:parses a\x00b\x0ac)$"
+    assert all("\x00" not in a for a in sel.argv)
+    with pytest.raises(Refused):  # a pytest node id is a path: no NUL there
+        select([SingleTest("pytest", "t.py::x\x00")], ["pytest"], INSIDE)

@@ -76,3 +76,13 @@ def test_gcc_warnings_become_records_when_the_build_failed_with_nothing_else():
     assert records and all(r.hint["warning"] is True for r in records)
     assert all("status 2" in r.hint["warnings_fail"] for r in records)
     assert {r.rule for r in records} == {"c.compiler_error"}
+
+
+def test_a_tools_warnings_failed_line_promotes_only_that_tools_warnings():
+    """A CI log runs several tools: eslint's "too many warnings" does not make
+    gcc's warnings in the same log failures."""
+    eslint = SAMPLES / "js_lint" / "eslint-max-warnings"
+    log = _gcc_warnings() + (eslint / "output.txt").read_bytes()
+    records = classify_bytes(log, Options(cwd=str(eslint)))
+    assert [r.rule for r in records] == ["eslint.stylish"]
+    assert records[0].hint["warnings_fail"].startswith("the output says so: ESLint found")

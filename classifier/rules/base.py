@@ -70,15 +70,17 @@ class Block(Protocol):
     """A multi-line report being read.
 
     `feed` is called with each following line; it returns True when the line
-    belongs to the report (consumed) and False when the report ended before
-    this line (the engine then gives the line to the other rules).  `finish`
-    returns the hits; it is called once, when `feed` returned False, when the
-    block reached its line limit, or at the end of the output.
+    belongs to the report (consumed), False when the report ended before
+    this line (the engine then gives the line to the other rules), and None
+    when the report goes on but the line is not its own (the other rules see
+    it too: an errorformat's ignored lines inside a multi-line entry).
+    `finish` returns the hits; it is called once, when `feed` returned False,
+    when the block reached its line limit, or at the end of the output.
     """
 
     max_lines: int
 
-    def feed(self, line: str, line_no: int) -> bool: ...
+    def feed(self, line: str, line_no: int) -> bool | None: ...
 
     def finish(self) -> Iterable[Hit]: ...
 
@@ -88,6 +90,17 @@ class LineContext(Protocol):
 
     line: str
     line_no: int  # 1-based line number in the output
+
+    @property
+    def cwd(self) -> str:
+        """The directory the output was produced in."""
+        ...
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """Scratch space for stateful rules, kept for one output, by rule id
+        (an errorformat's directory and file stacks)."""
+        ...
 
     def before(self, n: int) -> list[str]:
         """Up to n lines preceding this one, oldest first."""

@@ -36,8 +36,15 @@ def _cs_hint(message: str) -> dict[str, Any]:
     id="csharp.compiler",
     category=FailureType.COMPILE,
     tool="csc",
-    pattern=r"^\s*(?P<file>(?:[A-Za-z]:)?[^\s:(][^:(]*?\.(?:cs|csx|razor|cshtml|vb|fs))\((?P<line>\d+)(?:,(?P<column>\d+))?(?:,\d+,\d+)?\): (?:(?P<subcategory>[\w ]+) )?error (?P<code>[A-Z]+\d+): (?P<message>.+?)(?: \[(?P<project>[^\]]+\.\w*proj)(?:::[^\]]*)?\])?\s*$",
-    triggers=("): error CS", "): error FS", "): error BC", "): error RZ"),
+    pattern=r"^\s*(?P<file>(?:[A-Za-z]:)?[^\s:(][^:(]*?\.(?:cs|csx|razor|cshtml|vb|fs))\((?P<line>\d+)(?:,(?P<column>\d+))?(?:,\d+,\d+)?\): (?:(?P<subcategory>[\w ]+) )?(?P<sev>error|warning) (?P<code>[A-Z]+\d+): (?P<message>.+?)(?: \[(?P<project>[^\]]+\.\w*proj)(?:::[^\]]*)?\])?\s*$",
+    triggers=(
+        "): error CS",
+        "): error FS",
+        "): error BC",
+        "): error RZ",
+        "): warning CS",
+        "): warning FS",
+    ),
     url=_CS_DOCS,
 )
 def csharp_compiler(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -52,8 +59,9 @@ def csharp_compiler(m: re.Match[str], ctx: LineContext) -> Hit:
     failed with 1 error(s)` line.  Windows and CI-runner paths are mapped
     onto the working tree; MSBuild's repeat of every error after `Build
     FAILED.` is the same record.  hint["name"] is the missing member, name or
-    type.  Warnings (`warning CS0168`) are not failures unless warnings are
-    errors (`-warnaserror` turns them into `error CS0168` lines); mcs's
+    type.  Warnings (`warning CS0168`) are warning hits: a failure only when
+    warnings failed the run (`-warnaserror`, `TreatWarningsAsErrors`; see
+    docs/warnings.md); mcs's
     `(Location of the symbol related to previous error)` lines are not
     records.
 
@@ -78,6 +86,7 @@ def csharp_compiler(m: re.Match[str], ctx: LineContext) -> Hit:
         column=int(m.group("column")) if m.group("column") else None,
         code=m.group("code"),
         hint=hint,
+        warning=m.group("sev") == "warning",
     )
 
 
@@ -209,7 +218,7 @@ class _Unhandled:
     id="csharp.unhandled_exception",
     category=FailureType.COMPILE,
     tool="dotnet",
-    pattern=r"^(?:Unhandled [Ee]xception(?::|\.)\s*(?P<rest>.*))$",
+    pattern=r"^Unhandled (?:Exception:|exception\. )\s*(?P<rest>.*)$",
     triggers=("Unhandled Exception:", "Unhandled exception. "),
     url="https://learn.microsoft.com/en-us/dotnet/standard/exceptions/",
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "Containers"
@@ -29,15 +29,7 @@ def _hadolint_hit(m: re.Match[str], ctx: LineContext) -> Hit:
         if code.startswith("SC")
         else f"https://github.com/hadolint/hadolint/wiki/{code}"
     )
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        code=code,
-        warning=level == "style",
-        hint={"level": level, "wiki": wiki},
-    )
+    return hit_from_match(m, ctx, warning=level == "style", hint={"level": level, "wiki": wiki})
 
 
 @rule(
@@ -91,12 +83,5 @@ def hadolint_parse_error(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://github.com/hadolint/hadolint#rules
     """
-    return Hit(
-        signal=ctx.line.strip(),
-        message=f"Dockerfile parse error: {m.group('message')}",
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code="parse-error",
-        hint={"parse": True},
-    )
+    message = f"Dockerfile parse error: {m.group('message')}"
+    return hit_from_match(m, ctx, message=message, code="parse-error", hint={"parse": True})

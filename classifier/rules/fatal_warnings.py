@@ -20,7 +20,7 @@ ECOSYSTEM = "Any (warnings as errors)"
 _TOOLS = {
     "eslint": "eslint",
     "stylelint": "stylelint",
-    "cc1": "gcc",
+    "cc1": "cc",  # the tool of c.compiler_error
     "javac": "javac",
 }
 
@@ -51,8 +51,9 @@ def warnings_failed_the_run(m: re.Match[str], ctx: LineContext) -> Hit:
     0).` and stylelint's `Max warnings exceeded: 1 found. 0 allowed`
     (`--max-warnings`), gcc's `cc1: all warnings being treated as errors`
     (`-Werror`), javac's `error: warnings found and -Werror specified`. The
-    warnings printed in the same output are then failures; this line is a
-    record only when none was read.
+    warnings of that tool printed in the same output are then failures
+    (not another tool's: a CI log runs several); this line is a record only
+    when none was read.
 
     Example output (`eslint -f json -o report.json --max-warnings 0 src`, eslint 10.15.0):
         ESLint found too many warnings (maximum: 0).

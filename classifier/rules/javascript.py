@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
@@ -429,7 +430,6 @@ _ESLINT_MSG = re.compile(
 )
 _ESLINT_FILE = re.compile(r"^(?P<file>(?:[A-Za-z]:[\\/]|/|\.{1,2}[\\/]|[\w@.-]+[\\/])\S.*?)\s*$")
 _ESLINT_SUMMARY = re.compile(r"^\s*(?:✖|X) \d+ problems? \(")
-_TRUST_PLUGINS = ("security/", "no-secrets/", "no-unsanitized/")
 
 
 class _EslintBlock:
@@ -442,7 +442,7 @@ class _EslintBlock:
 
     def take(self, m: re.Match[str], line: str, line_no: int) -> None:
         code = m.group("code")
-        trust = bool(code and code.startswith(_TRUST_PLUGINS))
+        trust = is_security_code(code, "eslint")
         # a warning is a failure only when the run failed because of it
         # (--max-warnings): classifier/warnings_policy.py decides
         warning = m.group("severity") != "error" and not trust

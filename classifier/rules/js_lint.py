@@ -16,30 +16,21 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..security_codes import is_security_code
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "JavaScript"
-SECURITY_PREFIXES = ("security/", "security-node/", "no-secrets/", "no-unsanitized/")
 _FORMATTERS = "https://eslint.org/docs/latest/use/formatters/"
-
-
-def is_security_rule(code: str | None) -> bool:
-    """Whether an eslint rule id belongs to a security plugin."""
-    return bool(code) and str(code).startswith(SECURITY_PREFIXES)
 
 
 def _eslint_hit(m: re.Match[str], ctx: LineContext, severity: str) -> Hit:
     code = m.group("code")
-    security = is_security_rule(code)
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code=code,
+    security = is_security_code(code, "eslint")
+    return hit_from_match(
+        m,
+        ctx,
         category=FailureType.TRUST_GATE if security else None,
         warning=severity.lower() == "warning" and not security,
         hint={"rule": code, "level": severity.lower()} if code else {"level": severity.lower()},
@@ -123,7 +114,7 @@ class _StandardBlock:
         if m is None:
             return False
         code = m.group("code")
-        security = is_security_rule(code)
+        security = is_security_code(code, "eslint")
         self.hits.append(
             Hit(
                 signal=line.strip(),
@@ -148,8 +139,8 @@ class _StandardBlock:
     id="js_lint.standard",
     category=FailureType.COMPILE,
     tool="standard",
-    pattern=r"^(?P<tool>standard|semistandard|ts-standard|standardx): Use .*\(https?://\S+\)\s*$",
-    triggers=("standard: Use ",),
+    pattern=r"^(?P<tool>standard|semistandard|ts-standard|standardx): Use (?:JavaScript|Semicolons|TypeScript).*\(https?://\S+\)\s*$",
+    triggers=("standard: Use JavaScript", "standard: Use Semicolons", "standard: Use TypeScript"),
     url="https://standardjs.com/#usage",
     priority=20,
 )
@@ -157,7 +148,7 @@ def standard_style(m: re.Match[str], ctx: LineContext) -> Block:
     """JavaScript Standard Style (`standard`, `semistandard`, `ts-standard`).
 
     What it detects: the banner `standard: Use JavaScript Standard Style
-    (https://standardjs.com)` and the indented `  file:line:col: message
+    (https://standardjs.com)` (not Ruby's standardrb banner, ruby.py's) and the indented `  file:line:col: message
     (rule-id)` lines after it, one record each. A line ending in
     `(warning)` is a warning: standard exits 0 for warnings alone.
 
@@ -268,12 +259,5 @@ def prettier_syntax_error(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://prettier.io/docs/cli
     """
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code=m.group("kind"),
-        hint={"kind": m.group("kind"), "formatter": "prettier"},
-    )
+    kind = m.group("kind")
+    return hit_from_match(m, ctx, code=kind, hint={"kind": kind, "formatter": "prettier"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "Markdown"
@@ -44,13 +44,9 @@ def markdownlint(m: re.Match[str], ctx: LineContext) -> Hit:
     """
     level = m.group("level") or "error"
     alias = m.group("aliases").lstrip("/").split("/")[0] or None
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")) if m.group("column") else None,
-        code=m.group("code"),
+    return hit_from_match(
+        m,
+        ctx,
         warning=level == "warning",
         hint={"rule": alias, "level": level},
     )

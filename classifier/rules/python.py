@@ -416,6 +416,12 @@ def python_ruff(m: re.Match[str], ctx: LineContext) -> Hit:
     `file.py:line:col: invalid-syntax: message` for a file that does not
     parse. The "Found N errors." summary is not a record.
 
+    flake8 prints the same lines (`file.py:1:1: F401 'os' imported but
+    unused`): they are read here too. The `S` rules (flake8-bandit, and
+    ruff's port of it: `S105` hard-coded password, `S602` shell=True) are
+    trust_gate findings for human review, as everywhere
+    (classifier/security_codes.py).
+
     Category: compile. ruff is a linter, but `ruff check` exits non-zero on
     any violation and CI treats it as a build gate like a type checker; the
     fix is a source edit at the reported position, often ruff's own
@@ -450,9 +456,12 @@ def python_ruff_full(m: re.Match[str], ctx: LineContext) -> Hit | None:
     ` --> file.py:line:col` and a source excerpt, as `ruff check` prints by
     default since 0.9 (`--output-format=full`). The arrow line alone is not
     enough (rustc prints the same arrow): the line above must be a ruff
-    header, else the rule steps aside.
+    header, else the rule steps aside. `ruff format --check` prints the
+    same shape with the header `unformatted: File would be reformatted`
+    (code `unformatted`, placed on the first line it would change).
 
-    Category: compile, for the reasons given under python.ruff.
+    Category: compile, for the reasons given under python.ruff (`S` rules:
+    trust_gate).
 
     Example output (`ruff check svc.py`, ruff 0.17.6):
         F821 Undefined name `reslt`

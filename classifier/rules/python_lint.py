@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..security_codes import is_security_code
+from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match
 from .python_causes import KNOWN_PACKAGES
 
@@ -119,7 +121,7 @@ class PyrightBlock:
         return [self.hit]
 
 
-RUFF_CODE = r"(?P<code>[A-Z]{1,4}[0-9]{1,4}|invalid-syntax|SyntaxError)"
+RUFF_CODE = r"(?P<code>[A-Z]{1,4}[0-9]{1,4}|invalid-syntax|SyntaxError|unformatted)"
 RUFF_HEADER = re.compile(r"^" + RUFF_CODE + r"(?::)? (?P<fix>\[\*\] )?(?P<message>.+)$")
 RUFF_DOCS = "https://docs.astral.sh/ruff/rules/"
 
@@ -128,4 +130,6 @@ def ruff_hit(m: re.Match[str], ctx: LineContext, code: str, message: str, fix: b
     hint: dict[str, Any] = {"fixable": fix}
     if code in ("invalid-syntax", "SyntaxError"):
         hint["syntax"] = True
-    return hit_from_match(m, ctx, code=code, message=message.strip(), hint=hint)
+    # flake8-bandit's S rules (ruff's port too) are security findings
+    category = FailureType.TRUST_GATE if is_security_code(code, "ruff") else None
+    return hit_from_match(m, ctx, code=code, message=message.strip(), hint=hint, category=category)

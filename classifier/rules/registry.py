@@ -44,6 +44,19 @@ FAMILIES: tuple[str, ...] = (
     "php_test",
     "php_lint",
     "csharp",
+    "jvm",
+    "kotlin",
+    "scala",
+    "haskell",
+    "elixir",
+    "erlang",
+    "ocaml",
+    "lua",
+    "perl",
+    "shell",
+    "zig",
+    "swift",
+    "dart",
     # CI linters and format checkers (issue 13)
     "shellcheck",
     "js_lint",
@@ -51,6 +64,13 @@ FAMILIES: tuple[str, ...] = (
     "css",
     "markdown",
     "fatal_warnings",
+    "py_lint",
+    "yaml_ci",
+    "go_lint",
+    "sast",
+    "sql",
+    "spelling",
+    "gnu",  # the generic GNU-format rules: last on every line
 )
 
 _RULES: dict[str, Rule] = {}

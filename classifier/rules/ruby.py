@@ -113,6 +113,8 @@ class _SyntaxError:
         if _PRISM_CODE.match(line):
             return True
         if caret := _PRISM_CARET.match(line):
+            if self.column is None:
+                self.column = len(caret.group("pad")) + 1
             if caret.group("message"):
                 self.details.append(caret.group("message").strip())
             return True
@@ -365,6 +367,7 @@ class _StandardReport:
     pattern=r"^standard: Use Ruby Standard Style",
     triggers=("standard: Use Ruby Standard Style",),
     url="https://github.com/standardrb/standard",
+    priority=21,  # before js_lint.standard, whose banner pattern also fits
 )
 def ruby_standard(m: re.Match[str], ctx: LineContext) -> Block:
     """Offenses reported by Standard (`standardrb`), RuboCop's wrapper.

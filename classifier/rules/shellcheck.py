@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext, match_above
+from .base import Hit, LineContext, hit_from_match, match_above
 from .registry import rule
 
 ECOSYSTEM = "Shell"
@@ -95,12 +95,4 @@ def shellcheck_gcc(m: re.Match[str], ctx: LineContext) -> Hit:
     """
     code = m.group("code")
     level = "info" if m.group("level") == "note" else m.group("level")
-    return Hit(
-        signal=ctx.line.strip(),
-        message=m.group("message").strip(),
-        file=m.group("file"),
-        line=int(m.group("line")),
-        column=int(m.group("column")),
-        code=code,
-        hint=_hint(code, level),
-    )
+    return hit_from_match(m, ctx, hint=_hint(code, level))

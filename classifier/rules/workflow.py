@@ -35,8 +35,8 @@ def _category(title: str) -> FailureType:
     id="workflow.error_command",
     category=FailureType.COMPILE,
     tool="github-actions",
-    pattern=r"^::error (?P<props>[^:]*(?:::?[^:]*)*?)::(?P<message>.*)$",
-    triggers=("::error ",),
+    pattern=r"^::(?P<level>error|warning) (?P<props>[^:]*(?:::?[^:]*)*?)::(?P<message>.*)$",
+    triggers=("::error ", "::warning "),
     url="https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands",
 )
 def error_command(m: re.Match[str], ctx: LineContext) -> Hit | None:
@@ -48,7 +48,9 @@ def error_command(m: re.Match[str], ctx: LineContext) -> Hit | None:
     chooses the category (a test runner → test, a scanner → trust_gate,
     anything else → compile, with lower confidence when the title names no
     known tool); an annotation without `file=` says nothing locatable and is
-    left to the other rules.
+    left to the other rules. A `::warning` annotation is a warning (a failure
+    only when the run failed because of it, docs/warnings.md), except a
+    scanner's.
 
     Example output (`ruff check --output-format github report.py`, ruff 0.17.6):
         ::error title=ruff (F821),file=/tmp/…/report.py,line=5,col=22,endLine=5,endColumn=32::report.py:5:22: F821 Undefined name `format_row`
@@ -88,4 +90,5 @@ def error_command(m: re.Match[str], ctx: LineContext) -> Hit | None:
         tool=title.split(" (")[0] or None,
         category=category,
         confidence=1.0 if known else 0.6,
+        warning=m.group("level") == "warning" and category is not FailureType.TRUST_GATE,
     )

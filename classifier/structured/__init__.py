@@ -10,6 +10,7 @@ streaming text engine does.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import IO
 
 from ..engine import CHUNK, Classifier, Options
@@ -48,17 +49,29 @@ def feed_stream(stream: IO[bytes], c: Classifier) -> None:
         c.feed(data)
 
 
-def classify_stream(stream: IO[bytes], options: Options) -> list[FailureRecord]:
-    """Classify a binary stream, structured or text."""
+RuleErrorSink = Callable[[str, str], None]  # (rule id, what went wrong)
+
+
+def classify_stream(
+    stream: IO[bytes], options: Options, on_rule_error: RuleErrorSink | None = None
+) -> list[FailureRecord]:
+    """Classify a binary stream, structured or text; the rules that failed
+    (a project pattern that overran its time limit) go to `on_rule_error`."""
     c = Classifier(options)
     feed_stream(stream, c)
-    return c.close()
+    records = c.close()
+    if on_rule_error is not None:
+        for rule_id, error in c.rule_errors:
+            on_rule_error(rule_id, error)
+    return records
 
 
-def classify_path(path: str | os.PathLike[str], options: Options) -> list[FailureRecord]:
+def classify_path(
+    path: str | os.PathLike[str], options: Options, on_rule_error: RuleErrorSink | None = None
+) -> list[FailureRecord]:
     """Classify a file, structured or text."""
     with open(path, "rb") as fh:
-        return classify_stream(fh, options)
+        return classify_stream(fh, options, on_rule_error)
 
 
 def classify_file(

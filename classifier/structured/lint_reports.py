@@ -40,6 +40,7 @@ from defusedxml.ElementTree import iterparse
 
 from ..engine import Classifier
 from ..rules.base import Hit
+from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .parsing import Parser
 from .stream import Rejoined
@@ -52,8 +53,6 @@ _JSON = re.compile(
     rb'^\s*(?:\{\s*"comments"\s*:\s*\[|\[\s*\{\s*"(?:filePath|source|file|code)"\s*:)'
 )
 _HADOLINT_CODE = re.compile(r"^(?:DL|SC)\d{4}$")
-_SECURITY_PREFIXES = ("security/", "security-node/", "no-secrets/", "no-unsanitized/")
-_SECURITY_LINTERS = frozenset({"gosec", "bandit", "semgrep", "brakeman", "flake8-bandit"})
 _MALFORMED = (AttributeError, TypeError, ValueError, KeyError)
 
 
@@ -92,6 +91,8 @@ def _add(
     text = str(message or "").strip() or str(code or "finding")
     first = text.splitlines()[0]
     code_s = str(code) if code not in (None, "") else None
+    if code_s and first.endswith(f" ({code_s})"):
+        first = first[: -len(code_s) - 3]  # the rule name repeated in the text
     signal = f"{producer} {code_s}: {first}" if code_s else f"{producer}: {first}"
     hint: dict[str, Any] = {"level": level, "producer": producer}
     if code_s:
@@ -218,7 +219,7 @@ def _eslint(files: object, c: Classifier) -> None:
                 code=rule,
                 level="error" if error else "warning",
                 fails=error,
-                security=isinstance(rule, str) and rule.startswith(_SECURITY_PREFIXES),
+                security=isinstance(rule, str) and is_security_code(rule, "eslint"),
             )
 
 
@@ -274,6 +275,7 @@ def _producer(source: str) -> tuple[str, str | None]:
 
 def _checkstyle(head: bytes, stream: IO[bytes], c: Classifier) -> None:
     file: str | None = None
+    known: str | None = None  # the report's producer, once a finding names it
     for event, elem in iterparse(Rejoined(head, stream), events=("start", "end")):
         tag = elem.tag.rsplit("}", 1)[-1]
         if event == "start":
@@ -286,6 +288,10 @@ def _checkstyle(head: bytes, stream: IO[bytes], c: Classifier) -> None:
             continue
         source = elem.get("source") or ""
         producer, code = _producer(source)
+        if producer != "checkstyle":
+            known = producer
+        elif known and not source:
+            producer = known  # a parse error has no source: the report's producer
         severity = (elem.get("severity") or "error").lower()
         if producer == "shellcheck":
             fails = True
@@ -293,9 +299,7 @@ def _checkstyle(head: bytes, stream: IO[bytes], c: Classifier) -> None:
             fails = severity != "style"
         else:
             fails = severity == "error"
-        security = (code or "").startswith(_SECURITY_PREFIXES) or (
-            producer == "checkstyle" and (code or "").lower() in _SECURITY_LINTERS
-        )
+        security = is_security_code(code, producer)
         _add(
             c,
             producer,

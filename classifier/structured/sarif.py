@@ -9,7 +9,9 @@ physical location (artifact URI relative to the cwd or the run's
 
 Category: a run whose driver is a security scanner (semgrep, bandit, codeql,
 gitleaks, trufflehog, detect-secrets, trivy, snyk, ...) or whose rule ids or
-tags say "security" gives trust_gate records; any other driver (compilers,
+tags say "security", or whose rule is a security check of a linter
+(ruff's and flake8's `S` rules: classifier/security_codes.py) gives
+trust_gate records; any other driver (compilers,
 linters such as ruff or eslint) gives compile records.
 
 Example input (`ruff check --output-format sarif`, ruff 0.17.6):
@@ -29,6 +31,7 @@ from urllib.parse import unquote, urlparse
 
 from ..engine import Classifier
 from ..rules.base import Hit
+from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .parsing import Parser
 
@@ -114,7 +117,7 @@ def _result(
     rule_id = str(result.get("ruleId") or (result.get("rule") or {}).get("id") or "")
     rule = rules.get(rule_id, {})
     level = result.get("level") or (rule.get("defaultConfiguration") or {}).get("level")
-    security = security_tool or _security_rule(rule)
+    security = security_tool or _security_rule(rule) or is_security_code(rule_id, tool.lower())
     if not security and level != "error":
         return
     c.add_hit(

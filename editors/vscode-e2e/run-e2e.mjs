@@ -92,9 +92,26 @@ function faultlensRows(rows) {
   return rows.filter((r) => !r.isFile && (/faultlens/.test(r.text) || /faultlens/.test(r.ariaLabel)));
 }
 
+/** The faultlens output channel's log file, as VS Code wrote it ("" when there is none). */
+function readExtensionLog(logs) {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+      } else if (/faultlens\.log$/.test(e.name)) {
+        found.push(p);
+      }
+    }
+  };
+  walk(logs);
+  return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+}
+
 async function main() {
   const dirs = scratchDirs(scratch);
-  const env = codeServerEnv(dirs, scenario.extraPath);
+  const env = codeServerEnv(dirs, scenario.extraPath, scenario.path);
   result.installed = installExtension(path.resolve(scenario.vsix), dirs, env);
   mark("extension installed");
   writeUserSettings(dirs, {
@@ -257,6 +274,7 @@ try {
   result.error = err instanceof Error ? `${err.message}\n${err.stack}` : String(err);
 }
 result.seconds = (Date.now() - started) / 1000;
+result.extensionLog = readExtensionLog(path.join(scratch, "user-data", "logs"));
 fs.writeFileSync(scenario.result, JSON.stringify(result, null, 2));
 if (!scenario.keepScratch) {
   fs.rmSync(scratch, { recursive: true, force: true });

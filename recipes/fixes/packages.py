@@ -1,8 +1,14 @@
 """A missing third-party module: which package, which package manager, which
 command.
 
-The package manager is found from the project's lock and manifest files,
-nearest the failing file first.  Installing is automatic only for a package the
+The package manager is the one the failing command used (`uv run pytest` →
+uv, `poetry run` → poetry, `pnpm test` → pnpm, `.venv/bin/python -m pytest` →
+that venv's pip), else the one the project's lock and manifest files name,
+nearest the failing file first.  The commands never re-pin what the project
+did not ask for: a lock is installed as it is (`uv sync --frozen --inexact`,
+`pnpm install --frozen-lockfile`, `yarn install --frozen-lockfile`), npm and
+pip install only the package, as the manifest declares it (`npm install
+--no-save lodash@^4`, `pip install 'requests==2.31'`).  Installing is automatic only for a package the
 project already declares (the environment is merely out of sync); a package
 the project does not declare is only *suggested* (the exact argv shown to a
 human): a name read from output is never installed on its own say-so.
@@ -162,49 +168,110 @@ def _py_declared(folder: Path) -> tuple[set[str], str | None]:
     return names, source
 
 
-# (lock file, manager, command when declared, command + package when not), first found wins
+# (lock file, manager, command when declared, command + package when not), first found wins.
+# A declared package: the lock installed as it is (nothing re-pinned, nothing removed).
 _LOCKED: dict[str, tuple[tuple[str, str, list[str], list[str]], ...]] = {
     "python": (
-        ("uv.lock", "uv", ["uv", "sync"], ["uv", "add"]),
+        ("uv.lock", "uv", ["uv", "sync", "--frozen", "--inexact"], ["uv", "add"]),
         ("poetry.lock", "poetry", ["poetry", "install"], ["poetry", "add"]),
-        ("Pipfile", "pipenv", ["pipenv", "install"], ["pipenv", "install"]),
+        ("Pipfile.lock", "pipenv", ["pipenv", "sync"], ["pipenv", "install"]),
+        ("Pipfile", "pipenv", ["pipenv", "install", "--skip-lock"], ["pipenv", "install"]),
     ),
     "node": (
-        ("pnpm-lock.yaml", "pnpm", ["pnpm", "install"], ["pnpm", "add"]),
-        ("yarn.lock", "yarn", ["yarn", "install"], ["yarn", "add"]),
+        ("pnpm-lock.yaml", "pnpm", ["pnpm", "install", "--frozen-lockfile"], ["pnpm", "add"]),
+        ("yarn.lock", "yarn", ["yarn", "install", "--frozen-lockfile"], ["yarn", "add"]),
     ),
+}
+# The manager a command runs through (its first word).
+COMMAND_MANAGERS = {
+    "uv": "uv",
+    "uvx": "uv",
+    "poetry": "poetry",
+    "pipenv": "pipenv",
+    "pnpm": "pnpm",
+    "yarn": "yarn",
+    "npm": "npm",
+    "npx": "npm",
 }
 
 
-def _locked_plan(ecosystem: str, folder: Path, package: str, declared: bool) -> InstallPlan | None:
-    """The plan of the manager whose lock file is in `folder`, if any."""
-    for lock, manager, sync, add in _LOCKED[ecosystem]:
+def manager_of(command: list[str] | None) -> str | None:
+    """The package manager the failing command ran through, if it says."""
+    if not command:
+        return None
+    return COMMAND_MANAGERS.get(Path(command[0]).name)
+
+
+def _venv_python(command: list[str] | None) -> str | None:
+    """The command's own Python when it is a virtualenv's (`.venv/bin/python`)."""
+    if not command:
+        return None
+    exe = Path(command[0])
+    if exe.name.startswith("python") and (exe.parent.parent / "pyvenv.cfg").is_file():
+        return command[0]
+    return None
+
+
+def _locked_plan(
+    ecosystem: str, folder: Path, package: str, declared: bool, prefer: str | None = None
+) -> InstallPlan | None:
+    """The plan of the manager whose lock file is in `folder` (the command's own
+    manager first, when its lock is there)."""
+    rows = _LOCKED[ecosystem]
+    ordered = [r for r in rows if r[1] == prefer] + [r for r in rows if r[1] != prefer]
+    for lock, manager, sync, add in ordered:
         if (folder / lock).is_file():
+            if manager == "yarn" and declared and (folder / ".yarnrc.yml").is_file():
+                sync = ["yarn", "install", "--immutable"]  # yarn 2+
             argv = list(sync) if declared else [*add, package]
             return InstallPlan(ecosystem, manager, package, declared, argv, lock, folder)
     return None
 
 
-def _python_plan(folder: Path, package: str, python: str) -> InstallPlan | None:
+def _py_requirement(folder: Path, package: str) -> str:
+    """How the project declares `package` in requirements*.txt (`requests==2.31`),
+    else the bare name: pip then installs what the project pinned."""
+    want = normalise_py(package)
+    for req in sorted(folder.glob("requirements*.txt")):
+        try:
+            lines = req.read_text("utf-8").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            spec = line.split("#", 1)[0].strip()
+            m = re.match(r"([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([<>=!~][^;]*)?", spec)
+            if m and normalise_py(m.group(1)) == want and m.group(3):
+                version = re.sub(r"\s+", "", m.group(3))
+                if re.fullmatch(r"[<>=!~0-9A-Za-z.*,+-]+", version):
+                    return f"{package}{version}"
+    return package
+
+
+def _python_plan(
+    folder: Path, package: str, python: str, command: list[str] | None = None
+) -> InstallPlan | None:
     declared_names, source = _py_declared(folder)
     declared = normalise_py(package) in declared_names
-    locked = _locked_plan("python", folder, package, declared)
+    prefer = manager_of(command)
+    venv = _venv_python(command)
+    locked = _locked_plan("python", folder, package, declared, prefer)
     if locked is not None:
         return locked
     if source is not None:
+        spec = _py_requirement(folder, package) if declared else package
         return InstallPlan(
             "python",
             "pip",
             package,
             declared,
-            [python, "-m", "pip", "install", package],
+            [venv or python, "-m", "pip", "install", spec],
             source,
             folder,
         )
     return None
 
 
-def _node_plan(folder: Path, package: str) -> InstallPlan | None:
+def _node_plan(folder: Path, package: str, command: list[str] | None = None) -> InstallPlan | None:
     manifest = folder / "package.json"
     if not manifest.is_file():
         return None
@@ -212,14 +279,25 @@ def _node_plan(folder: Path, package: str) -> InstallPlan | None:
         data = json.loads(read_text(manifest))
     except (OSError, ValueError):
         data = {}
-    declared = any(
-        isinstance(data.get(k), dict) and package in data[k]
+    ranges = [
+        data[k][package]
         for k in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
-    )
-    locked = _locked_plan("node", folder, package, declared)
-    if locked is not None:
-        return locked
-    argv = ["npm", "install"] if declared else ["npm", "install", package]
+        if isinstance(data.get(k), dict) and package in data[k]
+    ]
+    declared = bool(ranges)
+    prefer = manager_of(command)
+    if prefer != "npm":
+        locked = _locked_plan("node", folder, package, declared, prefer)
+        if locked is not None:
+            return locked
+    if not declared:
+        argv = ["npm", "install", package]
+    elif isinstance(ranges[0], str) and re.fullmatch(r"[\w.^~<>=| *+-]+", ranges[0]):
+        # A registry range: only this package, as declared; package.json and the
+        # lock stay as they are.
+        argv = ["npm", "install", "--no-save", f"{package}@{ranges[0].strip()}"]
+    else:  # file:, link:, git: ... : npm resolves it from the manifest
+        argv = ["npm", "install"]
     return InstallPlan("node", "npm", package, declared, argv, "package.json", folder)
 
 
@@ -260,18 +338,24 @@ def ecosystem_of(source_file: str | None, tool: str | None) -> str | None:
 
 
 def install_plan(
-    ecosystem: str, module: str, start: Path, root: Path, python: str
+    ecosystem: str,
+    module: str,
+    start: Path,
+    root: Path,
+    python: str,
+    command: list[str] | None = None,
 ) -> InstallPlan | None:
-    """The install for `module`, from the manifest nearest `start` (up to root)."""
+    """The install for `module`, from the manifest nearest `start` (up to root),
+    through the manager `command` (the failing command) ran with when it says."""
     package = package_for(ecosystem, module)
     if package is None:
         return None
     folder = start if start.is_dir() else start.parent
     while True:
         if ecosystem == "python":
-            found = _python_plan(folder, package, python)
+            found = _python_plan(folder, package, python, command)
         elif ecosystem == "node":
-            found = _node_plan(folder, package)
+            found = _node_plan(folder, package, command)
         else:
             found = _rust_plan(folder, package)
         if found is not None:

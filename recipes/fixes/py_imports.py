@@ -33,6 +33,25 @@ def find_definitions(root: Path, name: str, exclude: Path | None = None) -> list
     return out
 
 
+def stdlib_module(name: str) -> bool:
+    """Whether `name` is a top-level module of Python's standard library."""
+    import sys
+
+    return name in sys.stdlib_module_names and not name.startswith("_")
+
+
+def sibling_module(source: Path, name: str) -> Path | None:
+    """A module or package `name` beside `source` in its package (`keys.py`,
+    `keys/__init__.py`), the form `from . import keys` imports."""
+    folder = source.parent
+    if not (folder / "__init__.py").is_file():
+        return None
+    for cand in (folder / f"{name}.py", folder / name / "__init__.py"):
+        if cand.is_file():
+            return cand
+    return None
+
+
 def module_name(path: Path, root: Path) -> tuple[str, Path]:
     """(dotted module name, the folder it is importable from): packages are
     climbed while `__init__.py` exists, never above the workspace root."""
@@ -133,7 +152,7 @@ def import_edit(rel_path: str, text: str, line: str) -> TextEdit | None:
     """Insert the import after the file's leading imports (merging into an existing
     one-line `from X import a` of the same module); None when the file already
     imports the name (an edit is never made twice)."""
-    m0 = re.match(r"^from \S+ import (\w+)$", line)
+    m0 = re.match(r"^(?:from \S+ )?import (\w+)$", line)
     if m0 and imports_name(text, m0.group(1)):
         return None
     lines = text.splitlines()

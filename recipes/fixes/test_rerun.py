@@ -1,142 +1,80 @@
-"""The test recipe's pure parts: the command that re-runs one failing test,
-and expected-versus-actual read from a test runner's output.
-
-Every value taken from output (node id, test name, package) is validated
-before it becomes an argv element; a value that fails is never used.
-"""
+"""The test recipe's pure parts: which test a record names (from its hint,
+else from its text), and expected-versus-actual read from a runner's output.
+The command that re-runs it is built by `test_runners.select` (escaped for the
+runner's own matching, nothing outside the workspace)."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..safety import valid
+from .test_runners import SingleTest, detect, runner_name
+
+__all__ = ["SingleTest", "expected_actual", "find_test"]
 
 _UNITTEST_HEAD = re.compile(
     r"^(?:FAIL|ERROR): (?P<method>\w+) \((?P<dotted>[\w.]+)\)", re.MULTILINE | re.ASCII
 )
-_PYTEST_ID = re.compile(r"(?:FAILED|ERROR) (?P<id>[\w./-]+\.py(?:::[\w\[\].,=+-]+)+)", re.ASCII)
-_GO_FAIL = re.compile(r"--- FAIL: (?P<name>\w+(?:/[\w-]+)*)", re.ASCII)
+_PYTEST_ID = re.compile(r"(?:FAILED|ERROR) (?P<id>\S+?\.py(?:::\S+)+?)(?: - |\s*$)", re.MULTILINE)
+_GO_FAIL = re.compile(r"--- FAIL: (?P<name>\S+) \(")
 _CARGO_FAIL = re.compile(r"^---- (?P<name>[\w:]+) stdout ----", re.MULTILINE | re.ASCII)
 _JEST_FAIL = re.compile(r"●\s+(?P<title>.+?)\s*$", re.MULTILINE)
-
-
-@dataclass(slots=True, frozen=True)
-class SingleTest:
-    """One failing test, as a runner can be told to run it alone."""
-
-    framework: str  # pytest | unittest | jest | vitest | go | cargo
-    test_id: str  # pytest node id / unittest dotted id / title / Go or Rust name
-    package: str | None = None  # go package (./pkg) when known
-
-
-def _frame_tool(argv: Sequence[str]) -> str | None:
-    """Which runner a command is: pytest, unittest, jest, vitest, go, cargo."""
-    names = [os.path.basename(a) for a in argv]
-    if "pytest" in names or "py.test" in names:
-        return "pytest"
-    if len(argv) >= 3 and names[0].startswith("python") and argv[1] == "-m":
-        return {"pytest": "pytest", "unittest": "unittest"}.get(argv[2])
-    if "jest" in names:
-        return "jest"
-    if "vitest" in names:
-        return "vitest"
-    if names and names[0] == "go" and "test" in argv[1:2]:
-        return "go"
-    if names and names[0] == "cargo" and "test" in argv[1:3]:
-        return "cargo"
-    return None
 
 
 def find_test(
     tool: str | None, hint: dict[str, object], text: str, command: Sequence[str] | None
 ) -> SingleTest | None:
-    """The failing test named by a record's hint or its text (signal + message)."""
-    runner = hint.get("runner") or hint.get("framework")
-    framework = str(runner or tool or "").lower() or (_frame_tool(command) if command else "") or ""
-    if command and framework not in {"pytest", "unittest", "jest", "vitest", "go", "cargo"}:
-        framework = _frame_tool(command) or framework
-    tid = hint.get("test_id") or hint.get("nodeid") or hint.get("test")
-    name = hint.get("test_name") or hint.get("name")
+    """The failing test a record names in its hint, else in its text (signal +
+    message), as the runner of `command` would be told to run it.  The id is
+    only checked here for being one argv element (non-empty, no NUL, not an
+    option); where it leads is checked when the command is built
+    (`test_runners.select`)."""
+    found = detect(command) if command else None
+    runner = (
+        runner_name(str(hint.get("runner") or hint.get("framework") or ""))
+        or runner_name(tool)
+        or (found[0].name if found else None)
+    )
+    if runner is None:
+        return None
+    tid = hint.get("test_id") or hint.get("nodeid") or hint.get("test") or hint.get("test_name")
+    cand = str(tid) if isinstance(tid, str) else ""
+    if not cand:
+        cand = _from_text(runner, text)
+    if not cand or "\x00" in cand or cand.startswith("-"):
+        return None
     pkg = hint.get("package")
-    if framework == "pytest":
-        cand = str(tid) if tid else ""
-        if not cand:
-            m = _PYTEST_ID.search(text)
-            cand = m.group("id") if m else ""
-        return SingleTest("pytest", cand) if valid("pytest_id", cand) else None
-    if framework == "unittest":
-        cand = str(tid) if tid else ""
-        if not cand:
-            m = _UNITTEST_HEAD.search(text)
-            if m:
-                dotted, method = m.group("dotted"), m.group("method")
-                cand = dotted if dotted.endswith("." + method) else f"{dotted}.{method}"
-        return SingleTest("unittest", cand) if valid("unittest_id", cand) else None
-    if framework == "go":
-        cand = str(tid or name or "")
-        if not cand:
-            m = _GO_FAIL.search(text)
-            cand = m.group("name") if m else ""
-        package = str(pkg) if isinstance(pkg, str) and valid("go_package", pkg) else None
-        return SingleTest("go", cand, package) if valid("go_test", cand) else None
-    if framework == "cargo":
-        cand = str(tid or name or "")
-        if not cand:
-            m = _CARGO_FAIL.search(text)
-            cand = m.group("name") if m else ""
-        return SingleTest("cargo", cand) if valid("cargo_test", cand) else None
-    if framework in ("jest", "vitest"):
-        cand = str(name or tid or "")
-        if not cand:
-            m = _JEST_FAIL.search(text)
-            cand = m.group("title").split(" › ")[-1] if m else ""
-        return SingleTest(framework, cand) if valid("test_title", cand) else None
-    return None
+    path = hint.get("test_path")
+    file = hint.get("test_file")
+    return SingleTest(
+        runner,
+        cand,
+        package=str(pkg) if isinstance(pkg, str) and runner == "go" else None,
+        file=str(file) if isinstance(file, str) and file else None,
+        path=tuple(str(p) for p in path) if isinstance(path, list) else (),
+    )
 
 
-def _regex_escape(title: str) -> str:
-    return re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", title)
-
-
-def rerun_argv(ref: SingleTest, command: Sequence[str] | None, python: str) -> list[str]:
-    """The argv that runs only `ref` (reusing the original runner invocation)."""
-    cmd = list(command or [])
-    if ref.framework == "pytest":
-        head = _prefix_until(cmd, ("pytest", "py.test")) or [python, "-m", "pytest"]
-        return [*head, "-p", "no:cacheprovider", "-q", ref.test_id]
-    if ref.framework == "unittest":
-        head = _prefix_until(cmd, ("unittest",)) or [python, "-m", "unittest"]
-        return [*head, ref.test_id]
-    if ref.framework in ("jest", "vitest"):
-        head = _prefix_until(cmd, (ref.framework,)) or ["npx", ref.framework]
-        if ref.framework == "vitest" and "run" not in head:
-            head.append("run")
-        return (
-            [*head, "-t", f"^{_regex_escape(ref.test_id)}$"]
-            if ref.framework == "jest"
-            else [
-                *head,
-                "-t",
-                _regex_escape(ref.test_id),
-            ]
-        )
-    if ref.framework == "go":
-        top = ref.test_id.split("/")
-        pattern = "/".join(f"^{_regex_escape(p)}$" for p in top)
-        return ["go", "test", "-count=1", "-run", pattern, ref.package or "./..."]
-    if ref.framework == "cargo":
-        return ["cargo", "test", ref.test_id, "--", "--exact"]
-    raise ValueError(ref.framework)
-
-
-def _prefix_until(cmd: list[str], names: tuple[str, ...]) -> list[str] | None:
-    for i, arg in enumerate(cmd):
-        if os.path.basename(arg) in names:
-            return cmd[: i + 1]
-    return None
+def _from_text(runner: str, text: str) -> str:
+    if runner == "pytest":
+        m = _PYTEST_ID.search(text)
+        return m.group("id") if m else ""
+    if runner == "unittest":
+        m = _UNITTEST_HEAD.search(text)
+        if m is None:
+            return ""
+        dotted, method = m.group("dotted"), m.group("method")
+        return dotted if dotted.endswith("." + method) else f"{dotted}.{method}"
+    if runner == "go":
+        m = _GO_FAIL.search(text)
+        return m.group("name") if m else ""
+    if runner == "cargo":
+        m = _CARGO_FAIL.search(text)
+        return m.group("name") if m else ""
+    if runner in ("jest", "vitest"):
+        m = _JEST_FAIL.search(text)
+        return " ".join(m.group("title").split(" › ")) if m else ""
+    return ""
 
 
 _PAIRS: tuple[tuple[re.Pattern[str], bool], ...] = (

@@ -68,7 +68,9 @@ def _base(arg: str) -> str:
 def regex_escape(text: str) -> str:
     """Escape a title for a JavaScript RegExp (jest/vitest `-t`, mocha `--grep`,
     node `--test-name-pattern`), like the spec's RegExp.escape for what matters."""
-    return re.sub(r"([\\^$.*+?()\[\]{}|/-])", r"\\\1", text)
+    escaped = re.sub(r"([\\^$.*+?()\[\]{}|/-])", r"\\\1", text)
+    # A control character (a NUL in a title) cannot be an argv byte: \xNN in the pattern.
+    return re.sub(r"[\x00-\x1f\x7f]", lambda m: f"\\x{ord(m.group()):02x}", escaped)
 
 
 def go_quote_meta(text: str) -> str:
@@ -108,15 +110,6 @@ def _drop_positionals(
             continue
         out.append(arg)
     return out
-
-
-def _looks_like_path(arg: str) -> bool:
-    return (
-        "/" in arg
-        or "::" in arg
-        or arg.endswith((".py", ".js", ".ts", ".mjs", ".cjs"))
-        or (arg in (".", ".."))
-    )
 
 
 def _find(argv: Sequence[str], names: tuple[str, ...]) -> int | None:
@@ -181,7 +174,8 @@ def _select_pytest(
         _check_path(file, inside, "test file")
         ids.append(t.test_id)
     head, rest = argv[: at + 1], argv[at + 1 :]
-    kept = _drop_positionals(rest, _PYTEST_VALUE_FLAGS, _looks_like_path)
+    # pytest's positionals are all file_or_dir: the original selection.
+    kept = _drop_positionals(rest, _PYTEST_VALUE_FLAGS, lambda a: True)
     # -rA lists every test's outcome (the per-test verdict); the cache is left alone.
     extra = ["-p", "no:cacheprovider", "-rA"]
     return [Selection("pytest", [*head, *kept, *extra, *ids], list(tests))]
@@ -246,8 +240,10 @@ def _select_unittest(
 
 
 # -- JavaScript runners -------------------------------------------------------------------
-def _title_pattern(tests: Sequence[SingleTest], sep: str = " ") -> str:
-    names = sorted({sep.join(t.path) if t.path else t.test_id for t in tests})
+def _title_pattern(tests: Sequence[SingleTest]) -> str:
+    """The full names (suite titles and the test's, joined by one space: what
+    jest/vitest `-t` and mocha `--grep` match), escaped, as one anchored pattern."""
+    names = sorted({t.test_id for t in tests})
     alt = "|".join(regex_escape(n) for n in names)
     return f"^(?:{alt})$"
 
@@ -513,6 +509,11 @@ def _detect_cargo(argv: Sequence[str]) -> int | None:
     return None
 
 
+_CARGO_TARGET = re.compile(r"--(?:lib|doc|bins|tests)|--(?:test|bin|example|bench) [A-Za-z0-9_-]+")
+_CARGO_TARGET_FLAGS = ("--lib", "--doc", "--bins", "--tests", "--test", "--bin", "--example",
+                       "--bench", "--all-targets")  # fmt: skip
+
+
 def _select_cargo(
     argv: list[str], at: int, tests: list[SingleTest], inside: Inside
 ) -> list[Selection]:
@@ -526,12 +527,24 @@ def _select_cargo(
         if flag in kept:
             value = kept[kept.index(flag) + 1] if kept.index(flag) + 1 < len(kept) else ""
             _check_path(value, inside, "cargo manifest")
-    names = []
     for t in tests:
         _no_option(t.test_id, "cargo test name")
-        names.append(t.test_id)
     harness = [a for a in _without(harness, ("--skip",)) if a.startswith("-") and a != "--exact"]
-    return [Selection("cargo", [*head, *kept, "--", *harness, "--exact", *names], list(tests))]
+    # One command per test binary named by cargo's own "to rerun pass `--lib`", so
+    # the other binaries are not built and run; unless the command chose its own.
+    own_target = any(a in _CARGO_TARGET_FLAGS for a in kept)
+    groups: dict[str, list[SingleTest]] = {}
+    for t in tests:
+        target = t.package if t.package and _CARGO_TARGET.fullmatch(t.package) else ""
+        groups.setdefault("" if own_target else target, []).append(t)
+    return [
+        Selection(
+            "cargo",
+            [*head, *kept, *target.split(), "--", *harness, "--exact", *(t.test_id for t in group)],
+            group,
+        )
+        for target, group in groups.items()
+    ]
 
 
 # -- JVM, Ruby, PHP ----------------------------------------------------------------------------
@@ -703,6 +716,8 @@ def select(
     if not picked:
         raise Refused(f"the failing tests were not reported by {runner.name}")
     out = runner.select(argv, at, picked, inside)
+    if any("\x00" in a for sel in out for a in sel.argv):
+        raise Refused(f"a test id holds a NUL byte, which no {runner.name} command line can carry")
     if wrapper is not None:
         for sel in out:
             sel.argv = _rewrap(wrapper, argv, sel.argv)

@@ -3,6 +3,7 @@ in the importing file's own style (quotes, semicolons, `.js` extensions)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections import Counter
@@ -133,8 +134,34 @@ def detect_style(text: str) -> ImportStyle:
     )
 
 
-def specifier(from_file: Path, target: Path, style: ImportStyle) -> str:
-    """The relative module specifier from one file to another (`../models/user`)."""
+def node_esm(source: Path, root: Path) -> bool:
+    """Whether Node runs `source` as an ES module itself (`.mjs`, or `.js` under a
+    package.json with "type": "module"): its relative imports need the file's
+    full name (`./money.js`); nothing resolves `./money` or a folder's index."""
+    if source.suffix == ".mjs":
+        return True
+    if source.suffix != ".js":
+        return False
+    folder = source.parent
+    while True:
+        manifest = folder / "package.json"
+        if manifest.is_file():
+            try:
+                data = json.loads(manifest.read_text("utf-8")[: 1 << 20])
+            except (OSError, ValueError):
+                return False
+            return isinstance(data, dict) and data.get("type") == "module"
+        if folder == root or root not in folder.parents:
+            return False
+        folder = folder.parent
+
+
+def specifier(from_file: Path, target: Path, style: ImportStyle, *, esm: bool = False) -> str:
+    """The relative module specifier from one file to another (`../models/user`);
+    with `esm`, Node's own ES module form (`../models/user.js`)."""
+    if esm:
+        rel = os.path.relpath(target, from_file.parent).replace(os.sep, "/")
+        return rel if rel.startswith(".") else "./" + rel
     base = module_path_without_ext(target)
     rel = os.path.relpath(base, from_file.parent).replace(os.sep, "/")
     if rel.endswith("/index"):

@@ -217,6 +217,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             f"--upstream={st.upstream_ref}",
             f"--branch={st.branch}",
             f"--timeout={timeout:g}",
+            # Where the sync journals itself, so a kill mid-rebase is undone at
+            # the next start (recipes/fixes/gitjournal.py).
+            f"--state-dir={ctx.ws.state_dir}",
+            *(f"--root={r}" for r in ctx.ws.roots),
         ],
         cwd=top_rel,
         env=dict(ctx.env),

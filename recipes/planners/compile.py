@@ -84,7 +84,8 @@ def _workspace_import(
         if exporter is None:
             return None
         style = ts_imports.detect_style(text)
-        spec = ts_imports.specifier(abs_src, exporter, style)
+        esm = not style.js_extension and ts_imports.node_esm(abs_src, ctx.root)
+        spec = ts_imports.specifier(abs_src, exporter, style, esm=esm)
         edit = ts_imports.import_edit(src, text, name, spec, style)
         if edit is None:
             return _already(ctx, f"Import {name} from '{spec}'", src)
@@ -97,9 +98,14 @@ def _workspace_import(
     if src.endswith(".py"):
         if not valid("identifier", name) or "$" in name:
             return None
+        definitions = py_imports.find_definitions(ctx.root, name, exclude=abs_src)
+        if not definitions:
+            module_plan = _python_module_import(ctx, src, text, name)
+            if module_plan is not None:
+                return module_plan
         definer = _one_module(
             ctx,
-            py_imports.find_definitions(ctx.root, name, exclude=abs_src),
+            definitions,
             notes,
             f"'{name}' is defined in several modules",
             f"no workspace module defines '{name}'",
@@ -135,6 +141,30 @@ def _workspace_import(
     return None
 
 
+def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
+    """A missing name that is a module: a sibling in the file's package (`from .
+    import keys`, or absolute as the file imports), or the standard library
+    (`import functools`)."""
+    abs_src = ctx.root / src
+    sibling = py_imports.sibling_module(abs_src, name)
+    if sibling is not None:
+        package, _ = py_imports.module_name(sibling.parent / "__init__.py", ctx.root)
+        if py_imports.uses_relative_imports(text) or not package:
+            line = f"from . import {name}"
+        else:
+            line = f"from {package} import {name}"
+        title = f"Import {name} ({line})"
+    elif py_imports.stdlib_module(name):
+        line = f"import {name}"
+        title = f"Import {name} from the standard library"
+    else:
+        return None
+    edit = py_imports.import_edit(src, text, line)
+    if edit is None:
+        return _already(ctx, title, src)
+    return _plan(ctx, title, f"add `{line}`", [edit])
+
+
 def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal | None:
     rec = ctx.record
     eco = ecosystem_of(src or rec.source_file, rec.tool)
@@ -151,7 +181,7 @@ def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal |
     ):
         return Refusal(f"'{module}' is part of this workspace, not a third-party package")
     start = ctx.root / src if src else ctx.cwd_path
-    inst = install_plan(eco, module, start, ctx.root, ctx.python())
+    inst = install_plan(eco, module, start, ctx.root, ctx.python(), ctx.command)
     if inst is None:
         hint = {"python": f"python -m pip install {package}", "node": f"npm install {package}"}
         return Refusal(

@@ -112,7 +112,7 @@ def _install(ctx: PlanContext, manifest: str | None) -> Plan | Refusal:
     if package is None:
         return Refusal(f"refusing package name from the output: {dependency!r}", details=details)
     start = ctx.root / manifest if manifest else ctx.cwd_path
-    inst = install_plan(eco, dependency, start, ctx.root, ctx.python())
+    inst = install_plan(eco, dependency, start, ctx.root, ctx.python(), ctx.command)
     if inst is None:
         hintcmd = f"npm install --save-dev {package}" if eco == "node" else f"pip install {package}"
         return Refusal(

@@ -3,7 +3,9 @@
 #   - Debian: chromium (driven by playwright-core), libkrb5-dev and ripgrep (code-server's
 #     native modules and search);
 #   - the code-server + playwright-core harness (editors/vscode-e2e, npm ci);
-#   - the extension's dependencies, bundle and package (editors/vscode/faultlens.vsix).
+#   - the extension's dependencies, bundle and package (editors/vscode/faultlens.vsix);
+#   - the platform .vsix that carries its server (dist/faultlens-<version>@<target>.vsix,
+#     scripts/bundle_vscode.py: faultlens and its dependencies from PyPI's wheels).
 # Idempotent: each step is skipped when its result is already there and up to date.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -81,5 +83,23 @@ if ! stamp_ok "$ext/dist/.faultlens-stamp" "$src_hash" || [ ! -s "$ext/faultlens
   (cd "$ext" && npm run -s package >"$log" 2>&1) || { cat "$log" >&2; exit 1; }
   echo "$src_hash" >"$ext/dist/.faultlens-stamp"
   say "built editors/vscode/faultlens.vsix"
+fi
+# 5. The platform .vsix with the bundled server, for this machine's platform.
+case "$(uname -m)" in
+  x86_64) target=linux-x64 ;;
+  aarch64) target=linux-arm64 ;;
+  *) target="" ;;
+esac
+if [ -n "$target" ]; then
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$root/pyproject.toml" | head -n 1)
+  out="$root/dist/faultlens-$version@$target.vsix"
+  py_sources=$(cd "$root" && find agents classifier cli recipes server entry editors/vscode/bundled/tool -name '*.py' -o -name '*.json' -o -name '*.md' | grep -v __pycache__ | sort)
+  bundle_hash=$( (echo "$src_hash"; cd "$root" && hash_of pyproject.toml $py_sources scripts/bundle_vscode.py) | sha256sum | cut -d' ' -f1)
+  if ! stamp_ok "$root/dist/.vsix-$target-stamp" "$bundle_hash" || [ ! -s "$out" ]; then
+    log="${TMPDIR:-/tmp}/faultlens-bundle.log"
+    "$root/.venv/bin/python" "$root/scripts/bundle_vscode.py" --target "$target" --package >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+    echo "$bundle_hash" >"$root/dist/.vsix-$target-stamp"
+    say "built ${out#$root/}"
+  fi
 fi
 say "ready"

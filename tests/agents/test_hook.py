@@ -154,3 +154,15 @@ def test_a_successful_call_without_trigger_words_never_loads_the_classifier(ts_p
         [sys.executable, "-c", probe], cwd=ts_project, capture_output=True, text=True, timeout=120
     )
     assert res.stdout.split() == ["0", "False"], res.stderr
+
+
+def test_a_state_folder_linked_out_of_the_workspace_still_gets_the_failure_told(
+    ts_project, tmp_path
+):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (ts_project / ".faultlens").symlink_to(outside, target_is_directory=True)
+    ctx = context(hook("claude-code", failing(ts_project), ts_project))
+    assert "compile at src/auth/middleware.ts:42" in ctx
+    assert "cannot record attempts here" in ctx
+    assert list(outside.iterdir()) == []  # nothing written through the link

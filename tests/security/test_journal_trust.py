@@ -30,6 +30,8 @@ import pytest
 from faultlens.recipes import EventLog, TextEdit, Workspace, apply_edits, recover_interrupted
 from faultlens.recipes.edits import TMP_MARK
 
+from .hostile import journal_by_a_dead_process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -183,23 +185,6 @@ def test_a_committed_journal_is_ignored_by_the_start_of_faultlens_run(tmp_path):
     assert "nothing in it is acted on" in proc.stderr
 
 
-def _entry_by_a_dead_process(root: Path, kind: str, data: dict) -> str:
-    """A journal entry signed on this machine by a process that then died."""
-    code = (
-        "import json, sys\n"
-        "from faultlens.recipes import Workspace, journal\n"
-        "e = journal.begin(Workspace.at(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3]))\n"
-        "print(e.name)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(root), kind, json.dumps(data)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return out.stdout.strip()
-
-
 def test_a_signed_journal_naming_targets_outside_the_roots_touches_nothing(tmp_path, said):
     root, outside, snap = _victims(tmp_path)
     pwn = base64.b64encode(b"pwned\n").decode()
@@ -220,7 +205,7 @@ def test_a_signed_journal_naming_targets_outside_the_roots_touches_nothing(tmp_p
             ".faultlens/recipes/compile.md",
         ]
     ]
-    _entry_by_a_dead_process(root, "edits", {"targets": targets})
+    journal_by_a_dead_process(root, "edits", {"targets": targets})
     _start(root)
     _unchanged(snap)
     assert not (root / ".git").exists()
@@ -233,7 +218,7 @@ def test_a_journal_copied_from_another_workspace_is_refused(tmp_path, said):
     (other / "src").mkdir(parents=True)
     (other / "src" / "app.py").write_text("changed\n")
     new = "0" * 64
-    name = _entry_by_a_dead_process(
+    name = journal_by_a_dead_process(
         other,
         "edits",
         {

@@ -146,6 +146,10 @@ SECRET_SAMPLES = {
     "mixed/ci-run/output.txt": 3,
     # unjs/ufo's normalizeURL tests are named by fixture URLs `http://userid:password@...`
     "projects/vitest-ufo-removed-import/output.txt": 6,
+    # flake8-bandit's S105 names the hard-coded password it found
+    "py_lint/flake8-bandit/output.txt": 1,
+    # gosec's code excerpt shows the G101 hard-coded credential
+    "sast/gosec/output.txt": 1,
     "security/bandit-hardcoded-password/output.txt": 2,
     "security/gitleaks-dir-verbose/output.txt": 2,
     "security/trufflehog-filesystem/output.txt": 1,

@@ -29,6 +29,7 @@ from faultlens.recipes import (
 from faultlens.recipes.safety import inside_workspace
 
 from .bounded import run_bounded
+from .hostile import committed_ledger
 
 
 def _insert(path: str, text: str = "import os\n") -> TextEdit:
@@ -215,3 +216,77 @@ def test_a_malformed_override_falls_back_to_the_shipped_recipe(tmp_path):
     _override(tmp_path).write_text("+++\nautomatic = \n")
     doc = recipe_doc("compile", Workspace.at(tmp_path))
     assert not doc.overridden
+
+
+# -- the ledger is data unless this machine made it ----------------------------------------------
+def _cli(*args: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "faultlens.cli.main", *args]
+
+
+def test_a_committed_ledger_never_names_the_command_a_recipe_runs(tmp_path):
+    import shutil
+    import sqlite3
+    import subprocess
+    import sys
+
+    from faultlens.classifier import classify_text
+    from faultlens.classifier.engine import Options
+
+    from .conftest import SAMPLES
+
+    canary = tmp_path / "canary"
+    argv = [sys.executable, "-c", f"open({str(canary)!r}, 'w')"]
+    root = tmp_path / "repo"
+    shutil.copytree(SAMPLES / "typescript" / "tsc-plain-ts2304", root)
+    # A failure the compile recipe fixes and verifies by re-running "its" command.
+    (rec,) = classify_text((root / "output.txt").read_text(), Options(cwd=str(root)))
+    committed_ledger(root / ".faultlens" / "ledger.sqlite3", rec.to_json(), argv)
+    res = subprocess.run(
+        [*_cli("recover", rec.id), "--cwd", str(root), "--workspace", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert not canary.exists(), res.stderr
+    assert "stored runs and records are dropped" in res.stderr
+    db = sqlite3.connect(root / ".faultlens" / "ledger.sqlite3")
+    try:
+        kinds = db.execute(
+            "SELECT type FROM sqlite_master WHERE type IN ('trigger', 'view')"
+        ).fetchall()
+        attempts = db.execute("SELECT failure_id, state FROM attempts").fetchall()
+    finally:
+        db.close()
+    assert kinds == []  # the trigger that rewrote stored runs is gone
+    assert attempts[0] == ("an-earlier-failure", "escalated")  # the history is kept
+
+
+def test_another_machines_ledger_is_moved_aside(tmp_path):
+    from faultlens.recipes import Ledger
+
+    record = {"id": "0123456789abcdef", "failure_type": "compile", "signal": "x"}
+    committed_ledger(tmp_path / ".faultlens" / "ledger.sqlite3", record, ["true"], mark=True)
+    ledger = Ledger.open(Workspace.at(tmp_path))
+    assert ledger.find_record("0123456789abcdef") is None
+    assert ledger.history() == []
+    aside = list((tmp_path / ".faultlens").glob("ledger.sqlite3.untrusted-*"))
+    assert len(aside) == 1
+
+
+def test_a_ledger_file_that_is_a_symlink_is_not_used(tmp_path):
+    from faultlens.recipes import Ledger
+    from faultlens.recipes.model import StateUnavailable
+
+    outside = tmp_path / "outside.db"
+    outside.write_bytes(b"")
+    state = tmp_path / "repo" / ".faultlens"
+    state.mkdir(parents=True)
+    for name in ("ledger.sqlite3", "ledger.sqlite3-wal"):
+        link = state / name
+        link.symlink_to(outside)
+        with pytest.raises(StateUnavailable, match="symlink"):
+            Ledger.open(Workspace.at(tmp_path / "repo"))
+        link.unlink()
+    assert outside.read_bytes() == b""

@@ -3,7 +3,7 @@
 --- faultlens: classified build, test and agent failures as diagnostics, with one
 --- automatic recovery attempt as a quick fix and the escalation shown on hover.
 ---
---- Install the server (`pip install faultlens`), then:
+--- Install the server (`:FaultlensInstall`, or `pipx install faultlens`), then:
 ---
 --- ```lua
 --- vim.lsp.enable('faultlens')        -- or require('faultlens').setup{} for the commands' extras
@@ -13,9 +13,13 @@
 --- The root is the nearest folder holding one of `root_markers`, else the current directory.
 --- Settings go under `settings.faultlens` (see `:help faultlens-settings`).
 
+-- faultlens on PATH, else the environment :FaultlensInstall made (lua/faultlens/install.lua).
+local ok, install = pcall(require, 'faultlens.install')
+local cmd = ok and install.resolve().cmd or { 'faultlens', 'serve' }
+
 ---@type vim.lsp.Config
 return {
-  cmd = { 'faultlens', 'serve' },
+  cmd = cmd,
   -- no `filetypes`: failures are shown in files of every language
   root_markers = { '.faultlens', '.git', 'pyproject.toml', 'package.json', 'Cargo.toml', 'go.mod' },
   root_dir = function(bufnr, on_dir)

@@ -50,3 +50,18 @@ for name, option in pairs({ FaultlensRetry = 'retry', FaultlensSkip = 'skip', Fa
     fl().task_option(option, a.args)
   end, { nargs = '?', complete = complete_tasks, desc = 'faultlens: ' .. option .. ' a task' })
 end
+
+command('FaultlensInstall', function(a)
+  require('faultlens.install').install({
+    spec = a.args,
+    on_done = function(ok)
+      if ok and vim.lsp.enable then
+        vim.lsp.enable('faultlens') -- attach the buffers already open, with the new server
+      end
+    end,
+  })
+end, {
+  nargs = '?',
+  complete = 'file',
+  desc = 'faultlens: install the server in a venv under stdpath("data") (pip spec: default faultlens)',
+})

@@ -36,13 +36,15 @@ export function scratchDirs(root) {
   return dirs;
 }
 
-export function codeServerEnv(dirs, extraPath) {
+export function codeServerEnv(dirs, extraPath, pathOverride) {
+  // pathOverride: the whole PATH (a machine with nothing but what it lists).
+  const base = pathOverride ?? process.env.PATH;
   return {
     ...process.env,
     XDG_CONFIG_HOME: dirs.config,
     XDG_DATA_HOME: dirs.data,
     XDG_CACHE_HOME: dirs.cache,
-    PATH: extraPath ? `${extraPath}${path.delimiter}${process.env.PATH}` : process.env.PATH,
+    PATH: extraPath ? `${extraPath}${path.delimiter}${base}` : base,
   };
 }
 

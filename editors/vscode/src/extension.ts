@@ -22,9 +22,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }
     return settings;
   };
-  session = new ServerSession(output, getSettings);
+  session = new ServerSession(output, getSettings, context.extensionPath);
   const recent = new RecentTasks();
-  let serverPath = getSettings().serverPath;
+  const launchKey = (): string => JSON.stringify([getSettings().serverPath, getSettings().interpreter]);
+  let launch = launchKey();
   const sink = session.ingest.bind(session);
   const seen = recent.add.bind(recent);
 
@@ -39,9 +40,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (!RESTART_KEYS.some((k) => e.affectsConfiguration(`${CONFIG_SECTION}.${k}`))) {
         return;
       }
-      const now = getSettings().serverPath;
-      if (now !== serverPath) {
-        serverPath = now;
+      const now = launchKey();
+      if (now !== launch) {
+        launch = now;
         void session?.restart();
       }
     }),

@@ -2,6 +2,7 @@ import { stub } from "./helpers/register";
 
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 
@@ -44,4 +45,26 @@ test("activation with no faultlens executable explains how to install it and sti
     d.dispose();
   }
   delete stub.config.serverPath;
+});
+
+test("activation with a bundled server but no fitting Python names faultlens.interpreter", async () => {
+  const ext = fs.mkdtempSync(path.join(os.tmpdir(), "faultlens-ext-"));
+  fs.mkdirSync(path.join(ext, "bundled", "tool"), { recursive: true });
+  fs.writeFileSync(path.join(ext, "bundled", "tool", "launch.py"), "");
+  fs.mkdirSync(path.join(ext, "bundled", "libs", "common"), { recursive: true });
+  fs.mkdirSync(path.join(ext, "bundled", "libs", "cp39")); // no machine has a fitting 3.9 bundle
+  stub.config.interpreter = [path.join(ext, "no-python-here")];
+  const context = { subscriptions: [] as { dispose(): void }[], extensionPath: ext };
+  await extension.activate(context as never);
+  const error = stub.recorded.errors.find((e) => /needs Python/.test(e.message));
+  assert.ok(error, "an error message is shown");
+  assert.match(error.message, /no-python-here \(not found\)/);
+  assert.match(error.message, /faultlens\.interpreter/);
+  assert.deepEqual(error.items, ["Open Settings"]);
+  await extension.deactivate();
+  for (const d of context.subscriptions) {
+    d.dispose();
+  }
+  delete stub.config.interpreter;
+  fs.rmSync(ext, { recursive: true, force: true });
 });

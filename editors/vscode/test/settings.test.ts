@@ -22,7 +22,8 @@ test("settings the user did not set keep their defaults", () => {
   assert.deepEqual(settings, DEFAULTS);
   assert.deepEqual(problems, []);
   assert.equal(settings.autoRecover, false);
-  assert.equal(settings.serverPath, "faultlens");
+  assert.equal(settings.serverPath, ""); // automatic: the bundled server, else faultlens on PATH
+  assert.deepEqual(settings.interpreter, []);
 });
 
 test("an invalid value falls back to the default and is reported, valid ones are kept", () => {

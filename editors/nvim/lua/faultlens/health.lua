@@ -74,13 +74,23 @@ function M.check()
     return
   end
   local exe = vim.fn.exepath(cmd[1])
+  local install = require('faultlens.install')
   if exe == '' then
-    health.error(('`%s` not found on PATH'):format(cmd[1]), {
-      'pip install faultlens (or pipx install faultlens)',
+    health.error(('`%s` not found on PATH, and no managed environment'):format(cmd[1]), {
+      ':FaultlensInstall (a venv under ' .. install.venv_dir() .. ')',
+      'or pip install faultlens (pipx install faultlens)',
       "or point setup{ cmd = { '/path/to/faultlens', 'serve' } } at it",
     })
     return
   end
+  local where = {
+    path = 'faultlens on PATH',
+    managed = 'the managed environment ' .. install.venv_dir() .. ' (:FaultlensInstall)',
+    setup = 'setup{ cmd = ... }',
+  }
+  local resolved = install.resolve()
+  local source = exe == resolved.path and where[resolved.source] or 'the faultlens LSP config'
+  health.info(('using %s: %s'):format(source, exe))
   local ver = vim.system({ exe, '--version' }, { text = true }):wait(10000)
   if ver.code == 0 then
     health.ok(('%s: %s'):format(exe, vim.trim(ver.stdout or '')))

@@ -41,8 +41,10 @@ function M.setup(opts)
   local o = M.options
   ---@type vim.lsp.Config
   local cfg = {}
-  if o.cmd then
-    cfg.cmd = o.cmd
+  -- setup{ cmd = ... }, else faultlens on PATH, else the :FaultlensInstall environment.
+  local exe = require('faultlens.install').resolve(o.cmd)
+  if exe.source ~= 'missing' then
+    cfg.cmd = exe.cmd
   end
   if o.settings then
     cfg.settings = { faultlens = o.settings }

@@ -11,7 +11,9 @@ import {
 } from "vscode-languageclient/node";
 
 import { CONFIG_SECTION, DISPLAY_NAME, INSTALL_COMMAND, Messages, SERVE_ARGS } from "./constants";
-import { missingExecutableMessage, resolveExecutable } from "./executable";
+import { resolveExecutable } from "./executable";
+import { bundleAt, type LaunchPlan, planLaunch } from "./launch";
+import { findInterpreter } from "./python";
 import { type FaultlensSettings, serverSettings } from "./settings";
 
 /** `faultlens/ingest` params (server/protocol.py IngestArgs). */
@@ -49,6 +51,8 @@ export class ServerSession implements vscode.Disposable {
   constructor(
     private readonly output: vscode.LogOutputChannel,
     private readonly getSettings: () => FaultlensSettings,
+    /** Where the extension is installed (its bundled server, when it carries one). */
+    private readonly extensionPath?: string,
   ) {}
 
   get state(): SessionState {
@@ -64,26 +68,45 @@ export class ServerSession implements vscode.Disposable {
     this.stateEmitter.fire(state);
   }
 
-  /** Start the server; a missing executable gives a message with the install command. */
+  /** How to start the server: the setting, the bundled server, or PATH (src/common/launch.ts). */
+  private async plan(settings: FaultlensSettings, root: string | undefined): Promise<LaunchPlan> {
+    const lookup = { workspaceFolder: root, home: os.homedir(), pathEnv: process.env.PATH, isExecutable };
+    const bundle =
+      this.extensionPath === undefined
+        ? undefined
+        : bundleAt(this.extensionPath, (f) => fs.existsSync(f), (d) => fs.readdirSync(d));
+    const found =
+      bundle !== undefined && settings.serverPath.trim() === ""
+        ? await findInterpreter(bundle, settings.interpreter, root ? vscode.Uri.file(root) : undefined)
+        : { looked: [] as string[] };
+    return planLaunch({
+      serverPath: settings.serverPath,
+      serverPathResolved: settings.serverPath.trim() === "" ? undefined : resolveExecutable(settings.serverPath, lookup),
+      bundle,
+      interpreter: found.interpreter,
+      looked: found.looked,
+      onPath: resolveExecutable("faultlens", lookup),
+      serveArgs: SERVE_ARGS,
+      installCommand: INSTALL_COMMAND,
+    });
+  }
+
+  /** Start the server; when none can be started, a message naming what is missing. */
   async start(): Promise<void> {
     const settings = this.getSettings();
     const root = workspaceRoot();
-    const command = resolveExecutable(settings.serverPath, {
-      workspaceFolder: root,
-      home: os.homedir(),
-      pathEnv: process.env.PATH,
-      isExecutable,
-    });
-    if (command === undefined) {
-      const message = missingExecutableMessage(settings.serverPath, INSTALL_COMMAND);
-      this.output.error(message);
+    const plan = await this.plan(settings, root);
+    if (plan.kind === "missing") {
+      this.output.error(plan.message);
       this.setState("missing");
-      void this.offerInstall(message);
+      void this.offerInstall(plan.message, plan.setting);
       return;
     }
+    const { command, args } = plan;
+    this.output.info(`server: ${plan.why}`);
     const serverOptions: ServerOptions = {
       command,
-      args: [...SERVE_ARGS],
+      args,
       transport: TransportKind.stdio,
       options: root ? { cwd: root } : {},
     };
@@ -102,7 +125,7 @@ export class ServerSession implements vscode.Disposable {
       }
     });
     this.setState("starting");
-    this.output.info(`starting ${command} ${SERVE_ARGS.join(" ")}`);
+    this.output.info(`starting ${command} ${args.join(" ")}`);
     try {
       await this.client.start();
     } catch (err) {
@@ -117,14 +140,15 @@ export class ServerSession implements vscode.Disposable {
     }
   }
 
-  private async offerInstall(message: string): Promise<void> {
+  private async offerInstall(message: string, setting: "interpreter" | "serverPath"): Promise<void> {
     const copy = "Copy Install Command";
     const open = "Open Settings";
-    const pick = await vscode.window.showErrorMessage(message, copy, open);
+    const buttons = setting === "serverPath" ? [copy, open] : [open];
+    const pick = await vscode.window.showErrorMessage(message, ...buttons);
     if (pick === copy) {
       await vscode.env.clipboard.writeText(INSTALL_COMMAND);
     } else if (pick === open) {
-      await vscode.commands.executeCommand("workbench.action.openSettings", `${CONFIG_SECTION}.serverPath`);
+      await vscode.commands.executeCommand("workbench.action.openSettings", `${CONFIG_SECTION}.${setting}`);
     }
   }
 

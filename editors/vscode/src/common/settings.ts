@@ -6,8 +6,12 @@ import { CONFIG_SECTION } from "./constants";
 export type CommandSpec = string | string[];
 
 export interface FaultlensSettings {
-  /** The faultlens executable (a name on PATH, or a path). Client only. */
+  /** The faultlens executable (a name on PATH, or a path); "" for automatic: the
+   * bundled server, else `faultlens` on PATH. Client only. */
   serverPath: string;
+  /** The Python to run the bundled server with (executable, then arguments); [] to find
+   * one. Client only. */
+  interpreter: string[];
   /** Named commands for Faultlens: Run Command… and the provided tasks. */
   runCommands: Record<string, CommandSpec>;
   /** Files classified whenever they change (relative to the workspace root). */
@@ -25,7 +29,8 @@ export interface FaultlensSettings {
 }
 
 export const DEFAULTS: Readonly<FaultlensSettings> = Object.freeze({
-  serverPath: "faultlens",
+  serverPath: "",
+  interpreter: [],
   runCommands: {},
   watchGlobs: [".faultlens/inbox/*.log", "**/junit*.xml"],
   autoRecover: false,
@@ -49,7 +54,8 @@ const isCommandMap: Check = (v) =>
   Object.values(v).every((c) => isNonEmptyString(c) || (isStringList(c) && (c as string[]).length > 0));
 
 const CHECKS: { [K in keyof FaultlensSettings]: Check } = {
-  serverPath: isNonEmptyString,
+  serverPath: isString,
+  interpreter: isStringList,
   runCommands: isCommandMap,
   watchGlobs: isStringList,
   autoRecover: isBool,
@@ -67,7 +73,12 @@ export interface ReadResult {
 
 /** Settings from `get(key)` (undefined: the default). */
 export function readSettings(get: (key: string) => unknown): ReadResult {
-  const settings = { ...DEFAULTS, runCommands: { ...DEFAULTS.runCommands }, watchGlobs: [...DEFAULTS.watchGlobs] };
+  const settings = {
+    ...DEFAULTS,
+    interpreter: [...DEFAULTS.interpreter],
+    runCommands: { ...DEFAULTS.runCommands },
+    watchGlobs: [...DEFAULTS.watchGlobs],
+  };
   const problems: string[] = [];
   for (const key of Object.keys(CHECKS) as (keyof FaultlensSettings)[]) {
     const value = get(key);
@@ -99,4 +110,4 @@ export function serverSettings(s: FaultlensSettings): Record<string, unknown> {
 }
 
 /** Settings whose change needs the server restarted (the others reach it live). */
-export const RESTART_KEYS: readonly (keyof FaultlensSettings)[] = ["serverPath"];
+export const RESTART_KEYS: readonly (keyof FaultlensSettings)[] = ["serverPath", "interpreter"];

@@ -129,6 +129,12 @@ export const workspace = {
   onDidChangeConfiguration: noEvent,
 };
 
+/** Other extensions (the Python extension is looked up for its environments API). */
+export const installedExtensions = new Map<string, any>();
+export const extensions = {
+  getExtension: (id: string) => installedExtensions.get(id),
+};
+
 export const languages = {
   onDidChangeDiagnostics: noEvent,
   getDiagnostics: () => [] as [unknown, unknown[]][],

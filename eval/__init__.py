@@ -1,0 +1,1 @@
+"""The evaluation corpus and its scorer (eval/README.md)."""

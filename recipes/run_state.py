@@ -1,0 +1,104 @@
+"""The state of one run's recovery, shared by its steps (recipes/session.py):
+the runs of the original command, each failure's outcome so far, the slots
+claimed in the ledger.  And the two things every step does: settle a
+failure's outcome, and run the original command again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .events import EventLog
+from .ledger import Ledger
+from .model import CommandStep, Outcome, Result, Workspace
+from .outcome import make_outcome
+from .runner import Sink, run_step
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+Say = Callable[[str], None]
+
+
+@dataclass(slots=True)
+class FullRun:
+    """A run of the original command (the first, a verification, the last)."""
+
+    exit_code: int | None
+    records: list[FailureRecord]
+    after_change: int  # how many changes had been made when it ran
+
+
+@dataclass(slots=True)
+class Recovery:
+    """What `recover_run` did."""
+
+    outcomes: list[Outcome] = field(default_factory=list)  # one per original record
+    new: list[Outcome] = field(default_factory=list)  # failures that appeared since
+    exit_code: int | None = None  # of the last run of the original command
+    final: list[FailureRecord] = field(default_factory=list)  # what that run reported
+    reruns: int = 0  # runs of the original command after the first
+    box: str | None = None  # the task's one box, when anything was escalated
+
+
+@dataclass(slots=True)
+class RunState:
+    ws: Workspace
+    ledger: Ledger
+    events: EventLog
+    task: str | None
+    run_id: int
+    command: list[str]
+    cwd: str
+    echo: Sink | None
+    say: Say
+    changes: int = 0
+    last: FullRun | None = None
+    results: dict[str, Outcome] = field(default_factory=dict)
+    claims: dict[str, int] = field(default_factory=dict)
+    repeats: set[str] = field(default_factory=set)  # escalated by the anti-loop rule
+    reruns: int = 0
+
+
+def settle(
+    st: RunState,
+    rec: FailureRecord,
+    result: Result,
+    tried: str,
+    reason: str,
+    details: Sequence[str] = (),
+    **extra: Any,
+) -> Outcome:
+    out = make_outcome(
+        rec, st.ws, st.ledger, result, tried, reason, details, with_box=False, **extra
+    )
+    st.results[rec.id] = out
+    return out
+
+
+def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
+    """Run the original command again (or the plan's variant of it: its env)."""
+    from faultlens.classifier.engine import Classifier, Options
+
+    from .docs import recipe_doc, setting
+
+    timeout = float(setting(recipe_doc("compile", st.ws), "verify.timeout", 600))
+    step = step or CommandStep(argv=list(st.command), cwd=st.cwd, timeout=timeout)
+    cwd = st.ws.root if st.cwd in ("", ".") else st.ws.root / st.cwd
+    classifier = Classifier(Options(cwd=str(cwd), task=st.task, command=list(st.command)))
+    from faultlens.classifier.redact import shown_command
+
+    st.say(f"re-running the original command ({shown_command(step.argv)})")
+    res = run_step(step, st.ws, on_data=classifier.feed, echo=st.echo)
+    classifier.options.exit_code = res.exit_code
+    records = classifier.close()
+    for r in records:
+        r.hint.setdefault("command", list(st.command))
+        r.hint.setdefault("cwd", st.cwd)
+        if st.task and not r.task:
+            r.task = st.task
+    code = res.exit_code if res.exit_code is not None else (124 if res.timed_out else 127)
+    st.reruns += 1
+    st.last = FullRun(code, records, st.changes)
+    return st.last

@@ -1,0 +1,185 @@
+"""The type attempts of one run (recipes/session.py): the test attempt (every
+failing test re-run once, before anything changed) and the batch attempt of
+the other types (every fix planned under the apply lock, applied at once, its
+commands run once, one verification)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .batch import ApplyLock, merge_plans
+from .edits import apply_edits
+from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
+from .planning import plan
+from .run_state import FullRun, RunState, rerun_original, settle
+from .runner import run_commands
+from .test_batch import plan_reruns, run_reruns, verdicts
+from .verdict import base_id
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+
+# -- test: one re-run of every failing test ---------------------------------------------------
+def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
+    from .docs import recipe_doc, setting
+
+    timeout = float(setting(recipe_doc("test", st.ws), "verify.timeout", 300))
+    selections, per_record, refused = plan_reruns(records, st.ws, st.command, st.cwd)
+    if st.changes:
+        # Something changed since the failures were seen: a pass would prove nothing.
+        for rec in records:
+            settle(st, rec, "escalated", "nothing", "files changed since the failure was seen")
+        return "nothing"
+    for rec in records:
+        st.events.emit("recovery.attempted", rec, tried="re-run the failing tests once")
+    n = sum(len(s.tests) for s in selections)
+    if selections:
+        st.say(f"re-running {n} failing test(s) once, in {len(selections)} command(s)")
+    runs = run_reruns(selections, st.ws, st.cwd, {}, timeout, st.echo)
+    names = [t.test_id for sel in selections for t in sel.tests]
+    runners = ", ".join(sorted({s.runner for s in selections}))
+    if not selections:
+        tried = "nothing (no test could be re-run)"
+    elif n == 1:
+        tried = f"re-ran {names[0]} once ({runners})"
+    else:
+        tried = f"re-ran the {n} failing tests once ({runners})"
+    for v, rec in zip(
+        verdicts(records, per_record, refused, runs, st.command), records, strict=True
+    ):
+        if v.verdict == "flaky":
+            settle(st, rec, "recovered", tried, f"flaky test: {v.reason}", verified=True)
+            st.results[rec.id].details.append("Flaky: failed, then passed on its own re-run")
+        elif v.verdict == "real":
+            again = [f"Run it alone: {v.command}"] if v.command else []
+            settle(st, rec, "escalated", tried, f"a real failure: {v.reason}", again)
+        elif v.verdict == "not_run":
+            settle(st, rec, "escalated", tried, v.reason)
+        else:
+            settle(st, rec, "escalated", "nothing (no safe re-run)", v.reason)
+    return tried
+
+
+# -- compile and the rest: one batch ---------------------------------------------------------------
+def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
+    ws = st.ws
+    with ApplyLock(ws):
+        # Planned under the lock, against the files as they are now.
+        plans: list[tuple[FailureRecord, Plan | Refusal]] = [
+            (
+                rec,
+                plan(rec, ws, command=st.command, cwd=st.cwd),
+            )
+            for rec in records
+        ]
+        for rec, p in plans:
+            if isinstance(p, Refusal):
+                settle(
+                    st,
+                    rec,
+                    p.result,
+                    "nothing (no safe fix)",
+                    p.reason,
+                    [*p.details, *(f"Suggested: {s}" for s in p.suggestions)],
+                )
+            elif not p.automatic:
+                settle(
+                    st,
+                    rec,
+                    "escalated",
+                    f"nothing (proposed: {p.title})",
+                    "this recipe is not automatic here: apply it by hand (code action or "
+                    "`faultlens recover`)",
+                    p.details,
+                )
+        todo = [(r, p) for r, p in plans if isinstance(p, Plan) and p.automatic]
+        if not todo:
+            return "nothing"
+        batch = merge_plans([p for _, p in todo])
+        for rec, p in todo:
+            st.events.emit("recovery.attempted", rec, tried=p.title, summary=p.summary)
+        st.say(f"{ft}: {batch.title}")
+        if batch.conflicts:
+            for rec, p in todo:
+                if p in batch.conflicts:
+                    settle(st, rec, "escalated", p.title, "its edit overlaps another fix's edit")
+            todo = [(r, p) for r, p in todo if p not in batch.conflicts]
+        try:
+            if batch.edits:
+                apply_edits(batch.edits, ws)
+                st.changes += 1
+        except (UnsafeEdit, ApplyError) as exc:
+            for rec, p in todo:
+                settle(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
+            return batch.title
+    from faultlens.classifier.redact import shown_command
+
+    for step in batch.commands:
+        st.say(f"running {shown_command(step.argv)}")
+    failure = run_commands(batch.commands, st.ws, st.echo)
+    if batch.commands:
+        st.changes += 1
+    if failure is not None:
+        for rec, p in todo:
+            settle(st, rec, p.on_failure, p.title, failure, p.details)
+        return batch.title
+    _verify_batch(st, todo, batch.verify)
+    return batch.title
+
+
+def _verify_batch(
+    st: RunState, todo: list[tuple[FailureRecord, Plan]], verify: Plan | None
+) -> None:
+    """One verification for the whole batch: the original command re-run (with
+    the plan's retries and backoff), or the plans' own checks."""
+    ws = st.ws
+    if verify is None:
+        return
+    if verify.verify_by == "check" or verify.verify is None or verify.verify_by == "none":
+        for rec, p in todo:
+            if p.verify_by == "check" and p.check is not None:
+                res = p.check()
+                result: Result = "recovered" if res.ok else p.on_failure
+                settle(st, rec, result, p.title, res.reason, p.details, verified=True)
+            else:
+                # Verified by the final run of the original command.
+                settle(st, rec, "recovered", p.title, "applied", p.details)
+        return
+    ids = {base_id(r.id) for r, _ in todo}
+    tries = 1 + max(0, verify.retries)
+    full: FullRun | None = None
+    for i in range(tries):
+        delay = verify.backoff[min(i, len(verify.backoff) - 1)] if verify.backoff else 0.0
+        if delay > 0:
+            st.say(f"waiting {delay:g} s before re-running")
+            ws.settings.sleep(delay)
+        full = rerun_original(st, verify.verify)
+        if full.exit_code == 0 or not ids & {base_id(r.id) for r in full.records}:
+            break
+    assert full is not None
+    still = {base_id(r.id) for r in full.records}
+    # Every run after the first is a retry: 1 s, 2 s, 4 s are three.
+    n = i + 1 if verify.backoff else 0
+    after = f" (after {n} retr{'y' if n == 1 else 'ies'})" if n else ""
+    for rec, p in todo:
+        if base_id(rec.id) in still:
+            settle(
+                st,
+                rec,
+                p.on_failure,
+                p.title,
+                f"still reported when the command was run again{after}",
+                p.details,
+                verified=True,
+            )
+        else:
+            settle(
+                st,
+                rec,
+                "recovered",
+                p.title,
+                f"no longer reported{after}",
+                p.details,
+                verified=True,
+            )

@@ -1,0 +1,7 @@
+fn main() {
+    let v = vec![1];
+    let r = &v;
+    drop(v);
+    println!("{:?}", r);
+    let unused = 3;
+}

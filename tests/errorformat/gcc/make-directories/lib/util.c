@@ -1,0 +1,1 @@
+int util(void) { return missing_name; }

@@ -1,0 +1,5 @@
+main :: IO ()
+main = putStrLn (1 + "x")
+
+f :: Int -> Int
+f = g

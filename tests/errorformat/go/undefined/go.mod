@@ -1,0 +1,3 @@
+module example.com/efm
+
+go 1.21

@@ -1,0 +1,8 @@
+package main
+
+import "fmt"
+
+func main() {
+	fmt.Println(strings.ToUpper("x"))
+	var n int = "s"
+}

@@ -1,0 +1,6 @@
+public class App {
+    public static void main(String[] a) {
+        Strin s = "x";
+        int n = "y";
+    }
+}

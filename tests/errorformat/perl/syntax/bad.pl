@@ -1,0 +1,3 @@
+use strict;
+my $x = ;
+print $y;

@@ -1,0 +1,4 @@
+<?php
+function f() {
+  echo "x"
+}

@@ -1,0 +1,4 @@
+def Foo( x )
+  y = 1
+  return x
+end

@@ -1,0 +1,5 @@
+def f(x)
+  x.upcase
+end
+
+f(nil)

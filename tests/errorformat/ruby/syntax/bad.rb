@@ -1,0 +1,4 @@
+def broken(
+  puts "x"
+end
+class

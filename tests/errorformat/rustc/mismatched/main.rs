@@ -1,0 +1,4 @@
+fn main() {
+    let x: i32 = "text";
+    println!("{}", y);
+}

@@ -1,0 +1,2 @@
+const user: UserProfile = load();
+export const n: number = "x";

@@ -1,0 +1,13 @@
+-module(shop_cart).
+-export([new/0, add/4, count/1, total/1, format/1]).
+
+new() -> [].
+
+add(Cart, Name, Cents, Quantity) when is_integer(Cents), Cents >= 0 ->
+    Cart ++ [{Name, Cents, Quantity}].
+
+count(Cart) -> length(Cart).
+
+total(Cart) -> lists:sum([Cents * Q || {_, Cents, Q} <- Cart]).
+
+format(Cents) -> lists:flatten(io_lib:format("~.2f EUR", [Cents div 100 * 1.0])).

@@ -1,0 +1,3 @@
+.text
+movz %eax, %ebx
+  addq $1

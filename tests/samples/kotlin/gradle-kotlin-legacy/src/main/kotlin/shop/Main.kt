@@ -1,0 +1,7 @@
+package shop
+
+fun main() {
+    val cart = Cart().add("tea", Price(350), 2).add("cake", Price(420))
+    val total: String = cart.total()
+    println("Total: $total")
+}

@@ -1,0 +1,5 @@
+class UsersController < ApplicationController
+  def index
+    @users = User.where(name: params[:name])
+  end
+end

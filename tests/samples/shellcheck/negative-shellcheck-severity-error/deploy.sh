@@ -1,0 +1,4 @@
+#!/bin/bash
+target=$1
+cd "$target"
+echo "deploying to $target"

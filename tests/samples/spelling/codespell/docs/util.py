@@ -1,0 +1,3 @@
+def occurence_count(items):
+    """Return how many times each item occurs."""
+    return len(items)  # teh count

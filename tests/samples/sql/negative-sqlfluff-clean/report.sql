@@ -1,0 +1,5 @@
+select
+    orders.id,
+    orders.total
+from orders
+where orders.total > 100

@@ -1,0 +1,4 @@
+select id,
+    total
+from orders
+where total >> 100 and and id = 1
