@@ -12,7 +12,7 @@ import os
 import time
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from lsprotocol import types as T
 
@@ -136,6 +136,20 @@ def default_key(argv: list[str] | None, task: str | None, cwd: str | None = None
     return base if cwd in (None, "", ".") else f"{base} (in {cwd})"
 
 
+def open_run_log(ls: FaultLensServer, log_path: Path) -> tuple[IO[bytes], bool]:
+    """The streamed run log, opened for writing (never through a symlink a
+    checkout left in the state dir), and whether it is the real one (else the
+    state cannot be written: said once, and the output goes nowhere)."""
+    from faultlens.recipes import statefs
+    from faultlens.recipes.events import unwritable
+
+    try:
+        return statefs.open_for_write(log_path), True
+    except OSError as exc:
+        unwritable(ls.recipe_workspace(), exc)
+        return open(os.devnull, "wb"), False  # the caller closes it
+
+
 def run_source(argv: list[str] | None, cwd: str | None) -> str:
     """What produced a run's failures within its task: the command in its folder
     (a task's `tsc` and `npm test` each replace only their own failures)."""
@@ -218,19 +232,11 @@ async def run_task(
             return stop.is_set() or (fut is not None and fut.cancelled())
 
         from faultlens.classifier.logredact import LogRedactor, scrub_file
-        from faultlens.recipes import statefs
-        from faultlens.recipes.events import unwritable
 
         # The log on disk never holds a secret, nor one a scanner names a few
         # lines later (the classifier is fed first; lines are held back).
         scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
-        try:  # never through a symlink a checkout left in the state dir
-            log_out = statefs.open_for_write(log_path)
-            logged = True
-        except OSError as exc:
-            unwritable(ls.recipe_workspace(), exc)
-            log_out = open(os.devnull, "wb")  # noqa: SIM115 - closed by the with below
-            logged = False
+        log_out, logged = open_run_log(ls, log_path)
         with log_out as out:
 
             async def on_output(chunk: bytes) -> None:

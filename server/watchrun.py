@@ -159,7 +159,7 @@ async def follow(
     from faultlens.classifier.logredact import LogRedactor, scrub_file
     from faultlens.classifier.redact import shown_command
 
-    from .commands import LOG_HOLD_LINES, run_source
+    from .commands import LOG_HOLD_LINES, open_run_log, run_source
 
     key = state.key
     shown = shown_command(argv)
@@ -243,7 +243,8 @@ async def follow(
                 ),
             )
         ls.info(f"faultlens: watching {shown} in {cwd} ({state.watcher.name} cycles)")
-        with open(log_path, "wb") as out:
+        log_out, logged = open_run_log(ls, log_path)
+        with log_out as out:
 
             async def on_output(chunk: bytes) -> None:
                 nonlocal last_output
@@ -280,7 +281,7 @@ async def follow(
                         else:
                             await handle([piece])
             out.write(scrub.close())
-        if scrub.late:
+        if scrub.late and logged:
             await asyncio.to_thread(scrub_file, log_path, scrub.late)
         if result.error:
             ls.warn(f"faultlens: {result.error}", show=True)
