@@ -556,7 +556,15 @@ class FaultLensServer(LanguageServer):
         for e in entries:
             try:
                 href = hrefs[e.record.failure_type]
-                out.append(convert.diagnostic_json(e, lines, codec, recipe_href=href))
+                out.append(
+                    convert.diagnostic_json(
+                        e,
+                        lines,
+                        codec,
+                        recipe_href=href,
+                        task_in_source=self.settings.task_in_source,
+                    )
+                )
             except Exception as exc:
                 self.crashed(f"diagnostic for {e.record.id}", exc)
         return out, version
@@ -594,7 +602,11 @@ class FaultLensServer(LanguageServer):
         out = []
         for e in entries:
             d = convert.diagnostic(
-                e, lines or ["\n"], codec, recipe_href=hrefs[e.record.failure_type]
+                e,
+                lines or ["\n"],
+                codec,
+                recipe_href=hrefs[e.record.failure_type],
+                task_in_source=self.settings.task_in_source,
             )
             if d.range.start.line <= rng.end.line and d.range.end.line >= rng.start.line:
                 out.append((e, d))

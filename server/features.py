@@ -170,7 +170,7 @@ def register(server: FaultLensServer) -> None:
         uri = params.text_document.uri
         found = {e.record.id: (e.record, e.task, d) for e, d in ls.entries_at(uri, params.range)}
         for d in params.context.diagnostics:  # what the client shows, if we lost it
-            rec = convert.record_from_data(d.data) if d.source == convert.SOURCE else None
+            rec = convert.record_from_data(d.data) if convert.is_ours(d.source) else None
             if rec is not None and rec.id not in found:
                 entry = ls.store.get(rec.id)
                 found[rec.id] = (entry.record if entry else rec, entry.task if entry else "", d)

@@ -65,6 +65,11 @@ class Settings(BaseModel):
     run_timeout: float = Field(
         default=1800.0, gt=0, description="Seconds before faultlens.run stops a command."
     )
+    task_in_source: bool = Field(
+        default=False,
+        description="Name the task in each diagnostic's source (`faultlens: <task>`), so "
+        "VS Code's Problems view can be filtered by task and shows each failure's task.",
+    )
     keep_diagnostics_on_stop: bool = Field(
         default=False,
         description="A watch task that is stopped or killed keeps its last cycle's diagnostics "

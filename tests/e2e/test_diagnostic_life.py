@@ -12,7 +12,16 @@ import pytest
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import TS2304, TS2304_FILE, command, ingest_sample, served, until, uri
+from .conftest import (
+    TS2304,
+    TS2304_FILE,
+    code_actions,
+    command,
+    ingest_sample,
+    served,
+    until,
+    uri,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = served()
@@ -179,3 +188,26 @@ async def test_clear_forgets_a_tasks_failures(client: LanguageClient) -> None:
         lambda: not any("T-CLEAR" in d.message for d in client.diagnostics.get(target, ())),
         what="cleared",
     )
+
+
+async def test_task_in_source_names_the_task_for_the_problems_view(client: LanguageClient) -> None:
+    """With `taskInSource`, VS Code's Problems view shows (and filters by) each
+    failure's task: `faultlens: T-SRC`; its code actions are still offered."""
+    root = client.root  # type: ignore[attr-defined]
+    target = uri(root / TS2304_FILE)
+    client.workspace_did_change_configuration(
+        T.DidChangeConfigurationParams(settings={"faultlens": {"taskInSource": True}})
+    )
+    try:
+        ingest_sample(client, task="T-SRC")
+
+        def of_task() -> list[T.Diagnostic]:
+            return [d for d in client.diagnostics.get(target, ()) if d.source == "faultlens: T-SRC"]
+
+        (d,) = await until(of_task, what="the task in the source")
+        actions = await code_actions(client, root / TS2304_FILE, d.range, [d])
+        assert any("UserProfile" in a.title for a in actions), [a.title for a in actions]
+    finally:
+        client.workspace_did_change_configuration(
+            T.DidChangeConfigurationParams(settings={"faultlens": {"taskInSource": False}})
+        )

@@ -382,7 +382,8 @@ local function task_here()
   local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
   for _, d in ipairs(vim.diagnostic.get(0, { lnum = lnum })) do
     local lsp = d.user_data and d.user_data.lsp
-    if d.source == NAME and lsp and type(lsp.data) == 'table' then
+    local ours = d.source == NAME or vim.startswith(d.source or '', NAME .. ': ') -- taskInSource
+    if ours and lsp and type(lsp.data) == 'table' then
       local t = lsp.data.task
       return (t and t ~= vim.NIL) and t or 'default'
     end

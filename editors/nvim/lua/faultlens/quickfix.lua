@@ -118,7 +118,7 @@ function M.enable(group)
         return
       end
       for _, d in ipairs(changed) do
-        if d.source == 'faultlens' then
+        if d.source == 'faultlens' or vim.startswith(d.source or '', 'faultlens: ') then
           M.schedule()
           return
         end
