@@ -50,6 +50,15 @@ def add_parser(sub: Any) -> None:
         "--format", choices=SUMMARY_FORMATS, default="text", help="summary format (on stderr)"
     )
     p.add_argument("--cwd", default=".", help="directory to run the command in (default: .)")
+    p.add_argument(
+        "--watch",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="follow CMD as a watcher, reporting each cycle (default: when CMD names one, "
+        "e.g. tsc --watch, vitest --watch, nodemon)",
+    )
+    p.add_argument("--begin", metavar="REGEX", help="a line that begins a watcher's cycle")
+    p.add_argument("--end", metavar="REGEX", help="a line that ends a watcher's cycle")
     add_workspace_args(p)
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARGS...")
     p.set_defaults(func=run)
@@ -301,6 +310,28 @@ def summary_json(report: RunReport) -> dict[str, Any]:
     }
 
 
+def _watcher(cmd: list[str], args: argparse.Namespace) -> Any:
+    """The watcher to follow CMD with (`--watch`, `--begin`/`--end`, or the one
+    CMD names), or None to run it to its end."""
+    import re
+
+    from faultlens.classifier.cycles import AUTO, generic, watcher_for
+
+    if args.watch is False:
+        return None
+    if args.begin or args.end:
+        try:
+            return generic(args.begin, args.end, name="--begin/--end")
+        except re.error as exc:
+            raise UsageError(f"bad cycle pattern: {exc}") from None
+    known = watcher_for(cmd)
+    if known is None and args.watch:
+        import dataclasses
+
+        return dataclasses.replace(AUTO, quiet=2.0)
+    return known
+
+
 def run(args: argparse.Namespace) -> int:
     cmd = list(args.command)
     if cmd and cmd[0] == "--":
@@ -315,6 +346,21 @@ def run(args: argparse.Namespace) -> int:
         cwd.relative_to(ws.root)
     except ValueError:
         raise UsageError(f"--cwd {cwd} is outside the workspace {ws.root}") from None
+    watcher = _watcher(cmd, args)
+    if watcher is not None:
+        from .watch import run_watch
+
+        return run_watch(
+            cmd,
+            cwd=cwd,
+            ws=ws,
+            task=args.task,
+            watcher=watcher,
+            recover=args.recover,
+            out=sys.stdout.buffer,
+            err_bytes=sys.stderr.buffer,
+            err=sys.stderr,
+        )
     report = run_command(
         cmd,
         cwd=cwd,

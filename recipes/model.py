@@ -59,9 +59,10 @@ class RecipeSettings:
     # Extra environment for every command the engine runs (merged over os.environ).
     env: dict[str, str] = field(default_factory=dict)
     # Verification by something other than running the command again: given the
-    # step and the record, the output that stands for the re-run (watch mode: the
-    # watcher's next cycle), or None to run the step as usual.
-    rerun: Callable[[CommandStep, FailureRecord], Rerun | None] | None = None
+    # step and the record (None: the whole original command), the output that
+    # stands for the re-run (watch mode: the watcher's next cycle), or None to
+    # run the step as usual.
+    rerun: Callable[[CommandStep, FailureRecord | None], Rerun | None] | None = None
 
 
 def _within(path: str, root: str) -> bool:

@@ -314,7 +314,7 @@ def cycle_rerun(
     watcher's first cycle that began after the fix was written (`since`)."""
     loop = asyncio.get_running_loop()
 
-    def rerun(step: CommandStep, record: FailureRecord) -> Rerun:
+    def rerun(step: CommandStep, record: FailureRecord | None) -> Rerun:
         from faultlens.recipes.model import Rerun
 
         how = f"the watcher's next cycle ({state.watcher.name})"
