@@ -120,3 +120,32 @@ def test_a_stop_ends_the_process_tree_even_a_child_in_its_own_session(tmp_path: 
     while any(runner._exists(p) for p in seen) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [p for p in seen if runner._exists(p)], "a process of the tree is left"
+
+
+PROJECT_MATCHER = """
+[[tool.faultlens.rules]]
+id = "project.devsh"
+category = "compile"
+problemMatcher = { owner = "dev", pattern = { regexp = '^(.*):(\\d+): (.*)$', file = 1, line = 2, message = 3 }, background = { beginsPattern = '^== build', endsPattern = '^== (ok|failed)' } }
+"""
+
+
+def test_a_watcher_is_followed_by_the_project_matchers_background(tmp_path: Path) -> None:
+    """A VS Code problem matcher's background in the project config gives the
+    cycle banners of a watcher faultlens does not know (`./dev.sh`)."""
+    from faultlens.classifier.cycles import Begin, CycleReader, End
+    from faultlens.server.watchrun import choose
+
+    (tmp_path / "pyproject.toml").write_text(PROJECT_MATCHER)
+    w = choose(["./dev.sh"], tmp_path, watch=True, begin=None, end=None)
+    assert w is not None and w.name == "project:project.devsh"
+    pieces = CycleReader(w).feed(b"== build 1\nsrc/a.c:3: nope\n== failed\n== build 2\n== ok\n")
+    assert [type(p).__name__ for p in pieces if isinstance(p, Begin | End)] == [
+        "End",
+        "Begin",
+        "End",
+    ]
+    assert choose(["./dev.sh"], tmp_path, watch=None, begin=None, end=None) is None
+    assert choose(["./dev.sh"], tmp_path, watch=False, begin=None, end=None) is None
+    run_patterns = choose(["./dev.sh"], tmp_path, watch=None, begin="^>>", end="^<<")
+    assert run_patterns is not None and run_patterns.name == "run patterns"
