@@ -78,8 +78,6 @@ class Locator:
             return self._map_suffix(windows.parts[1:]) or windows.as_posix()
         if "\\" in p and not os.path.isabs(p):
             p = PureWindowsPath(p).as_posix()
-        if _windows_drive(p):  # `D:/a/app/app/src/x.cs` from a Windows runner
-            return self._map_suffix(tuple(x for x in p[3:].split("/") if x)) or p
         if not p.startswith("/"):  # Path(p).is_absolute(), on POSIX
             norm = os.path.normpath(p)
             if norm.startswith(".."):
@@ -180,15 +178,10 @@ def _plain_relative(printed: str) -> str | None:
         return None
     if "\\" in p and not os.path.isabs(p):
         p = PureWindowsPath(p).as_posix()
-    if p.startswith("/") or _windows_drive(p):
+    if p.startswith("/"):
         return None
     norm = os.path.normpath(p)
     return None if norm.startswith("..") else norm
-
-
-def _windows_drive(p: str) -> bool:
-    """`C:/...`: an absolute Windows path (as posix), never under a POSIX cwd."""
-    return len(p) > 2 and p[1] == ":" and p[2] == "/" and p[0].isascii() and p[0].isalpha()
 
 
 def _is_file(path: Path) -> bool:

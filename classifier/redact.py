@@ -342,12 +342,3 @@ def masked_secret(argv: Sequence[str] | None) -> str | None:
         if MASKED.search(str(arg)):
             return str(arg)
     return None
-
-
-def __getattr__(name: str) -> Any:
-    """`LogRedactor` lives in logredact.py (it imports this module)."""
-    if name == "LogRedactor":
-        from .logredact import LogRedactor
-
-        return LogRedactor
-    raise AttributeError(name)

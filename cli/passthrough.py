@@ -19,6 +19,8 @@ import selectors
 import subprocess
 from collections.abc import Callable
 
+from faultlens.recipes.runner import shell_status
+
 Sink = Callable[[bytes], None]
 
 READ = 1 << 16  # at most this much per read (what a pipe holds by default)
@@ -52,12 +54,6 @@ def copy_through(
     proc.stdout.close()
     proc.stderr.close()
     return shell_status(code)
-
-
-def shell_status(code: int) -> int:
-    """A process's exit status as a shell reports it: 128+N for a command
-    killed by signal N (Popen says -N), e.g. 139 for SIGSEGV."""
-    return 128 - code if code < 0 else code
 
 
 def _pump(sel: selectors.BaseSelector, on_data: Sink) -> None:

@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from .main import UsageError
+from .runio import group_summary, guarded, tests_affected
+from .runio import say as _say
+from .runio import writer as _writer
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -83,20 +86,6 @@ def workspace_for(args: argparse.Namespace, cwd: Path, worker: str = "cli") -> W
     return Workspace(roots=[root], state_dir=state, settings=RecipeSettings(worker=worker))
 
 
-def guarded(ws: Workspace, fn: Any, *args: Any) -> Any:
-    """`fn(*args)`, or None when the state cannot be written (said once): a
-    read-only or full state dir never stops the command."""
-    from faultlens.recipes import StateUnavailable
-
-    try:
-        return fn(*args)
-    except StateUnavailable as exc:
-        from faultlens.recipes.events import unwritable
-
-        unwritable(ws, exc)
-        return None
-
-
 @dataclass(slots=True)
 class RunReport:
     exit_code: int
@@ -104,22 +93,6 @@ class RunReport:
     outcomes: list[Outcome] = field(default_factory=list)
     box: str | None = None  # the task's one escalation box
     reruns: int = 0  # runs of the original command after the first
-
-
-def _writer(stream: IO[bytes]) -> Any:
-    def write(chunk: bytes) -> None:
-        try:
-            stream.write(chunk)
-            stream.flush()
-        except (BrokenPipeError, ValueError):
-            pass
-
-    return write
-
-
-def _say(err: IO[str], text: str) -> None:
-    err.write(f"faultlens: {text}\n")
-    err.flush()
 
 
 def run_command(
@@ -135,9 +108,9 @@ def run_command(
 ) -> RunReport:
     """Run, classify, log, recover; everything but the summary."""
     from faultlens.recipes.ledger import Ledger
-    from faultlens.recipes.runner import build_env, spawn
+    from faultlens.recipes.runner import build_env, shell_status, spawn
 
-    from .passthrough import copy_through, shell_status
+    from .passthrough import copy_through
 
     ledger: Ledger | None = guarded(ws, Ledger.open, ws)
     cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
@@ -229,26 +202,6 @@ def _where(r: FailureRecord) -> str:
     return f"{r.source_file}:{r.source_line}" if r.source_line else r.source_file
 
 
-def _tests(n: int) -> str:
-    return f"{n} test{'s' if n != 1 else ''} affected"
-
-
-def group_summary(records: Sequence[FailureRecord]) -> str:
-    """`1 compile failure, 60 tests affected; 2 test failures`"""
-    by_type: dict[str, list[FailureRecord]] = {}
-    for r in records:
-        by_type.setdefault(r.failure_type.value, []).append(r)
-    parts = []
-    for ft, recs in by_type.items():
-        n = len(recs)
-        part = f"{n} {ft} failure{'s' if n != 1 else ''}"
-        affected = sum(r.affected for r in recs)
-        if affected > n:
-            part += f", {_tests(affected)}"
-        parts.append(part)
-    return "; ".join(parts)
-
-
 def summary_text(report: RunReport, recover: bool) -> str:
     """One row per failure group (a cause with the tests it accounts for), the
     totals, then the task's one box when anything was escalated."""
@@ -261,11 +214,11 @@ def summary_text(report: RunReport, recover: bool) -> str:
         for o in report.outcomes:
             what = o.tried if o.result != "escalated" else o.record.signal
             if o.record.affected > 1:
-                what = f"{what} ({_tests(o.record.affected)})"
+                what = f"{what} ({tests_affected(o.record.affected)})"
             rows.append((o.result, o.record.failure_type.value, _where(o.record), what))
     else:
         for r in report.records:
-            what = r.signal + (f" ({_tests(r.affected)})" if r.affected > 1 else "")
+            what = r.signal + (f" ({tests_affected(r.affected)})" if r.affected > 1 else "")
             rows.append(("found", r.failure_type.value, _where(r), what))
     heads = ("RESULT", "CATEGORY", "LOCATION", "WHAT")
     widths = [max(len(heads[c]), *(len(row[c]) for row in rows)) for c in range(3)]

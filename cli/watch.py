@@ -117,7 +117,8 @@ def run_watch(
     from faultlens.recipes.runner import build_env, spawn
 
     from .passthrough import copy_through
-    from .run import _say, _writer
+    from .runio import say as _say
+    from .runio import writer as _writer
 
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
     if isinstance(child, str):
@@ -233,7 +234,8 @@ class Follower:
         from faultlens.classifier.redact import redact_argv
         from faultlens.recipes.events import EventLog
 
-        from .run import _say, group_summary, guarded
+        from .runio import group_summary, guarded
+        from .runio import say as _say
 
         assert self._classifier is not None
         self._classifier.options.exit_code = self._exit
@@ -266,7 +268,7 @@ class Follower:
 
     def _recover(self, records: list[FailureRecord], run_id: int, cwd_rel: str) -> None:
         """The cycle's failures get their one attempt (one batch at a time)."""
-        from .run import _say
+        from .runio import say as _say
 
         if self._recovering is not None and self._recovering.is_alive():
             _say(self.err, "a recovery is still verifying; this cycle's failures wait for it")

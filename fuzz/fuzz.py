@@ -2,7 +2,8 @@
 
     python fuzz/fuzz.py TARGET CORPUS_DIR [libFuzzer options...]
 
-The corpus folder is seeded from tests/samples (see `seeds`) when empty.
+The corpus folder is seeded from tests/samples and fuzz/seeds (targets.SEEDS)
+when empty.
 Use fuzz/run.sh rather than this file directly.
 """
 
@@ -15,23 +16,15 @@ from pathlib import Path
 import atheris
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "tests" / "samples"
 sys.path.insert(0, str(ROOT / "fuzz"))
 
 with atheris.instrument_imports(include=["faultlens", "targets"]):
     import targets
 
-SEED_GLOBS = {
-    "classifier": ["*/*/output.txt"],
-    "junit": ["**/*.xml"],
-    "sarif": ["**/*.sarif"],
-    "cargo_json": ["cargo_json/*/output.txt", "rust/*/output.txt"],
-}
-
 
 def seeds(target: str) -> list[Path]:
-    """The sample files that seed a target's corpus."""
-    return sorted({p for g in SEED_GLOBS[target] for p in SAMPLES.glob(g) if p.is_file()})
+    """The files that seed a target's corpus (targets.SEEDS)."""
+    return sorted({p for g in targets.SEEDS[target] for p in ROOT.glob(g) if p.is_file()})
 
 
 def seed_corpus(target: str, corpus: Path) -> None:

@@ -4,8 +4,10 @@
 #   fuzz/run.sh [seconds] [target...]
 #
 # seconds: how long EACH target runs (default 600); targets: any of
-# classifier junit sarif cargo_json (default: all four, run side by side).
-# Corpora grow in build/fuzz/corpus/<target> (seeded from tests/samples);
+# classifier junit sarif cargo_json early_init config (default: all six, run
+# side by side).
+# Corpora grow in build/fuzz/corpus/<target> (seeded from tests/samples and
+# fuzz/seeds);
 # a crash is written to build/fuzz/crashes/<target>-crash-* and the run fails.
 # Needs `pip install atheris` in .venv (a manylinux wheel; no compiler).
 set -euo pipefail
@@ -14,7 +16,7 @@ py="${PYTHON:-$root/.venv/bin/python}"
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(classifier junit sarif cargo_json)
+[ ${#targets[@]} -gt 0 ] || targets=(classifier junit sarif cargo_json early_init config)
 out="$root/build/fuzz"
 mkdir -p "$out/crashes" "$out/logs"
 pids=()

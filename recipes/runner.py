@@ -34,6 +34,12 @@ class ProcessResult:
     tail: bytes  # the last TAIL_BYTES of the combined output
 
 
+def shell_status(code: int) -> int:
+    """A process's exit status as a shell reports it: 128+N for a command
+    killed by signal N (Popen says -N), e.g. 139 for SIGSEGV."""
+    return 128 - code if code < 0 else code
+
+
 def build_env(ws: Workspace | None, extra: Mapping[str, str]) -> dict[str, str]:
     """The environment a command runs with: ours, the settings', the step's."""
     env = dict(os.environ)

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from . import journal
+from .fixes.gitcore import Git
 from .fixes.gitrefs import valid_ref
-from .fixes.gitsync import Git
 from .model import StateUnavailable, UnsafeEdit, Workspace
 from .safety import to_workspace_relative
 

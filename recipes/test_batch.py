@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from faultlens.classifier.files import read_text, text_or_none
 from faultlens.classifier.redact import shown_command
 
 from .fixes.test_runners import Refused, Selection, SingleTest, runner_name, script_invocation
@@ -89,7 +90,7 @@ def go_package_dir(package: str, cwd: Path, root: Path) -> str | None:
     while True:
         mod = folder / "go.mod"
         if mod.is_file():
-            m = re.search(r"^module\s+(\S+)", mod.read_text("utf-8", "replace")[:4096], re.M)
+            m = re.search(r"^module\s+(\S+)", text_or_none(mod, 1 << 20) or "", re.M)
             if m is None:
                 return None
             module = m.group(1).strip('"')
@@ -129,7 +130,7 @@ def _script(cwd: Path, command: Sequence[str]) -> str | None:
     import json
 
     try:
-        data = json.loads((cwd / "package.json").read_text("utf-8")[: 1 << 20])
+        data = json.loads(read_text(cwd / "package.json", 1 << 20))
     except (OSError, ValueError):
         return None
     scripts = data.get("scripts") if isinstance(data, dict) else None

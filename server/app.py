@@ -1,8 +1,9 @@
 """The faultlens language server: state, and the operations the handlers call.
 
 `FaultLensServer` holds the settings, the failure store and the recipe
-workspace; `create_server()` builds one and registers the LSP features
-(server/features.py) and the commands (server/commands.py).  Everything that
+workspace; `server/assemble.py` builds one and registers the LSP features
+(server/features.py) and the commands (server/commands.py), which build on
+this module and never the reverse.  Everything that
 can take time (classifying output, the recipe engine, the ledger) runs in a
 worker thread with `asyncio.to_thread`, so hovers stay fast while a big output
 is being classified.
@@ -12,19 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import enum
 import functools
 import hashlib
 import json
 import logging
 import os
+import sys
 import threading
 import time
 import traceback
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from cattrs import Converter
 from lsprotocol import types as T
@@ -75,10 +78,28 @@ _default_converter: Callable[[], Converter] = default_converter  # pygls leaves 
 
 
 def _converter() -> Converter:
-    """pygls' converter, passing JSON-ready dicts (diagnostic `data`) through as they are."""
+    """pygls' converter, passing JSON-ready dicts (diagnostic `data`) through as
+    they are, and reading enumerations leniently: a value this lsprotocol does
+    not know (a newer client's `symbolKind.valueSet` 1..29) is kept as sent
+    instead of failing the whole message, as LSP asks of both sides ("handle
+    values outside its set gracefully")."""
     converter = _default_converter()
     converter.register_unstructure_hook(convert.JsonObject, lambda data: data)
+    for name in dir(T):
+        kind = getattr(T, name)
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            converter.register_structure_hook(kind, _lenient(kind))
     return converter
+
+
+def _lenient(kind: type[enum.Enum]) -> Callable[[Any, Any], Any]:
+    def structure(value: Any, _: Any) -> Any:
+        try:
+            return kind(value)
+        except ValueError:
+            return value
+
+    return structure
 
 
 class FaultLensServer(LanguageServer):
@@ -104,6 +125,9 @@ class FaultLensServer(LanguageServer):
         self.ready = False  # `initialized` has run: requests to the client are allowed
         self.poll_task: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
+        # The recipe command for one failure (server/commands.py sets it): what
+        # auto-recover calls, so this module never imports the commands.
+        self.recover_one: Callable[[str], Awaitable[Any]] | None = None
         self._ws: Workspace | None = None
         self._config_said: set[str] = set()  # config errors already shown to the user
         self._ws_key: tuple[Any, ...] | None = None
@@ -112,6 +136,17 @@ class FaultLensServer(LanguageServer):
         self._log_seq: dict[Path, int] = {}  # run log -> the latest write requested
         self._log_lock = threading.Lock()
         self._scratch: Path | None = None  # the state folder when the root does not exist
+
+    # -- transport --------------------------------------------------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio with faultlens' reader (server/transport.py)."""
+        from .serving import serve_io
+
+        serve_io(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """pygls' TCP server has no authentication: use serving.serve_tcp."""
+        raise RuntimeError("faultlens serves TCP only with a token (server/serving.py)")
 
     # -- workspace ------------------------------------------------------------
     @property
@@ -158,9 +193,13 @@ class FaultLensServer(LanguageServer):
         root = self.root
         if root.is_dir():
             return Path(os.path.abspath(root / self.settings.state_dir))
-        return self._scratch_state(root)
+        return self._scratch_state(
+            f"the workspace folder {root} does not exist; nothing is created there"
+        )
 
-    def _scratch_state(self, root: Path) -> Path:
+    def _scratch_state(self, why: str) -> Path:
+        """A private temporary folder for this session's state, removed at
+        exit, when the workspace's cannot be used (`why`, said once)."""
         if self._scratch is None:
             import atexit
             import shutil
@@ -169,8 +208,8 @@ class FaultLensServer(LanguageServer):
             self._scratch = Path(tempfile.mkdtemp(prefix="faultlens-state-"))
             atexit.register(shutil.rmtree, self._scratch, ignore_errors=True)
             self.warn(
-                f"faultlens: the workspace folder {root} does not exist; nothing is created "
-                f"there (this session's state is kept in {self._scratch}, removed at exit)",
+                f"faultlens: {why} (this session's state is kept in {self._scratch}, "
+                "removed at exit)",
                 show=True,
             )
         return self._scratch
@@ -433,14 +472,16 @@ class FaultLensServer(LanguageServer):
 
     async def auto_recover(self, failure_ids: Sequence[str]) -> None:
         """The one automatic attempt for each fixable failure, one after the other
-        (two fixes never edit the same file at once)."""
-        from .commands import apply_recipe
-
+        (two fixes never edit the same file at once), through the recipe command
+        that server/commands.py registered (`self.recover_one`)."""
+        recover = self.recover_one
+        if recover is None:
+            return
         for fid in failure_ids:
             if self.store.get(fid) is None:
                 continue  # gone meanwhile (a re-run, a previous fix)
             try:
-                await apply_recipe(self, fid, edit_applied=False)
+                await recover(fid)
             except Exception as exc:
                 self.crashed(f"automatic recipe for {fid}", exc)
 
@@ -493,8 +534,9 @@ class FaultLensServer(LanguageServer):
         try:
             return statefs.ensure_dirs(ws.state, "runs") / run_log_name(store_task)
         except (OSError, StateUnavailable) as exc:
-            unwritable(ws, exc)
-            return self.state_dir / "runs" / run_log_name(store_task)
+            unwritable(ws, exc)  # and never the vetted path: it may lead out of the workspace
+            scratch = self._scratch_state(f"run logs cannot be kept in {ws.state_dir}")
+            return statefs.ensure_dirs(scratch, "runs") / run_log_name(store_task)
 
     def log_writer(
         self, path: Path, data: bytes, vault: set[str] | None = None
@@ -823,16 +865,6 @@ def _packaged_recipe_href(failure_type: str) -> str | None:
     except (ImportError, TypeError):
         return None
     return convert.path_to_uri(path) if path.is_file() else None
-
-
-def create_server() -> FaultLensServer:
-    """A server with every feature and command registered."""
-    from . import commands, features
-
-    ls = FaultLensServer()
-    features.register(ls)
-    commands.register(ls)
-    return ls
 
 
 Handler = Callable[..., Any]

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 import time
 import uuid
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as T
 
@@ -21,6 +20,7 @@ from faultlens.classifier.redact import shown_command
 from . import actions, convert, runner
 from . import protocol as P
 from .app import FaultLensServer, PendingPlan
+from .runlog import LOG_HOLD_LINES, default_key, open_run_log, run_source
 from .store import TaskInfo
 
 if TYPE_CHECKING:
@@ -28,11 +28,15 @@ if TYPE_CHECKING:
     from faultlens.recipes import CommandStep, Outcome, Plan, TextEdit
 
 REPORT_EVERY = 0.2  # seconds between $/progress reports
-LOG_HOLD_LINES = 300  # run-log lines held back until the classifier is past them
 
 
 def register(server: FaultLensServer) -> None:
-    """Register every faultlens.* command."""
+    """Register every faultlens.* command (and the recipe auto-recover runs)."""
+
+    async def recover_one(failure_id: str) -> Any:
+        return await apply_recipe(server, failure_id, edit_applied=False)
+
+    server.recover_one = recover_one
 
     @server.command(P.CMD_RUN)
     async def run(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
@@ -126,36 +130,6 @@ def _store_keys(ls: FaultLensServer, task: str) -> list[str]:
 
 
 # -- running and ingesting output ------------------------------------------------------
-def default_key(argv: list[str] | None, task: str | None, cwd: str | None = None) -> str:
-    """The store key of a run, which the next run with the same key replaces:
-    its task, or the command itself, and the folder (root-relative) it ran in
-    when that is not the root, so that a clean `make` in `api` does not clear
-    the failures of `make` in `web`.  Secrets are masked: keys are shown (log
-    messages, the failure listing, code-action arguments)."""
-    base = task or (f"run:{shown_command(argv)}" if argv else "ingest")
-    return base if cwd in (None, "", ".") else f"{base} (in {cwd})"
-
-
-def open_run_log(ls: FaultLensServer, log_path: Path) -> tuple[IO[bytes], bool]:
-    """The streamed run log, opened for writing (never through a symlink a
-    checkout left in the state dir), and whether it is the real one (else the
-    state cannot be written: said once, and the output goes nowhere)."""
-    from faultlens.recipes import statefs
-    from faultlens.recipes.events import unwritable
-
-    try:
-        return statefs.open_for_write(log_path), True
-    except OSError as exc:
-        unwritable(ls.recipe_workspace(), exc)
-        return open(os.devnull, "wb"), False  # the caller closes it
-
-
-def run_source(argv: list[str] | None, cwd: str | None) -> str:
-    """What produced a run's failures within its task: the command in its folder
-    (a task's `tsc` and `npm test` each replace only their own failures)."""
-    return default_key(argv, None, cwd)
-
-
 async def launch(
     ls: FaultLensServer,
     argv: list[str],

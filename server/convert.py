@@ -22,7 +22,7 @@ from lsprotocol import types as T
 from pygls import uris
 from pygls.workspace import PositionCodec
 
-from .placement import Placement, resolve
+from .placement import Placement, code_point_column, resolve
 from .store import Entry
 
 SOURCE = "faultlens"
@@ -87,14 +87,19 @@ def code_point_range(p: Placement, lines: Sequence[str]) -> T.Range:
     line = min(p.line, len(lines) - 1)
     text = _strip(lines[line])
     indent = len(text) - len(text.lstrip())
-    col = min(p.column, len(text)) if p.column is not None else indent
+    column = p.column if p.column is None else code_point_column(text, p.column, p.column_unit)
+    col = min(column, len(text)) if column is not None else indent
+    end_column = p.end_column
+    if p.end_line is not None and end_column is not None:
+        end_text = _strip(lines[min(p.end_line, len(lines) - 1)])
+        end_column = code_point_column(end_text, end_column, p.column_unit)
     if (
         p.end_line is not None
-        and p.end_column is not None
-        and (p.end_line > line or (p.end_line == line and p.end_column > col))
+        and end_column is not None
+        and (p.end_line > line or (p.end_line == line and end_column > col))
     ):
         end_line = min(p.end_line, len(lines) - 1)
-        end_col = min(p.end_column, len(_strip(lines[end_line])))
+        end_col = min(end_column, len(_strip(lines[end_line])))
     elif p.column is not None and (m := _WORD.match(text, col) or _QUOTED.match(text, col)):
         end_line, end_col = line, m.end()  # the word (or "key") the tool points at
     else:

@@ -12,11 +12,14 @@ library alone, answers it from a snapshot of what the full server answers
 The full server then reads that same `initialize` message first and sets itself
 up exactly as it would have (workspace, client capabilities, settings); its
 own answer is compared with the one already sent and dropped, and a difference
-is logged as an error.  Messages the client sends meanwhile wait in the pipe,
-in order.  Anything unusual — another first message, a header pygls would not
-accept, params of the wrong shape, an installed pygls or lsprotocol other than
-the snapshot's — and the first message simply goes to the full server, which
-answers it as before.
+is logged as an error; if the full server rejects that `initialize` (an error
+answer), the client is told with window/showMessage and the server exits with
+status 1 instead of staying silently half-started.  Messages the client sends
+meanwhile wait in the pipe, in order.  Anything unusual — another first
+message, a frame the reader would report (server/framing.py: junk, a bad
+length, a body that is not JSON or is nested too deeply), params of the wrong
+shape, an installed pygls or lsprotocol other than the snapshot's — and the
+first message simply goes to the full server, which answers it as before.
 
 `tests/server/test_fast_init.py` keeps the snapshot equal to the full server's
 answer over a matrix of clients; `python -m faultlens.server.fast_init`
@@ -32,7 +35,6 @@ import io
 import json
 import logging
 import os
-import re
 import sys
 import threading
 from collections.abc import Callable
@@ -40,14 +42,14 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TypeGuard
 
+from .framing import parse_body, read_frame_sync
+
 log = logging.getLogger(__name__)
 
 SNAPSHOT = Path(__file__).with_name("capabilities.json")
 DISABLE_ENV = "FAULTLENS_FAST_INIT"  # "0": always let the full server answer
 ENCODINGS = ("utf-8", "utf-16", "utf-32")  # what pygls' position codec supports
 PINNED = ("pygls", "lsprotocol")  # the snapshot is valid for these versions only
-_CONTENT_LENGTH = re.compile(rb"Content-Length: (\d+)\r\n")  # pygls' own header rule
-_MAX_HEADER = 4096
 
 
 class Server(Protocol):
@@ -55,36 +57,21 @@ class Server(Protocol):
 
 
 class Readable(Protocol):
-    def readline(self) -> bytes: ...
+    def readline(self, size: int = -1, /) -> bytes: ...
 
     def read(self, n: int = -1, /) -> bytes: ...
 
 
 # -- reading the first message ---------------------------------------------------------
 def read_message(stream: Readable) -> tuple[bytes, dict[str, Any] | None]:
-    """The raw bytes of the first message and, when pygls would read it the same
-    way, its JSON body.  Reads exactly one message (or up to a header it does not
-    accept, or the end of the stream)."""
-    raw = bytearray()
-    length = 0
-    while True:
-        line = stream.readline()
-        raw += line
-        if not line or len(raw) > _MAX_HEADER:
-            return bytes(raw), None
-        if not length and (m := _CONTENT_LENGTH.fullmatch(line)):
-            length = int(m.group(1))
-        if length and not line.strip():
-            break
-    body = stream.read(length)
-    raw += body
-    if len(body) != length:
-        return bytes(raw), None
-    try:
-        msg = json.loads(body)
-    except ValueError:
-        return bytes(raw), None
-    return bytes(raw), msg if isinstance(msg, dict) else None
+    """The raw bytes of the first message and, when it is a well-formed frame
+    holding a JSON object, that object.  Reads exactly one message (or up to a
+    header block it does not accept, or the end of the stream); never raises
+    on what it reads (a body nested too deeply is simply not answered here:
+    the full server's reader answers it with Parse error)."""
+    raw, _, body = read_frame_sync(stream)
+    msg = parse_body(body) if body is not None else None
+    return raw, msg if isinstance(msg, dict) else None
 
 
 class Prefixed:
@@ -95,15 +82,18 @@ class Prefixed:
         self._prefix = prefix
         self._stream = stream
 
-    def readline(self) -> bytes:
+    def readline(self, size: int = -1) -> bytes:
         if not self._prefix:
-            return self._stream.readline()
-        nl = self._prefix.find(b"\n") + 1
-        if nl:
-            line, self._prefix = self._prefix[:nl], self._prefix[nl:]
+            return self._stream.readline(size)
+        nl = self._prefix.find(b"\n") + 1  # 0: no line end in the prefix
+        cut = nl or len(self._prefix)
+        if size >= 0:
+            cut = min(cut, size)
+        line, self._prefix = self._prefix[:cut], self._prefix[cut:]
+        if (nl and cut == nl) or (size >= 0 and len(line) >= size):
             return line
-        rest, self._prefix = self._prefix, b""
-        return rest + self._stream.readline()
+        # the prefix ended inside a line: the rest of it comes from the stream
+        return line + self._stream.readline(size - len(line) if size >= 0 else -1)
 
     def read(self, n: int = -1) -> bytes:
         if not self._prefix:
@@ -239,6 +229,7 @@ class Deduplicating:
         self._out = out
         self._sent = sent
         self._lock = threading.Lock()
+        self.rejected = False  # the full server refused the initialize answered early
 
     def write(self, data: bytes) -> int:
         with self._lock:
@@ -257,6 +248,8 @@ class Deduplicating:
             return False
         if msg.get("id") != self._sent["id"]:
             return False
+        if "error" in msg:
+            self._rejected(msg["error"])
         if msg != self._sent:
             log.error(
                 "faultlens: the initialize answer sent early differs from the server's: "
@@ -268,6 +261,29 @@ class Deduplicating:
         self._sent = None
         return True
 
+    def _rejected(self, error: Any) -> None:
+        """The full server refused the `initialize` the early answer accepted:
+        the client believes the server started, and it did not.  It is told
+        (window/showMessage, an Error) and the server stops (exit status 1),
+        as a client told so in the answer itself would stop it."""
+        detail = error.get("message") if isinstance(error, dict) else None
+        text = (
+            f"faultlens could not start: it rejects this editor's initialize "
+            f"({detail or error}); the server stops. Please report it with the editor's "
+            f"name and version (FAULTLENS_FAST_INIT=0 answers initialize with the error)."
+        )
+        log.error("%s", text)
+        note = {
+            "jsonrpc": "2.0",
+            "method": "window/showMessage",
+            "params": {"type": 1, "message": text},
+        }
+        body = json.dumps(note).encode("utf-8")
+        self._out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self._out.flush()
+        self.rejected = True
+        raise SystemExit(1)  # out of the server's loop, like pygls' own `exit`
+
     def flush(self) -> None:
         self._out.flush()
 
@@ -276,12 +292,13 @@ class Deduplicating:
 
 
 # -- serving ------------------------------------------------------------------------
-def serve_stdio(create: Callable[[], Server], stdin: BinaryIO, stdout: BinaryIO) -> None:
+def serve_stdio(create: Callable[[], Server], stdin: BinaryIO, stdout: BinaryIO) -> int:
     """Serve LSP on stdin/stdout, answering `initialize` before `create()` (which
-    imports pygls) has finished."""
+    imports pygls) has finished.  The exit status: 1 when the full server
+    rejected the initialize answered early, else 0."""
     if os.environ.get(DISABLE_ENV) == "0":
         create().start_io(stdin, stdout)
-        return
+        return 0
     made: list[Server] = []
     failed: list[BaseException] = []
 
@@ -305,7 +322,9 @@ def serve_stdio(create: Callable[[], Server], stdin: BinaryIO, stdout: BinaryIO)
     loader.join()
     if failed:
         raise failed[0]
-    made[0].start_io(Prefixed(raw, stdin), Deduplicating(stdout, sent))
+    out = Deduplicating(stdout, sent)
+    made[0].start_io(Prefixed(raw, stdin), out)
+    return 1 if out.rejected else 0
 
 
 # -- the snapshot ------------------------------------------------------------------------

@@ -143,8 +143,10 @@ async def run_command(
         with contextlib.suppress(asyncio.CancelledError):
             await dog
         _LIVE.discard(proc.pid)
+    from faultlens.recipes.runner import shell_status  # 128+N for a command killed by signal N
+
     return RunResult(
-        exit_code=code,
+        exit_code=shell_status(code),
         lines=lines,
         bytes=size,
         seconds=time.monotonic() - start,

@@ -159,7 +159,7 @@ async def follow(
     from faultlens.classifier.logredact import LogRedactor, scrub_file
     from faultlens.classifier.redact import shown_command
 
-    from .commands import LOG_HOLD_LINES, open_run_log, run_source
+    from .runlog import LOG_HOLD_LINES, open_run_log, run_source
 
     key = state.key
     shown = shown_command(argv)

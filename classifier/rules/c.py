@@ -111,6 +111,7 @@ class _CompilerDiagnostic:
         self._note_at: tuple[str, int, int | None] | None = None
         self._free = 1  # clang's excerpt: one source line before the caret line
         self._after_caret = False
+        self._gcc_excerpt = False  # a `  8 | ...` gutter: gcc (display columns)
 
     def feed(self, line: str, line_no: int) -> bool:
         diag = _DIAG.match(line)
@@ -141,6 +142,7 @@ class _CompilerDiagnostic:
             return True
         if _GCC_SNIPPET.match(line):
             self._free = 0  # gcc's excerpt has a gutter: no free source line follows
+            self._gcc_excerpt = True
             return True
         if _CARET.match(line):
             self._after_caret = True
@@ -158,6 +160,15 @@ class _CompilerDiagnostic:
             self._free -= 1  # clang's source line (no gutter)
             return True
         return False
+
+    def _column_unit(self) -> str:
+        """What the column counts: gcc 11 and later count display columns (a tab
+        to the next multiple of 8, a wide character as 2), clang (and older
+        gcc) count bytes.  gcc is known by its excerpt's gutter, or by the
+        typographic quotes and `In function` context it prints."""
+        if self._gcc_excerpt or self.function or "‘" in self.message:
+            return "display"
+        return "byte"
 
     def _note(self, m: re.Match[str]) -> None:
         message = m.group("message").strip()
@@ -191,6 +202,8 @@ class _CompilerDiagnostic:
             hint["fixits"] = self.fixits
         if self.notes:
             hint["notes"] = self.notes
+        if self.column is not None:
+            hint["column_unit"] = self._column_unit()
         return [
             Hit(
                 signal=self.signal,
@@ -231,7 +244,10 @@ def c_compiler_error(m: re.Match[str], ctx: LineContext) -> Block:
     header of a fatal `x.h: No such file or directory` / clang `'x.h' file
     not found` (hint["missing_header"]); from the notes, gcc's "did you
     forget to '#include <x>'?" and clang's "include the header <x>"
-    (hint["include"]).  Machine-applicable edits go into hint["fixits"]:
+    (hint["include"]).  The column is the compiler's own: hint["column_unit"]
+    says what it counts ("display": gcc 11 and later, "byte": clang, older
+    gcc), so that the editor highlights the right token on a line with tabs
+    or non-ASCII text.  Machine-applicable edits go into hint["fixits"]:
     `fix-it:"file":{l:c-l:c}:"text"` lines (`-fdiagnostics-parseable-fixits`,
     gcc and clang) and gcc's `+++ |+#include <iostream>` insertion.
 

@@ -41,8 +41,8 @@ from faultlens.classifier.files import read_bytes
 from .. import journal
 from ..model import StateUnavailable, UnsafeEdit, Workspace
 from ..safety import to_workspace_relative
+from .gitcore import Git, display_ref, not_restored, operation_in_progress
 from .gitrefs import valid_ref
-from .gitsync import Git, display_ref, not_restored, operation_in_progress
 
 KIND = "git.sync"
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?", re.ASCII)

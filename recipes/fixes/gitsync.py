@@ -22,205 +22,31 @@ that rebase and puts the branch back.  No journal, no sync: it refuses.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model import Workspace
-from .gitrefs import short_branch, valid_ref, valid_remote
+from .gitcore import (
+    Git,
+    GitResult,
+    dirty_paths,
+    display_ref,
+    not_restored,
+    operation_in_progress,
+)
+from .gitrefs import valid_ref, valid_remote
 
 if TYPE_CHECKING:
     from .gitjournal import GitOp
 
-SAFE_CONFIG = (
-    "core.hooksPath=/dev/null",
-    "rebase.autoStash=false",
-    "merge.autoStash=false",
-    "rebase.autoSquash=false",
-    "rebase.updateRefs=false",
-    "core.editor=true",
-    "advice.detachedHead=false",
-)
 EXIT_CONFLICT = 3  # both rebase and merge-forward conflicted (both aborted)
 EXIT_REFUSED = 4  # a precondition no longer holds
 EXIT_BROKEN = 5  # an abort did not restore the state (a human must look)
 
 
-def git_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        {
-            "GIT_TERMINAL_PROMPT": "0",
-            "GIT_EDITOR": "true",
-            "GIT_SEQUENCE_EDITOR": "true",
-            "GIT_MERGE_AUTOEDIT": "no",
-            "LC_ALL": "C",
-            "LANGUAGE": "C",
-        }
-    )
-    return env
-
-
-@dataclass(slots=True)
-class GitResult:
-    code: int
-    out: str
-    err: str
-
-
-class Git:
-    """git in one directory, argv only."""
-
-    def __init__(self, cwd: Path, timeout: float = 120.0) -> None:
-        self.cwd = cwd
-        self.timeout = timeout
-
-    def argv(self, *args: str) -> list[str]:
-        out = ["git"]
-        for c in SAFE_CONFIG:
-            out += ["-c", c]
-        return [*out, *args]
-
-    def run(self, *args: str, timeout: float | None = None) -> GitResult:
-        try:
-            proc = subprocess.run(
-                self.argv(*args),
-                cwd=self.cwd,
-                env=git_env(),
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=timeout or self.timeout,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return GitResult(127, "", str(exc))
-        return GitResult(
-            proc.returncode,
-            proc.stdout.decode("utf-8", "replace"),
-            proc.stderr.decode("utf-8", "replace"),
-        )
-
-    def out(self, *args: str) -> str | None:
-        res = self.run(*args)
-        return res.out.strip() if res.code == 0 else None
-
-
-@dataclass(slots=True)
-class RepoState:
-    """What the planner needs to know before touching a repository."""
-
-    toplevel: Path | None = None
-    branch: str | None = None  # None: detached HEAD
-    head: str | None = None
-    operation: str | None = None  # rebase | merge | cherry-pick | revert | am
-    dirty: list[str] = field(default_factory=list)  # tracked changes (porcelain lines)
-    remote: str | None = None
-    upstream_ref: str | None = None  # refs/remotes/origin/main (or refs/heads/x for ".")
-    upstream: str | None = None  # origin/main
-    bad_config: str | None = None  # an upstream setting that failed validation
-    ahead: int | None = None
-    behind: int | None = None
-
-
-def operation_in_progress(git: Git) -> str | None:
-    """The multi-step operation git is in the middle of, if any."""
-    checks = (
-        ("rebase-merge", "rebase"),
-        ("rebase-apply", "rebase"),
-        ("MERGE_HEAD", "merge"),
-        ("CHERRY_PICK_HEAD", "cherry-pick"),
-        ("REVERT_HEAD", "revert"),
-    )
-    for name, op in checks:
-        path = git.out("rev-parse", "--git-path", name)
-        if path is None:
-            continue
-        full = Path(path) if Path(path).is_absolute() else git.cwd / path
-        if full.exists():
-            if name == "rebase-apply" and (full / "applying").exists():
-                return "am"
-            return op
-    return None
-
-
-def dirty_paths(git: Git) -> list[str]:
-    """Tracked files with staged or unstaged changes (untracked files are left
-    alone: git itself refuses to overwrite them)."""
-    res = git.run("status", "--porcelain=v1", "--untracked-files=no", "--ignore-submodules=none")
-    if res.code != 0:
-        return [f"(git status failed: {res.err.strip()})"]
-    return [ln for ln in res.out.splitlines() if ln.strip()]
-
-
-def ahead_behind(git: Git) -> tuple[int, int] | None:
-    """(ahead, behind) of HEAD against its upstream, from `git status --porcelain=v2 --branch`."""
-    res = git.run("status", "--porcelain=v2", "--branch", "--untracked-files=no")
-    if res.code != 0:
-        return None
-    for ln in res.out.splitlines():
-        if ln.startswith("# branch.ab "):
-            parts = ln.split()
-            try:
-                return int(parts[2].lstrip("+")), int(parts[3].lstrip("-"))
-            except (IndexError, ValueError):
-                return None
-    return None
-
-
-def state(cwd: Path) -> RepoState:
-    """The repository around `cwd` (read-only queries)."""
-    git = Git(cwd)
-    st = RepoState()
-    top = git.out("rev-parse", "--show-toplevel")
-    if not top:
-        return st
-    st.toplevel = Path(top)
-    st.head = git.out("rev-parse", "--verify", "-q", "HEAD")
-    st.branch = git.out("symbolic-ref", "-q", "--short", "HEAD")
-    st.operation = operation_in_progress(git)
-    st.dirty = dirty_paths(git)
-    if st.branch is None:
-        return st
-    if not valid_ref(st.branch):
-        st.bad_config = f"current branch name {st.branch!r}"
-        return st
-    remote = git.out("config", "--get", f"branch.{st.branch}.remote")
-    merge = git.out("config", "--get", f"branch.{st.branch}.merge")
-    if remote is None or merge is None:
-        return st
-    if not valid_remote(remote):
-        st.bad_config = f"branch.{st.branch}.remote = {remote!r}"
-        return st
-    if not valid_ref(merge):
-        st.bad_config = f"branch.{st.branch}.merge = {merge!r}"
-        return st
-    full = git.out("rev-parse", "--symbolic-full-name", "@{upstream}")
-    if not full or not valid_ref(full):
-        if full:
-            st.bad_config = f"upstream {full!r}"
-        return st
-    st.remote = remote
-    st.upstream_ref = full
-    if full.startswith("refs/remotes/"):
-        st.upstream = full[len("refs/remotes/") :]
-    else:
-        st.upstream = short_branch(full)
-    ab = ahead_behind(git)
-    if ab is not None:
-        st.ahead, st.behind = ab
-    return st
-
-
 # -- the sync command -------------------------------------------------------------
-def display_ref(ref: str) -> str:
-    """`refs/remotes/origin/main` → `origin/main`, `refs/heads/x` → `x`."""
-    return ref[len("refs/remotes/") :] if ref.startswith("refs/remotes/") else short_branch(ref)
-
-
 def _say(text: str) -> None:
     print(f"faultlens-gitsync: {text}", flush=True)
 
@@ -233,20 +59,6 @@ def _tail(res: GitResult) -> str:
 def _conflicted(git: Git) -> list[str]:
     out = git.out("diff", "--name-only", "--diff-filter=U")
     return [x for x in (out or "").splitlines() if x]
-
-
-def not_restored(git: Git, head: str) -> str | None:
-    """None when HEAD is `head` and index and work tree are clean, else what is wrong."""
-    now = git.out("rev-parse", "--verify", "-q", "HEAD")
-    if now != head:
-        return f"HEAD is {now}, was {head}"
-    op = operation_in_progress(git)
-    if op:
-        return f"a {op} is still in progress"
-    dirty = dirty_paths(git)
-    if dirty:
-        return "the work tree is not clean: " + ", ".join(dirty[:5])
-    return None
 
 
 def sync(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..conflicts import Choice, conflict_hunks, resolve_hunk
 from ..context import PlanContext
-from ..fixes import gitsync
+from ..fixes import gitcore
 from ..fixes.gitrefs import valid_ref
 from ..model import CommandStep, Hunk, Plan, Refusal, TextEdit, UnsafeEdit, VerifyResult
 from ..safety import inside_workspace, to_workspace_relative
@@ -140,11 +140,11 @@ def _refuse_names(ctx: PlanContext) -> Refusal | None:
 
 def _status_check(ctx: PlanContext, top_rel: str, upstream: str) -> VerifyResult:
     cwd = inside_workspace(ctx.ws, top_rel) if top_rel != "." else ctx.root
-    git = gitsync.Git(cwd)
-    op = gitsync.operation_in_progress(git)
+    git = gitcore.Git(cwd)
+    op = gitcore.operation_in_progress(git)
     if op:
         return VerifyResult(False, f"a {op} is in progress")
-    ab = gitsync.ahead_behind(git)
+    ab = gitcore.ahead_behind(git)
     if ab is None:
         return VerifyResult(False, "`git status` shows no upstream for the branch")
     ahead, behind = ab
@@ -158,7 +158,7 @@ def _status_check(ctx: PlanContext, top_rel: str, upstream: str) -> VerifyResult
 def plan(ctx: PlanContext) -> Plan | Refusal:
     rec = ctx.record
     code = rec.code or ""
-    st = gitsync.state(ctx.cwd_path)
+    st = gitcore.state(ctx.cwd_path)
     if st.toplevel is None:
         return Refusal("not inside a git work tree")
     try:

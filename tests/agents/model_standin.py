@@ -1,10 +1,15 @@
-"""A local stand-in for the Anthropic Messages API, scripted for one test.
+"""Local stand-ins for the model APIs the agent CLIs call, scripted for one test.
 
-It answers Claude Code's streamed `POST /v1/messages` with server-sent events
-in the API's format: the first turn asks for one Bash tool call (the command
-the test gives), every later turn ends with a short text.  Every request body
-is kept, so a test can read what the CLI sent the model (the tool result, a
-hook's additional context, the tool list).  Loopback only; bounded by the test.
+Each answers the first turn with one shell tool call (the command the test
+gives) and every later turn with a short text, and keeps every request body,
+so a test can read what the CLI sent the model (the tool result, a hook's
+additional context, the tool list).  Loopback only; bounded by the test.
+
+* `ModelStandIn`: the Anthropic Messages API (Claude Code's streamed
+  `POST /v1/messages`, answered with server-sent events in the API's format).
+* `GeminiStandIn`: the Gemini API (Gemini CLI's
+  `POST /v1beta/models/M:streamGenerateContent?alt=sse`, a `functionCall` of
+  `run_shell_command`).
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, TypeVar
+
+_S = TypeVar("_S", bound="_StandIn")
 
 
 def _sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
@@ -69,8 +76,9 @@ def _has_tool_result(body: dict[str, Any]) -> bool:
     return False
 
 
-class ModelStandIn:
-    """`with ModelStandIn("npm test") as api:` then point ANTHROPIC_BASE_URL at api.url."""
+class _StandIn:
+    """An HTTP server on loopback that records each POST and answers it with
+    `self.answer(path, body) -> (content type, bytes)`."""
 
     def __init__(self, command: str) -> None:
         self.command = command
@@ -82,16 +90,7 @@ class ModelStandIn:
                 size = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(size) or b"{}")
                 standin.requests.append({"path": self.path, "body": body})
-                if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
-                    self._send("application/json", b'{"input_tokens": 10}')
-                    return
-                if _has_tool_result(body):
-                    data = _message({"type": "text", "text": "done"}, "end_turn")
-                else:
-                    call = {"command": standin.command, "description": "build"}
-                    block = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": call}
-                    data = _message(block, "tool_use")
-                self._send("text/event-stream", data)
+                self._send(*standin.answer(self.path, body))
 
             def _send(self, kind: str, data: bytes) -> None:
                 self.send_response(200)
@@ -106,17 +105,65 @@ class ModelStandIn:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[str, bytes]:
+        raise NotImplementedError
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def model_requests(self) -> list[dict[str, Any]]:
-        return [r["body"] for r in self.requests if "messages" in r["body"]]
-
-    def __enter__(self) -> ModelStandIn:
+    def __enter__(self: _S) -> _S:
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+class ModelStandIn(_StandIn):
+    """`with ModelStandIn("npm test") as api:` then point ANTHROPIC_BASE_URL at api.url."""
+
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[str, bytes]:
+        if not path.startswith("/v1/messages") or "count_tokens" in path:
+            return "application/json", b'{"input_tokens": 10}'
+        if _has_tool_result(body):
+            return "text/event-stream", _message({"type": "text", "text": "done"}, "end_turn")
+        call = {"command": self.command, "description": "build"}
+        block = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": call}
+        return "text/event-stream", _message(block, "tool_use")
+
+    def model_requests(self) -> list[dict[str, Any]]:
+        return [r["body"] for r in self.requests if "messages" in r["body"]]
+
+
+class GeminiStandIn(_StandIn):
+    """`with GeminiStandIn("npm test") as api:` then point GOOGLE_GEMINI_BASE_URL at api.url."""
+
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[str, bytes]:
+        answered = any(
+            "functionResponse" in part
+            for c in body.get("contents", [])
+            for part in c.get("parts", [])
+        )
+        if answered:
+            parts: list[dict[str, Any]] = [{"text": "done"}]
+        else:
+            args = {"command": self.command, "description": "build"}
+            parts = [{"functionCall": {"name": "run_shell_command", "args": args}}]
+        reply = {
+            "candidates": [
+                {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+            ],
+            "usageMetadata": {
+                "promptTokenCount": 10,
+                "candidatesTokenCount": 5,
+                "totalTokenCount": 15,
+            },
+        }
+        if "alt=sse" in path:
+            return "text/event-stream", f"data: {json.dumps(reply)}\r\n\r\n".encode()
+        return "application/json", json.dumps(reply).encode()
+
+    def model_requests(self) -> list[dict[str, Any]]:
+        return [r["body"] for r in self.requests if "contents" in r["body"]]

@@ -124,7 +124,7 @@ def test_the_escalated_failure_can_be_explained_from_the_terminal(ts_project):
     assert "ERROR: Compile" in res.stdout and "[retry claude-code-4acc1807]" in res.stdout
 
 
-@pytest.mark.parametrize("name", ["codex-PostToolUse-shell", "gemini-AfterTool-shell"])
+@pytest.mark.parametrize("name", ["codex-PostToolUse-shell", "gemini-AfterTool-tsc"])
 def test_codex_and_gemini_payloads_get_the_same_answer_in_their_own_format(ts_project, name):
     agent = name.split("-", 1)[0]
     data = payload(name, cwd=str(ts_project))

@@ -41,7 +41,7 @@ def test_codex_post_tool_use_reads_the_exec_output_and_its_exit_code():
 
 
 def test_gemini_after_tool_reads_output_and_exit_code_from_llm_content():
-    call = parse("gemini", payload("gemini-AfterTool-shell"))
+    call = parse("gemini", payload("gemini-AfterTool-tsc"))
     assert call is not None and call.exit_code == 2
     assert (
         call.output
@@ -50,7 +50,7 @@ def test_gemini_after_tool_reads_output_and_exit_code_from_llm_content():
 
 
 def test_gemini_shell_call_without_output_is_empty_not_the_placeholder():
-    data = payload("gemini-AfterTool-shell")
+    data = payload("gemini-AfterTool-tsc")
     data["tool_response"] = {"llmContent": "Output: (empty)", "returnDisplay": ""}
     call = parse("gemini", data)
     assert call is not None and call.output == "" and call.exit_code == 0

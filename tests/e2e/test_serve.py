@@ -5,7 +5,7 @@ a fast `initialize`, logs on stderr only.
 from __future__ import annotations
 
 import asyncio
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -17,12 +17,6 @@ from lsprotocol import types as T
 from .conftest import TIMEOUT, capabilities, stop, uri
 
 FAULTLENS = [sys.executable, "-m", "faultlens.cli"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def test_stdio_initialize_is_answered_fast(tmp_path: Path):
@@ -47,28 +41,33 @@ async def test_stdio_initialize_is_answered_fast(tmp_path: Path):
         await client.stop()
 
 
-async def test_tcp_serves_one_client(tmp_path: Path):
-    port = free_port()
+def listening(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
+    """The port and token `serve --tcp` prints when it listens."""
+    assert proc.stdout is not None
+    line = proc.stdout.readline().decode()
+    m = re.search(r"listening on 127\.0\.0\.1:(\d+), one client; token (\S+)", line)
+    assert m, line
+    return int(m.group(1)), m.group(2)
+
+
+async def test_tcp_serves_one_client_with_its_token(tmp_path: Path):
     proc = subprocess.Popen(
-        [*FAULTLENS, "serve", "--tcp", f"127.0.0.1:{port}"],
+        [*FAULTLENS, "serve", "--tcp", "127.0.0.1:0"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     client = pytest_lsp.make_test_lsp_client()
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            try:
-                await client.start_tcp("127.0.0.1", port)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                await asyncio.sleep(0.1)
+        port, token = await asyncio.wait_for(asyncio.to_thread(listening, proc), TIMEOUT)
+        await client.start_tcp("127.0.0.1", port)
         result = await asyncio.wait_for(
             client.initialize_session(
-                T.InitializeParams(capabilities=capabilities(), root_uri=uri(tmp_path))
+                T.InitializeParams(
+                    capabilities=capabilities(),
+                    root_uri=uri(tmp_path),
+                    initialization_options={"token": token},
+                )
             ),
             TIMEOUT,
         )
@@ -76,7 +75,7 @@ async def test_tcp_serves_one_client(tmp_path: Path):
         await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
         client.exit(None)
         assert proc.wait(TIMEOUT) == 0
-        assert proc.stdout is not None and proc.stdout.read() == b""  # nothing but on stderr
+        assert proc.stdout is not None and proc.stdout.read() == b""  # the rest on stderr
     finally:
         if proc.poll() is None:
             proc.kill()

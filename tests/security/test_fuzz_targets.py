@@ -14,14 +14,8 @@ from pathlib import Path
 import pytest
 import targets  # fuzz/targets.py (conftest puts fuzz/ on sys.path)
 
-from .conftest import SAMPLES
+from .conftest import ROOT, SAMPLES
 
-SEED_GLOBS = {
-    "classifier": ["*/*/output.txt"],
-    "junit": ["**/*.xml"],
-    "sarif": ["**/*.sarif"],
-    "cargo_json": ["cargo_json/*/output.txt", "rust/*/output.txt"],
-}
 ITERATIONS = 300
 INTERESTING = [
     b"\x00",
@@ -46,7 +40,7 @@ INTERESTING = [
 
 
 def _seeds(target: str) -> list[bytes]:
-    paths = sorted({p for g in SEED_GLOBS[target] for p in SAMPLES.glob(g) if p.is_file()})
+    paths = sorted({p for g in targets.SEEDS[target] for p in ROOT.glob(g) if p.is_file()})
     return [p.read_bytes()[:65536] for p in paths]
 
 
@@ -203,3 +197,25 @@ def test_every_input_the_fuzzer_found_to_crash_now_passes(path: Path) -> None:
     """Each file is an input atheris reported as a crash (named after its target)."""
     target = path.name.split("-crash-")[0]
     targets.TARGETS[target](path.read_bytes())
+
+
+@pytest.mark.parametrize("target", ["early_init", "config"])
+def test_atheris_runs_the_new_targets_briefly_when_it_is_installed(target: str, tmp_path) -> None:
+    """A short coverage-guided smoke run (only where atheris is installed)."""
+    pytest.importorskip("atheris")
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "fuzz" / "fuzz.py"),
+            target,
+            str(tmp_path / "corpus"),
+            *("-runs=300", "-max_len=4096", f"-artifact_prefix={tmp_path}/"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]

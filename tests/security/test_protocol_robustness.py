@@ -11,10 +11,13 @@ ingested with `faultlens/ingest`).
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -253,3 +256,154 @@ def test_an_action_with_data_of_no_faultlens_kind_is_resolved_unchanged(server):
     action = {"title": "someone else's", "kind": "quickfix", "data": {"kind": "other", "x": 1}}
     res = server[0].request("codeAction/resolve", action)
     assert res["result"]["title"] == "someone else's"
+
+
+# -- framing: the reader (server/transport.py, server/framing.py) ---------------------------
+def _hover_body(rid: str, uri: str, pos: Any) -> bytes:
+    params = {"textDocument": {"uri": uri}, "position": pos}
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": rid, "method": "textDocument/hover", "params": params}
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        b"content-length: %d\r\n\r\n",
+        b"CONTENT-LENGTH:%d\r\n\r\n",
+        b"Content-Length:  %d  \n\n",  # LF only, spaces around the value
+        b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length: %d\r\n\r\n",
+    ],
+)
+def test_a_header_in_any_case_is_read_and_the_stream_goes_on(server, header):
+    c, uri, pos = server
+    body = _hover_body("lower", uri, pos)
+    c.send_bytes(body, header % len(body))
+    assert "TS2304" in c.wait("lower")["result"]["contents"]["value"]
+    _still_serving(server)
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        b"garbage",  # a child wrote to the server's stdout... of the client, here: no newline
+        b"garbage\r\n",
+        b"Content-Length: x\r\n\r\n",
+        b"Content-Length: -5\r\n\r\n",
+        b"Content-Length: 99999999999999999999999\r\n\r\n",
+        b"X-Nothing: 1\r\n\r\n",  # a header block without a length
+        b"x" * 20000 + b"\r\n\r\n",  # a header line past the limit
+    ],
+)
+def test_junk_in_the_stream_is_answered_and_the_next_message_is_read(server, junk):
+    c, uri, pos = server
+    with c.cv:
+        c.responses.pop("null", None)
+    body = _hover_body("after-junk", uri, pos)
+    c.send_bytes(body, junk + b"Content-Length: %d\r\n\r\n" % len(body))
+    assert c.wait(None)["error"]["code"] == -32700
+    assert "TS2304" in c.wait("after-junk")["result"]["contents"]["value"]
+    _still_serving(server)
+
+
+def test_a_message_nested_too_deeply_is_a_parse_error(server):
+    c = server[0]
+    with c.cv:
+        c.responses.pop("null", None)
+    c.send_bytes(b"[" * 100_000)
+    assert "too deeply" in c.wait(None)["error"]["message"]
+    c.send_bytes(b'{"a":' * 50_000 + b"1" + b"}" * 50_000)
+    assert c.wait(None)["error"]["code"] == -32700
+    _still_serving(server)
+
+
+def _first_message_client(tmp_path: Path, fast: str = "1") -> RawClient:
+    ws = tmp_path / "ws"
+    shutil.copytree(SAMPLE, ws)
+    return RawClient(ws, env={**os.environ, "FAULTLENS_FAST_INIT": fast})
+
+
+@pytest.mark.parametrize("fast", ["1", "0"])
+def test_a_first_message_of_100000_brackets_is_a_parse_error_and_the_server_lives(tmp_path, fast):
+    c = _first_message_client(tmp_path, fast)
+    try:
+        c.send_bytes(b"[" * 100_000)
+        assert c.wait(None)["error"]["code"] == -32700
+        assert "result" in c.initialize()
+        assert c.request("faultlens/failures", {})["result"] == {"failures": []}
+    finally:
+        assert c.close() == 0
+
+
+@pytest.mark.parametrize("fast", ["1", "0"])
+def test_a_first_message_with_a_lower_case_header_is_answered(tmp_path, fast):
+    c = _first_message_client(tmp_path, fast)
+    try:
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"processId": None, "rootUri": c.root.as_uri(), "capabilities": {}},
+            }
+        ).encode()
+        c.send_bytes(body, b"content-length: %d\r\n\r\n" % len(body))
+        assert c.wait(1)["result"]["serverInfo"]["name"] == "faultlens"
+        c.notify("initialized", {})
+        assert c.request("faultlens/failures", {})["result"] == {"failures": []}
+    finally:
+        assert c.close() == 0
+
+
+def _init_with(c: RawClient, caps: dict[str, Any]) -> dict[str, Any]:
+    return c.request(
+        "initialize",
+        {
+            "processId": None,
+            "rootUri": c.root.as_uri(),
+            "workspaceFolders": [{"uri": c.root.as_uri(), "name": "ws"}],
+            "capabilities": caps,
+        },
+    )
+
+
+NEWER_CLIENT = {
+    "workspace": {"symbol": {"symbolKind": {"valueSet": list(range(1, 30))}}},
+    "textDocument": {
+        "completion": {"completionItemKind": {"valueSet": list(range(1, 40))}},
+        "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["x.y"]}}},
+    },
+}
+
+
+@pytest.mark.parametrize("fast", ["1", "0"])
+def test_a_client_knowing_more_symbol_kinds_than_lsprotocol_is_served(tmp_path, fast):
+    c = _first_message_client(tmp_path, fast)
+    try:
+        assert "result" in _init_with(c, NEWER_CLIENT)
+        c.notify("initialized", {})
+        c.notify("faultlens/ingest", {"output": (c.root / "output.txt").read_text()})
+        uri = (c.root / "src" / "auth" / "middleware.ts").as_uri()
+        pos = c.diagnostics_for(uri)[0]["range"]["start"]
+        res = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": pos})
+        assert "TS2304" in res["result"]["contents"]["value"]
+    finally:
+        assert c.close() == 0
+
+
+def test_when_the_server_rejects_what_the_early_answer_accepted_the_client_is_told(tmp_path):
+    c = _first_message_client(tmp_path, "1")
+    caps = {"textDocument": {"hover": {"contentFormat": 5}}}  # plausible, but not LSP
+    assert "result" in _init_with(c, caps)  # answered early, before pygls could look
+    assert c.proc.wait(30) == 1  # the server stops ...
+    shown = [m["params"] for m in c.all if m.get("method") == "window/showMessage"]
+    assert shown and shown[-1]["type"] == 1 and "could not start" in shown[-1]["message"]
+
+
+def test_without_the_early_answer_the_rejection_is_the_answer(tmp_path):
+    c = _first_message_client(tmp_path, "0")
+    try:
+        res = _init_with(c, {"textDocument": {"hover": {"contentFormat": 5}}})
+        assert res["error"]["code"] == INVALID_PARAMS
+    finally:
+        c.close()

@@ -213,7 +213,7 @@ def test_a_fine_grained_github_token_is_redacted(corpus):
 
 
 def test_the_log_redactor_keeps_every_line_and_every_other_byte(corpus):
-    from faultlens.classifier.redact import LogRedactor
+    from faultlens.classifier.logredact import LogRedactor
 
     raw = (
         b"\x1b[31mplain \xff bytes\r\n" + _failing_output(corpus).encode() + b"tail without newline"

@@ -162,18 +162,36 @@ def test_read_message_reads_exactly_one_frame() -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        b"content-length: 2\r\n\r\n{}",  # pygls only accepts "Content-Length: N"
         b"Content-Length: 10\r\n\r\n{}",  # the stream ends early
         b"Content-Length: 5\r\n\r\n[1,2]",  # not an object
         b"x" * 5000,  # no header at all
+        b"junk Content-Length: 2\r\n\r\n{}",  # the full server reports the junk first
+        b"Content-Length: 100000\r\n\r\n" + b"[" * 100000,  # too deep: Parse error there
+        b"Content-Length: 2\r\n\r\n\xff\xfe",  # not UTF-8
         b"",
     ],
 )
-def test_a_frame_pygls_would_not_read_the_same_way_is_not_parsed(data: bytes) -> None:
+def test_a_frame_the_server_would_not_take_as_it_is_is_not_parsed(data: bytes) -> None:
     stream = io.BytesIO(data)
     raw, msg = read_message(stream)
     assert msg is None
     assert raw + stream.read() == data  # nothing lost: it all goes to the full server
+
+
+@pytest.mark.parametrize(
+    "header", [b"content-length: 2", b"CONTENT-LENGTH:2", b"Content-Length:   2  "]
+)
+def test_header_names_are_read_in_any_case_as_the_full_server_reads_them(header: bytes) -> None:
+    _, msg = read_message(io.BytesIO(header + b"\r\n\r\n{}"))
+    assert msg == {}
+
+
+def test_prefixed_reads_lines_up_to_a_size_across_the_prefix() -> None:
+    p = Prefixed(b"abc", io.BytesIO(b"defgh\nrest\n"))
+    assert p.readline(2) == b"ab"
+    assert p.readline(4) == b"cdef"
+    assert p.readline(-1) == b"gh\n"
+    assert p.readline(100) == b"rest\n"
 
 
 def test_prefixed_gives_back_what_was_read_then_the_stream() -> None:

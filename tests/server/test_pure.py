@@ -167,3 +167,39 @@ def test_mark_reviewed_is_offered_for_a_scanner_finding_not_for_a_refused_push()
     assert "faultlens: mark reviewed (allow-list this finding)" in titles
     titles = [a.title for a in build(_offer(push), None, disabled_support=True)]
     assert not any("mark reviewed" in t for t in titles)
+
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+
+@pytest.mark.parametrize("compiler", ["gcc", "clang"])
+@pytest.mark.parametrize(
+    ("encoding", "starts"),
+    [
+        # 0-based starts of undefined_a / _b / _c in code points, UTF-16 units, UTF-8 bytes
+        ("utf-32", [33, 9, 30]),
+        ("utf-16", [33, 9, 30]),
+        ("utf-8", [34, 9, 34]),
+    ],
+)
+def test_a_compilers_column_highlights_the_token_it_names_on_tabs_and_wide_text(
+    compiler, encoding, starts
+):
+    """gcc counts display columns (a tab to 8, a wide character 2), clang bytes;
+    both land on the name the error is about, in the client's encoding.
+    Fixture: tests/samples/c/<compiler>-columns-tabs-wide (real output)."""
+    from faultlens.classifier import Options, classify_file
+    from faultlens.server.placement import place
+
+    case = SAMPLES / "c" / f"{compiler}-columns-tabs-wide"
+    lines = (case / "cols.c").read_text(encoding="utf-8").splitlines(keepends=True)
+    records = classify_file(case / "output.txt", Options(cwd=str(case)))
+    assert [r.hint["name"] for r in records] == ["undefined_a", "undefined_b", "undefined_c"]
+    codec = PositionCodec(encoding)
+    for rec, start in zip(records, starts, strict=True):
+        p = place(rec, case, case)
+        assert p is not None
+        cp = convert.code_point_range(p, lines)
+        text = lines[cp.start.line][cp.start.character : cp.end.character]
+        assert text == rec.hint["name"], (compiler, rec.source_column, text)
+        assert convert.client_range(p, lines, codec).start.character == start
