@@ -42,6 +42,7 @@ class RunResult:
     cancelled: bool = False
     timed_out: bool = False
     error: str | None = None
+    signal: int | None = None  # the signal that killed it (exit_code is then 128+N)
 
 
 def to_argv(command: str | Sequence[str]) -> list[str]:
@@ -152,6 +153,7 @@ async def run_command(
         seconds=time.monotonic() - start,
         cancelled=stop == "cancelled",
         timed_out=stop == "timeout",
+        signal=-code if code < 0 else None,
     )
 
 

@@ -268,7 +268,7 @@ async def follow(
             )
             if quiet_task is not None:
                 quiet_task.cancel()
-            stopped = result.cancelled or stop.is_set() or (result.exit_code or 0) < 0
+            stopped = result.cancelled or stop.is_set() or killed(result)
             async with lock:
                 final = reader.close()
                 if stopped:  # the open cycle was cut short: it re-checked nothing
@@ -304,6 +304,15 @@ async def follow(
         ls.running_task.pop(key, None)
         ls.watches.pop(key, None)
         ls.work_done_progress.tokens.pop(token, None)
+
+
+def killed(result: runner.RunResult) -> bool:
+    """The watcher was killed (by a signal, or a wrapper such as `npx` or `sh`
+    reporting its child's signal as 128+N): its open cycle re-checked nothing,
+    and its task ends like a stopped one.  A watcher that exits by itself with
+    its own status (a crash, `jest --watch` quitting) keeps its last cycle's."""
+    code = result.exit_code
+    return result.signal is not None or (code is not None and 128 < code <= 128 + 64)
 
 
 def cycle_rerun(

@@ -1,5 +1,6 @@
 """The life of a diagnostic: replaced per (task, source), moved with the user's
-edits until the next run, cleared when its file is deleted or renamed.
+edits until the next run, cleared when its file is deleted or renamed, or
+when the watcher that reported it is killed (unless keepDiagnosticsOnStop).
 
 Fixture: tests/samples/typescript/tsc-plain-ts2304 (real `tsc -p .` output:
 TS2304 at src/auth/middleware.ts:42), sent with faultlens/ingest or printed by
@@ -7,6 +8,11 @@ TS2304 at src/auth/middleware.ts:42), sent with faultlens/ingest or printed by
 """
 
 from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from typing import Any
 
 import pytest
 from lsprotocol import types as T
@@ -21,6 +27,13 @@ from .conftest import (
     served,
     until,
     uri,
+)
+from .watchlib import (
+    SCRIPTED_BANNERS,
+    kill_all_in,
+    processes_in,
+    scripted_watcher,
+    watcher_pid,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -211,3 +224,56 @@ async def test_task_in_source_names_the_task_for_the_problems_view(client: Langu
         client.workspace_did_change_configuration(
             T.DidChangeConfigurationParams(settings={"faultlens": {"taskInSource": False}})
         )
+
+
+async def _watched(client: LanguageClient, task: str) -> tuple[dict[str, Any], str]:
+    """The scripted watcher (tests/e2e/watchlib.py) under `task`, its first cycle
+    printing tsc's real TS2304 output; the run's answer and the file's uri."""
+    root = client.root  # type: ignore[attr-defined]
+    for name in ("watcher.pid", "report.txt"):
+        (root / name).unlink(missing_ok=True)
+    argv = scripted_watcher(root, (TS2304 / "output.txt").read_text())
+    result = await command(
+        client, "faultlens.run", {"command": argv, "task": task, **SCRIPTED_BANNERS}
+    )
+    assert result["watch"] is True and result["task"] == task, result
+    return result, uri(root / TS2304_FILE)
+
+
+def of_task(client: LanguageClient, target: str, task: str) -> list[T.Diagnostic]:
+    return [d for d in client.diagnostics.get(target, ()) if f"[{task}]" in d.message]
+
+
+async def test_a_killed_watchers_diagnostics_are_cleared(client: LanguageClient) -> None:
+    """Killed from outside (SIGKILL, not faultlens.stopTask): its last cycle
+    is not trusted any more, its diagnostics go, no process is left."""
+    root = client.root  # type: ignore[attr-defined]
+    _, target = await _watched(client, "W-KILL")
+    await until(lambda: of_task(client, target, "W-KILL"), what="the first cycle's failure")
+    pid = await until(lambda: watcher_pid(root), what="the watcher's pid")
+    os.kill(pid, signal.SIGKILL)
+    await until(lambda: not of_task(client, target, "W-KILL"), what="cleared when killed")
+    assert not processes_in(root), "a process is left"
+
+
+async def test_a_stopped_watcher_keeps_its_last_cycle_with_keep_diagnostics_on_stop(
+    client: LanguageClient,
+) -> None:
+    root = client.root  # type: ignore[attr-defined]
+    client.workspace_did_change_configuration(
+        T.DidChangeConfigurationParams(settings={"faultlens": {"keepDiagnosticsOnStop": True}})
+    )
+    try:
+        result, target = await _watched(client, "W-KEEP")
+        await until(lambda: of_task(client, target, "W-KEEP"), what="the first cycle's failure")
+        await command(client, "faultlens.stopTask", {"task": result["task"]})
+        await until(lambda: not processes_in(root), what="the watcher ended")
+        await asyncio.sleep(0.5)  # the task's end has been handled
+        assert of_task(client, target, "W-KEEP"), "the last cycle's failure was not kept"
+        await command(client, "faultlens.clear", {"task": "W-KEEP"})
+        await until(lambda: not of_task(client, target, "W-KEEP"), what="cleared by clear")
+    finally:
+        client.workspace_did_change_configuration(
+            T.DidChangeConfigurationParams(settings={"faultlens": {"keepDiagnosticsOnStop": False}})
+        )
+        kill_all_in(root)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,3 +59,53 @@ def kill_all_in(root: Path) -> None:
             os.killpg(os.getpgid(pid), signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
+
+
+SCRIPTED_WATCHER = '''\
+"""A watcher the tests drive: each cycle prints `== build N`, then report.txt
+(a real tool's captured output, copied there by the test), then `== failed`
+or `== ok`; the next cycle begins when report.txt changes."""
+import os
+import time
+
+with open("watcher.pid", "w") as fh:
+    fh.write(str(os.getpid()))
+
+
+def stamp():
+    try:
+        st = os.stat("report.txt")
+    except FileNotFoundError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+n = 0
+while True:
+    n += 1
+    seen = stamp()
+    text = open("report.txt").read() if seen else ""
+    print(f"== build {n}", flush=True)
+    print(text, end="" if text.endswith("\\n") or not text else "\\n", flush=True)
+    print("== failed" if text.strip() else "== ok", flush=True)
+    while stamp() == seen:
+        time.sleep(0.05)
+'''
+# its cycle banners, given with the run as VS Code's background matchers give them
+SCRIPTED_BANNERS = {"watch": True, "begin": "^== build", "end": "^== (ok|failed)"}
+
+
+def scripted_watcher(folder: Path, report: str) -> list[str]:
+    """Put the scripted watcher in `folder` with `report` as its first cycle's
+    output; the argv that runs it."""
+    (folder / "watcher.py").write_text(SCRIPTED_WATCHER)
+    (folder / "report.txt").write_text(report)
+    return [sys.executable, "watcher.py"]
+
+
+def watcher_pid(folder: Path) -> int | None:
+    """The scripted watcher's pid, once it has written it."""
+    try:
+        return int((folder / "watcher.pid").read_text())
+    except (OSError, ValueError):
+        return None

@@ -149,3 +149,14 @@ def test_a_watcher_is_followed_by_the_project_matchers_background(tmp_path: Path
     assert choose(["./dev.sh"], tmp_path, watch=False, begin=None, end=None) is None
     run_patterns = choose(["./dev.sh"], tmp_path, watch=None, begin="^>>", end="^<<")
     assert run_patterns is not None and run_patterns.name == "run patterns"
+
+
+def test_a_watcher_killed_by_a_signal_or_through_a_wrapper_counts_as_stopped() -> None:
+    from faultlens.server.runner import RunResult
+    from faultlens.server.watchrun import killed
+
+    assert killed(RunResult(137, 0, 0, 1.0, signal=9))
+    assert killed(RunResult(143, 0, 0, 1.0))  # `npx`/`sh` reporting its child's SIGTERM
+    assert not killed(RunResult(1, 0, 0, 1.0))  # exited by itself: its last cycle stands
+    assert not killed(RunResult(0, 0, 0, 1.0))
+    assert not killed(RunResult(None, 0, 0, 1.0, error="cannot run"))
