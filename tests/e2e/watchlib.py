@@ -15,6 +15,10 @@ import signal
 import sys
 from pathlib import Path
 
+from benchmarks.watch import processes_in
+
+__all__ = ["processes_in"]
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools"
 TSC_BIN = TOOLS / "node" / "node_modules" / ".bin"
@@ -30,26 +34,6 @@ def watch_env() -> dict[str, str]:
     env["PATH"] = os.pathsep.join([str(TSC_BIN), str(WATCH_BIN), env.get("PATH", "")])
     env.update({"NO_COLOR": "1", "FORCE_COLOR": "0", "npm_config_yes": "false"})
     return env
-
-
-def processes_in(root: Path) -> list[int]:
-    """Live processes whose working folder is `root` or inside it (Linux /proc)."""
-    real = root.resolve()
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            cwd = Path(os.readlink(f"/proc/{name}/cwd"))
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        if stat[stat.rfind(b")") + 2 :][:1] == b"Z":
-            continue
-        if cwd == real or real in cwd.parents:
-            found.append(int(name))
-    return found
 
 
 def kill_all_in(root: Path) -> None:
