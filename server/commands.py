@@ -504,7 +504,7 @@ async def apply_recipe(
     except Exception as exc:
         ls.crashed(f"recipe {record.failure_type}", exc)
         return {"result": "error", "reason": str(exc)}
-    await after_outcome(ls, entry.task, entry.cwd, outcome)
+    await after_outcome(ls, entry.task, entry.cwd, outcome, source=entry.source)
     return {
         "result": outcome.result,
         "reason": outcome.reason,
@@ -513,8 +513,11 @@ async def apply_recipe(
     }
 
 
-async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome: Outcome) -> None:
-    """Show an attempt's result: update the store, re-publish, ask on escalation."""
+async def after_outcome(
+    ls: FaultLensServer, store_task: str, cwd: Path, outcome: Outcome, *, source: str = ""
+) -> None:
+    """Show an attempt's result: update the store, re-publish, ask on escalation.
+    A full re-run's failures replace those of the run it re-ran (`source`)."""
     rec = outcome.record
     ls.outcomes[rec.id] = outcome
     if outcome.result == "recovered":
@@ -530,7 +533,8 @@ async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome
         entries = await asyncio.to_thread(ls.place_all, outcome.new_records, cwd)
         for e in entries:
             e.task = store_task
-        touched |= ls.store.replace(store_task, entries)
+            e.source = source
+        touched |= ls.store.replace(store_task, entries, source=source)
     ls.publish(touched)
     if outcome.result == "escalated" and ls.settings.ask_on_escalation and outcome.options:
         ls.spawn(ask(ls, store_task, rec, outcome), "escalation prompt")
