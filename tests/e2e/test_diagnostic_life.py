@@ -277,3 +277,49 @@ async def test_a_stopped_watcher_keeps_its_last_cycle_with_keep_diagnostics_on_s
             T.DidChangeConfigurationParams(settings={"faultlens": {"keepDiagnosticsOnStop": False}})
         )
         kill_all_in(root)
+
+
+async def test_an_edit_moves_a_watchers_diagnostic_until_its_next_cycle(
+    client: LanguageClient,
+) -> None:
+    root = client.root  # type: ignore[attr-defined]
+    result, target = await _watched(client, "W-EDIT")
+    try:
+        (d,) = await until(lambda: of_task(client, target, "W-EDIT"), what="the first cycle")
+        assert d.range.start.line == 41
+        path = root / TS2304_FILE
+        client.text_document_did_open(
+            T.DidOpenTextDocumentParams(
+                text_document=T.TextDocumentItem(
+                    uri=target, language_id="typescript", version=1, text=path.read_text()
+                )
+            )
+        )
+        client.text_document_did_change(  # two lines added at the top, not saved
+            T.DidChangeTextDocumentParams(
+                text_document=T.VersionedTextDocumentIdentifier(uri=target, version=2),
+                content_changes=[
+                    T.TextDocumentContentChangePartial(
+                        range=T.Range(start=T.Position(0, 0), end=T.Position(0, 0)),
+                        text="// one\n// two\n",
+                    )
+                ],
+            )
+        )
+        await until(
+            lambda: [x for x in of_task(client, target, "W-EDIT") if x.range.start.line == 43],
+            what="moved with the edit",
+        )
+        # the watcher's next cycle says where the tool sees it now
+        (root / "report.txt").write_text((TS2304 / "output.txt").read_text() + "\n")
+        await until(
+            lambda: [x for x in of_task(client, target, "W-EDIT") if x.range.start.line == 41],
+            what="placed by the next cycle",
+        )
+        client.text_document_did_close(
+            T.DidCloseTextDocumentParams(text_document=T.TextDocumentIdentifier(uri=target))
+        )
+    finally:
+        await command(client, "faultlens.stopTask", {"task": result["task"]})
+        await until(lambda: not processes_in(root), what="the watcher ended")
+        kill_all_in(root)
