@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "retry": "retry",
     "skip": "skip",
     "stop": "stop",
+    "revert": "revert",
     "serve": "serve",
     "schema": "schema",
     "rules": "rules",

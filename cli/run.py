@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,6 +123,10 @@ def run_command(
     # thread started after it (its imports and rule compiling overlap the
     # command), and copying the output through never waits for classification.
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
+    from faultlens.recipes import history, treestate
+
+    # The commit and work tree it ran on, for history (our own state left out).
+    where = treestate.TreeProbe(cwd, exclude=[ws.state_dir] if ws.state_dir else [])
     # The run's row, its argv redacted (which reads the secret detector set,
     # tens of ms: after the command started, not before).
     run_id: int | None = None
@@ -161,6 +166,7 @@ def run_command(
     events.emit_many("failure.classified", records, command=shown, exit_code=code)
     if ledger is not None and run_id is not None:
         guarded(ws, ledger.finish_run, run_id, code, records)
+        guarded(ws, history.after_run, ledger, run_id, where.result(), records, recover)
     report = RunReport(code, records)
     if not recover or not records:
         return report
@@ -182,6 +188,7 @@ def run_command(
         say=lambda text: _say(err, text),
     )
     report.outcomes = [*rec_report.outcomes, *rec_report.new]
+    guarded(ws, history.note_endings, ledger, run_id, rec_report.outcomes)
     for o in report.outcomes:  # one line per group: what became of it, and why
         _say(err, f"{o.result}: {o.record.failure_type.value} {_where(o.record)}: {o.reason}")
     report.box = rec_report.box
@@ -215,6 +222,9 @@ def summary_text(report: RunReport, recover: bool) -> str:
             what = o.tried if o.result != "escalated" else o.record.signal
             if o.record.affected > 1:
                 what = f"{what} ({tests_affected(o.record.affected)})"
+            verdict = o.record.triage.verdict if o.record.triage else "unknown"
+            if verdict != "unknown":  # whose failure it is (recipes/triage.py)
+                what = f"[{verdict.replace('_', ' ')}] {what}"
             rows.append((o.result, o.record.failure_type.value, _where(o.record), what))
     else:
         for r in report.records:
@@ -285,7 +295,17 @@ def _watcher(cmd: list[str], args: argparse.Namespace) -> Any:
     return known
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM ends `faultlens run` as Ctrl-C does: through every `finally`, so
+    what a recipe made (a triage worktree, its processes) is removed at once."""
+    raise SystemExit(128 + signum)
+
+
 def run(args: argparse.Namespace) -> int:
+    import signal
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     cmd = list(args.command)
     if cmd and cmd[0] == "--":
         cmd = cmd[1:]

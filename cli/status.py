@@ -23,6 +23,16 @@ def add_parser(sub: Any) -> None:
     add_workspace_args(p)
     p.add_argument("--json", action="store_true", help="print the status as JSON")
     p.add_argument("--box", action="store_true", help="print the boxed display of escalations")
+    p.add_argument(
+        "--history",
+        action="store_true",
+        help="list the worst offenders: the failures seen most often across runs, with how "
+        "often they were flaky and how each occurrence ended",
+    )
+    p.add_argument("--task", help="with --history: only this task's runs")
+    p.add_argument(
+        "--limit", type=int, default=20, help="with --history: how many to list (default: 20)"
+    )
     p.set_defaults(func=run)
 
 
@@ -79,9 +89,46 @@ def render(status: dict[str, Any], boxes: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_history(rows: list[dict[str, Any]]) -> str:
+    """The worst offenders, one failure per line with its history."""
+    if not rows:
+        return "faultlens: no failure in the ledger's history yet\n"
+    lines = [f"{'SEEN':>4}  {'FLAKY':>5}  {'CATEGORY':<17}  {'LOCATION':<40}  HISTORY"]
+    for h in rows:
+        where = h["where"] or "-"
+        where = where if len(where) <= 40 else "…" + where[-39:]
+        lines.append(
+            f"{h['times']:>4}  {h['flaky']:>5}  {h['failure_type'] or '-':<17}  {where:<40}"
+            f"  {h['summary']}"
+        )
+        ended = ", ".join(f"{n} {k}" for k, n in sorted(h["endings"].items()))
+        what = h["test"] or h["signal"]
+        what = what if len(what) <= 70 else what[:69] + "…"
+        lines.append(f"{'':>4}  {'':>5}  {h['failure_id']:<17}  {what}")
+        lines.append(f"{'':>4}  {'':>5}  {'':<17}  ended: {ended}")
+    return "\n".join(lines) + "\n"
+
+
+def run_history(args: argparse.Namespace) -> int:
+    from faultlens.recipes import Ledger, history
+
+    ws = workspace_for(args, Path(args.cwd).resolve())
+    rows: list[dict[str, Any]] = []
+    if (ws.state / "ledger.sqlite3").exists():
+        ledger = Ledger.open(ws)
+        rows = [history.as_json(h) for h in history.worst(ledger, max(1, args.limit), args.task)]
+    if args.json:
+        print(json.dumps({"history": rows}, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_history(rows))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from faultlens.recipes import EventLog, Ledger
 
+    if args.history:
+        return run_history(args)
     ws = workspace_for(args, Path(args.cwd).resolve())
     if not (ws.state / "ledger.sqlite3").exists():
         status: dict[str, Any] = {"tasks": [], "escalations": [], "last_run": None}

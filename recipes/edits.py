@@ -310,8 +310,28 @@ def recover_interrupted(ws: Workspace) -> int:
     return sum(1 for n in recover(ws, kinds=(KIND,)) if n.kind == KIND and n.done)
 
 
-def apply_edits(edits: Sequence[TextEdit], ws: Workspace) -> None:
-    """Apply `edits` to the workspace, all or none.
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One file an apply changed: what it held before (None: the apply made
+    it) and the hash of what the apply wrote (recipes/revert.py keeps these,
+    so a fix can be reverted while the file still holds exactly that)."""
+
+    path: str
+    original: bytes | None
+    new_sha: str
+    mode: int
+
+
+def _ready(ws: Workspace) -> None:
+    try:
+        recover_interrupted(ws)
+        ws.state  # noqa: B018 - refuses a state dir that may not be used
+    except StateUnavailable as exc:
+        raise ApplyError(f"the edits cannot be journalled: {exc}") from exc
+
+
+def apply_edits(edits: Sequence[TextEdit], ws: Workspace) -> list[Written]:
+    """Apply `edits` to the workspace, all or none; what each file held before.
 
     Raises UnsafeEdit (a path outside the workspace roots, through a symlink
     out, absolute, `..`, into `.git` or the state dir) before touching
@@ -319,13 +339,30 @@ def apply_edits(edits: Sequence[TextEdit], ws: Workspace) -> None:
     dir cannot hold the journal; in both cases every file is as it was.
     """
     if not edits:
-        return
-    try:
-        recover_interrupted(ws)
-        ws.state  # noqa: B018 - refuses a state dir that may not be used
-    except StateUnavailable as exc:
-        raise ApplyError(f"the edits cannot be journalled: {exc}") from exc
-    targets = _prepare(edits, ws)
+        return []
+    _ready(ws)
+    return _commit(ws, _prepare(edits, ws))
+
+
+def write_files(ws: Workspace, contents: Sequence[tuple[str, bytes]]) -> list[Written]:
+    """Replace whole files (workspace-relative path, new bytes), all or none,
+    journalled like an apply (a kill in the middle is rolled back at the next
+    start).  The same checks as `apply_edits`."""
+    if not contents:
+        return []
+    _ready(ws)
+    targets = []
+    for rel, data in contents:
+        path = target_path(ws, rel)
+        found = _current(path, rel)
+        original, mode = (found[0], found[1]) if found is not None else (None, 0o644)
+        targets.append(_Target(rel, path, original, data, mode=mode))
+    return _commit(ws, targets)
+
+
+def _commit(ws: Workspace, targets: list[_Target]) -> list[Written]:
+    """Journal the targets, write each beside itself, swap them in; put every
+    file back when anything fails."""
     entry: journal.Entry | None = None
     replaced: list[_Target] = []
     made: list[Path] = []
@@ -363,3 +400,4 @@ def apply_edits(edits: Sequence[TextEdit], ws: Workspace) -> None:
         raise ApplyError(f"could not apply the edits: {exc}") from exc
     with contextlib.suppress(OSError, StateUnavailable):
         journal.end(ws, entry)
+    return [Written(t.rel, t.original, _sha(t.new), t.mode & 0o777) for t in targets]

@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import revert
 from .batch import ApplyLock
 from .context import command_of
 from .edits import apply_edits
@@ -269,7 +270,15 @@ def _attempt(
         if isinstance(p, Plan) and (p.automatic or manual):
             events.emit("recovery.attempted", record, tried=p.title, summary=p.summary)
             try:
-                apply_edits(p.edits, ws)
+                written = apply_edits(p.edits, ws)
+                revert.remember(
+                    ledger,
+                    written,
+                    task=record.task,
+                    failure_ids=[record.id],
+                    attempt_ids=[attempt_id] if attempt_id is not None else [],
+                    title=p.title,
+                )
             except (UnsafeEdit, ApplyError) as exc:
                 error = str(exc)
     if isinstance(p, Refusal):

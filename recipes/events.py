@@ -2,7 +2,8 @@
 
 * `state_dir/events.jsonl`: one JSON object per line, events
   failure.classified, recovery.attempted, recovery.succeeded,
-  recovery.escalated, recovery.skipped, each carrying the record.
+  recovery.escalated, recovery.skipped, recovery.reverted, failure.triaged, each
+  carrying the record.
 * `state_dir/logs/session-YYYY-MM-DD.log`: every event in the seed's format.
 * `state_dir/logs/errors/<TASK>-failure.log`: the ERROR blocks of one task.
 
@@ -40,6 +41,8 @@ EVENTS = (
     "recovery.succeeded",
     "recovery.escalated",
     "recovery.skipped",
+    "recovery.reverted",  # a fix that failed verification was reverted (recipes/revert.py)
+    "failure.triaged",  # whose failure it is: the verdict and why (recipes/triage_stage.py)
 )
 # Events about the workspace state itself (no record): an interrupted apply or
 # git operation rolled back, a user's later edit kept, a journal or ledger
@@ -173,6 +176,16 @@ def text_entry(
             ),
             True,
         )
+    if event == "recovery.reverted":
+        note = extra.get("reason") or "reverted"
+        return line(
+            now, "INFO", f"{worker} reverted the fix of {task} {ft} ({record.id}): {note}"
+        ), False
+    if event == "failure.triaged":
+        verdict = str(extra.get("verdict") or "unknown").replace("_", " ")
+        reason = extra.get("reason")
+        note = f"{verdict}: {reason}" if reason else verdict
+        return line(now, "INFO", f"{worker} triaged {task} {ft} ({record.id}): {note}"), False
     return line(now, "INFO", f"{worker} {event} {task} {ft} ({record.id})"), False
 
 

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     from .model import Outcome
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 30.0
 
 _SCHEMA = """
@@ -120,6 +120,29 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         " created REAL NOT NULL,"
         " finished REAL,"
         " UNIQUE (task, generation, run_id, failure_type))",
+    ),
+    3: (
+        # History (recipes/history.py): where each run happened and how each of
+        # its failures ended, so a failure's occurrences can be told across runs.
+        "ALTER TABLE runs ADD COLUMN head TEXT",  # `git rev-parse HEAD` at the run
+        "ALTER TABLE runs ADD COLUMN tree TEXT",  # HEAD + local changes, as one key
+        "ALTER TABLE run_records ADD COLUMN ended TEXT",  # recovered|escalated|skipped|flaky
+        "ALTER TABLE run_records ADD COLUMN triage TEXT",  # the triage verdict
+        "CREATE INDEX IF NOT EXISTS run_records_by_failure ON run_records (failure_id, run_id)",
+        "CREATE INDEX IF NOT EXISTS runs_by_tree ON runs (tree, task)",
+        # What an applied fix wrote (recipes/revert.py): the edit journal's
+        # targets kept after the apply, so the fix can be reverted exactly.
+        "CREATE TABLE IF NOT EXISTS applied_edits ("
+        " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " task TEXT NOT NULL,"
+        " run_id INTEGER,"
+        " failure_ids TEXT NOT NULL,"  # JSON list of the failures the fix was for
+        " attempt_ids TEXT NOT NULL,"  # JSON list of their attempts
+        " title TEXT NOT NULL,"
+        " targets TEXT NOT NULL,"  # JSON: path, original (base64), old, new (sha256), mode
+        " created REAL NOT NULL,"
+        " reverted REAL,"
+        " revert TEXT)",  # JSON: what the revert restored and kept
     ),
 }
 

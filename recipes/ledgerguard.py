@@ -101,7 +101,7 @@ def _inspect(path: Path) -> tuple[str | None, str | None, bool]:
             )
         rows = any(
             db.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() is not None  # noqa: S608
-            for t in ("attempts", "tasks", "runs", "run_records")
+            for t in ("attempts", "tasks", "runs", "run_records", "applied_edits")
             if t in tables
         )
     finally:
@@ -142,7 +142,9 @@ def _neutralise(path: Path) -> None:
         tables = {
             str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
         }
-        for table in ("run_records", "runs"):
+        # applied_edits holds file contents a revert would write back: a
+        # checkout's rows must never reach a file (recipes/revert.py).
+        for table in ("run_records", "runs", "applied_edits"):
             if table in tables:
                 db.execute(f"DELETE FROM {table}")  # noqa: S608 - a fixed name
         if "attempts" in tables:

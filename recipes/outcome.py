@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from faultlens.classifier.redact import shown_command
 from faultlens.classifier.taxonomy import category
 
+from . import history, revert
 from .box import BoxContent, options_for, render_box
 from .context import command_of
 from .events import PHASES, EventLog, location
@@ -110,6 +111,7 @@ def task_box(
     key = task_key(task)
     used = ledger.task_retries(task)
     options = options_for(key, retries_left=ws.settings.max_task_retries - used)
+    options += revert.options_for(ledger, escalated)  # a fix that failed: revert it
     first = escalated[0].record
     types = sorted({o.record.failure_type.value for o in escalated})
     if len(escalated) == 1:
@@ -137,6 +139,7 @@ def task_box(
             details.append(f"Tried: {o.tried}")
         details.append(f"Why it failed: {o.reason}")
         details.extend(o.details)
+        details.extend(history.box_lines(ledger, rec, o.details))  # triage, seen before
         tests = affected_tests(rec)
         if tests and len(tests) > 1:
             shown = ", ".join(tests[:5]) + ("…" if len(tests) > 5 else "")
@@ -204,6 +207,7 @@ def make_outcome(
         outcome.options = options_for(
             task_key(record.task), retries_left=ws.settings.max_task_retries - used
         )
+        outcome.options += revert.options_for(ledger, [outcome])
         if with_box:
             outcome.box = task_box(ws, ledger, record.task, [outcome], [], None)
     return outcome

@@ -54,6 +54,7 @@ HANDLERS: dict[str, str | Handler] = {
     "git.sync": "faultlens.recipes.fixes.gitjournal:recover_entry",
     "git.worktree": "faultlens.recipes.scratch:recover_worktree",
     "paths": "faultlens.recipes.scratch:recover_paths",
+    "triage.procs": "faultlens.recipes.triage_run:recover_processes",
 }
 
 

@@ -4,6 +4,10 @@ honest verdict from the original command.
 
     original run ──► test: every failing test re-run once (one command per runner),
                      before anything changed: flaky or real
+                 ──► triage (recipes/triage_stage.py): each open test and compile
+                     failure checked against the upstream in a temporary worktree;
+                     stale_branch → the branch sync is its attempt, preexisting →
+                     escalated ("also failing on origin/main")
                  ──► trust_gate: escalated at once
                  ──► compile and the other types: every fix planned, applied as
                      one batch, its commands run once, verified once
@@ -26,6 +30,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from . import triage_stage
 from .conclude import conclude
 from .events import EventLog
 from .ledger import Ledger
@@ -86,23 +91,46 @@ def recover_run(
         ft = _recipe_type(rec)
         routed = _as_compile(rec) if ft != rec.failure_type.value else rec
         by_type.setdefault(ft, []).append(routed)
-    for ft in sorted(by_type, key=lambda t: ORDER.index(t) if t in ORDER else len(ORDER)):
-        try:
-            _attempt_type(st, ft, by_type[ft])
-        except Exception as exc:  # a broken recipe never stops the others
-            log.warning("the %s attempt crashed", ft, exc_info=exc)
-            for rec in by_type[ft]:
-                if rec.id not in st.results:
-                    st.results[rec.id] = make_outcome(
-                        rec,
-                        ws,
-                        st.ledger,
-                        "escalated",
-                        "the recipe",
-                        f"the {ft} recipe crashed: {type(exc).__name__}: {exc}",
-                        with_box=False,
-                    )
+    if "test" in by_type:  # first: a test is flaky only if nothing changed before its re-run
+        _guarded(st, "test", by_type["test"])
+    # Whose failure is it (recipes/triage_stage.py)?  Before anything changes:
+    # a stale one gets the branch sync as its attempt, a pre-existing one is escalated.
+    staged = _guarded_triage(st, records, by_type)
+    rest = [t for t in by_type if t != "test"]
+    for ft in sorted(rest, key=lambda t: ORDER.index(t) if t in ORDER else len(ORDER)):
+        _guarded(st, ft, by_type[ft])
+    if staged is not None:
+        triage_stage.finish(st, staged)
     return conclude(st, records)
+
+
+def _guarded(st: RunState, ft: str, records: list[FailureRecord]) -> None:
+    """One type's attempt; a broken recipe never stops the others."""
+    try:
+        _attempt_type(st, ft, records)
+    except Exception as exc:
+        log.warning("the %s attempt crashed", ft, exc_info=exc)
+        for rec in records:
+            if rec.id not in st.results:
+                st.results[rec.id] = make_outcome(
+                    rec,
+                    st.ws,
+                    st.ledger,
+                    "escalated",
+                    "the recipe",
+                    f"the {ft} recipe crashed: {type(exc).__name__}: {exc}",
+                    with_box=False,
+                )
+
+
+def _guarded_triage(
+    st: RunState, records: Sequence[FailureRecord], by_type: dict[str, list[FailureRecord]]
+) -> triage_stage.Staged | None:
+    try:
+        return triage_stage.stage(st, records, by_type)
+    except Exception as exc:  # triage informs the attempts; it never stops them
+        log.warning("triage crashed", exc_info=exc)
+        return None
 
 
 # Exceptions that name a cause the compile recipe fixes (a missing name or module).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import revert
 from .batch import ApplyLock, merge_plans
 from .edits import apply_edits
 from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
@@ -107,8 +108,17 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
             todo = [(r, p) for r, p in todo if p not in batch.conflicts]
         try:
             if batch.edits:
-                apply_edits(batch.edits, ws)
+                written = apply_edits(batch.edits, ws)
                 st.changes += 1
+                revert.remember(  # what the fix wrote, so it can be reverted exactly
+                    st.ledger,
+                    written,
+                    task=st.task,
+                    failure_ids=[r.id for r, _ in todo],
+                    attempt_ids=[st.claims[r.id] for r, _ in todo if r.id in st.claims],
+                    title=batch.title,
+                    run_id=st.run_id,
+                )
         except (UnsafeEdit, ApplyError) as exc:
             for rec, p in todo:
                 settle(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")

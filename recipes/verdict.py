@@ -58,7 +58,8 @@ def _last(pattern: str, text: str, flags: int = re.MULTILINE) -> re.Match[str] |
 
 
 def _tally_pytest(text: str) -> Tally | None:
-    m = _last(r"^=*\s*((?:\d+ \w+(?:, )?)+|no tests ran)(?: in [\d.]+s.*)?\s*=*\s*$", text)
+    # [ \t], not \s: the match stays on the summary's own line.
+    m = _last(r"^=*[ \t]*((?:\d+ \w+(?:, )?)+|no tests ran)(?: in [\d.]+s.*)?[ \t]*=*[ \t]*$", text)
     if m is None:
         return None
     s = m.group(1)

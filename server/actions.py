@@ -42,6 +42,7 @@ class Offer:
     retries_used: int
     max_retries: int
     escalated: bool
+    revert: str | None = None  # the files an applied fix changed, when it can be reverted
 
 
 def default_task(record: FailureRecord) -> str:
@@ -66,6 +67,7 @@ def offer(
     if avail.offered and record.failure_type != "trust_gate":
         p = plan(record, ws, command=command, cwd=cwd)
     escalated = record.recovery_result == "escalated" or (avail.attempts > 0 and not avail.enabled)
+    revert_files = _revertable(record, ws) if escalated else None
     return Offer(
         record=record,
         store_task=store_task,
@@ -76,6 +78,17 @@ def offer(
         retries_used=avail.task_retries_used,
         max_retries=avail.max_task_retries,
         escalated=escalated,
+        revert=revert_files,
+    )
+
+
+def _revertable(record: FailureRecord, ws: Workspace) -> str | None:
+    """The files of the applied fix of `record` that a revert would restore."""
+    from faultlens.recipes import Ledger, revert
+
+    applied = revert.revertable(Ledger.open(ws), record.id)
+    return (
+        ", ".join(applied.files[:3]) + ("…" if len(applied.files) > 3 else "") if applied else None
     )
 
 
@@ -122,6 +135,17 @@ def build(
                 kind=QUICKFIX,
                 diagnostics=diags,
                 disabled=_disabled(o.plan.reason),
+            )
+        )
+    if o.escalated and o.revert:
+        out.append(
+            T.CodeAction(
+                title=f"faultlens: revert the fix ({o.revert})",
+                kind=QUICKFIX,
+                diagnostics=diags,
+                command=T.Command(
+                    title="Revert the fix", command=P.CMD_REVERT, arguments=[{"failureId": rec.id}]
+                ),
             )
         )
     if o.escalated:

@@ -72,6 +72,8 @@ class PendingPlan:
     plan: Plan
     before: dict[Path, str | None]
     at: float = field(default_factory=time.monotonic)  # when it was computed (before any edit)
+    # The files' bytes before the edit (workspace-relative), kept for a revert.
+    raw: dict[str, bytes | None] = field(default_factory=dict)
 
 
 _default_converter: Callable[[], Converter] = default_converter  # pygls leaves it untyped

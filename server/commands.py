@@ -103,6 +103,34 @@ def register(server: FaultLensServer) -> None:
         a = P.parse_args(P.FailureArgs, args)
         return await reviewed(ls, a.failure_id, edit_applied=a.edit_applied)
 
+    @server.command(P.CMD_REVERT)
+    async def revert_fix(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        a = P.parse_args(P.FailureArgs, args)
+        return await revert_the_fix(ls, a.failure_id)
+
+
+async def revert_the_fix(ls: FaultLensServer, failure_id: str) -> dict[str, Any]:
+    """Revert the fix applied for a failure (recipes/revert.py): the files it
+    changed, those unchanged since; the others are kept and named."""
+    from faultlens.recipes import Ledger, revert
+
+    ws = ls.recipe_workspace()
+    applied = await asyncio.to_thread(lambda: revert.find(Ledger.open(ws), failure_id))
+    if applied is None:
+        raise _invalid(f"no applied fix is known for {failure_id}")
+    try:
+        done = await asyncio.to_thread(revert.revert, ws, applied, who="server")
+    except revert.RevertError as exc:
+        ls.warn(f"faultlens: {exc}", show=True)
+        return {"reverted": False, "reason": str(exc)}
+    message = f"faultlens: reverted the fix ({applied.title}): {done.summary()}"
+    if done.kept:
+        ls.warn(message, show=True)
+    else:
+        ls.info(message)
+    ls.outcomes.pop(failure_id, None)
+    return {"reverted": True, **done.to_json()}
+
 
 def _invalid(message: str) -> Exception:
     from pygls.exceptions import JsonRpcInvalidParams
@@ -312,6 +340,30 @@ def _snapshot(ls: FaultLensServer, plan: Plan) -> dict[Path, str | None]:
     return {ls.root / e.path: _read(ls.root / e.path) for e in plan.edits}
 
 
+def _pending(ls: FaultLensServer, plan: Plan) -> PendingPlan:
+    """A plan with the files as they are before its edit (text to compare,
+    bytes to revert to)."""
+    from faultlens.recipes import revert
+
+    raw = revert.snapshot(ls.recipe_workspace(), [e.path for e in plan.edits])
+    return PendingPlan(plan=plan, before=_snapshot(ls, plan), raw=raw)
+
+
+def _remember(ls: FaultLensServer, record: FailureRecord, attempt_id: int, p: PendingPlan) -> None:
+    """Keep what the editor's edit wrote, so the fix can be reverted exactly."""
+    from faultlens.recipes import Ledger, revert
+
+    ws = ls.recipe_workspace()
+    revert.remember(
+        Ledger.open(ws),
+        revert.written_since(ws, p.raw),
+        task=record.task,
+        failure_ids=[record.id],
+        attempt_ids=[attempt_id],
+        title=p.plan.title,
+    )
+
+
 async def resolve_action(
     ls: FaultLensServer,
     action: T.CodeAction,
@@ -332,7 +384,7 @@ async def resolve_action(
         if not isinstance(p, Plan):
             action.disabled = T.CodeActionDisabled(reason=p.reason)
             return action
-        ls.pending[fid] = PendingPlan(plan=p, before=await asyncio.to_thread(_snapshot, ls, p))
+        ls.pending[fid] = await asyncio.to_thread(_pending, ls, p)
         if p.edits:
             action.edit = actions.workspace_edit(p.edits, ls.root, ls.text_of)
         action.command = T.Command(
@@ -480,7 +532,7 @@ async def apply_recipe(
             ls.info(f"faultlens: no recipe for {failure_id}: {p.reason}")
             await asyncio.to_thread(refuse, record, ws, attempt_id, p.reason)
             return {"result": "refused", "reason": p.reason}
-        pending = PendingPlan(plan=p, before=await asyncio.to_thread(_snapshot, ls, p))
+        pending = await asyncio.to_thread(_pending, ls, p)
         edit_applied = False
     applied, error = True, None
     if pending.plan.edits and not edit_applied:
@@ -488,6 +540,11 @@ async def apply_recipe(
     if applied and pending.plan.edits:
         error = await asyncio.to_thread(_sync_disk, ls, pending)
         applied = error is None
+    if applied and pending.plan.edits:
+        try:
+            await asyncio.to_thread(_remember, ls, record, attempt_id, pending)
+        except Exception as exc:  # the fix stands; it just cannot be reverted
+            ls.crashed("keeping the fix for a revert", exc)
     ls.info(f"faultlens: {pending.plan.title}: edit applied={applied}; verifying")
     try:
         outcome = await asyncio.to_thread(
@@ -556,7 +613,9 @@ async def ask(
         return
     option = choices.get(answer.title)
     ls.info(f"faultlens: user selected: {option}")
-    if option in ("retry", "skip", "stop"):
+    if option == "revert":
+        await revert_the_fix(ls, record.id)
+    elif option in ("retry", "skip", "stop"):
         args = P.TaskArgs(task=actions.default_task(record), failure_id=record.id)
         await task_option(ls, option, args, store_task)
 

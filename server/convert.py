@@ -273,8 +273,10 @@ def hover_markdown(
     attempts: int | None,
     box: str | None,
     retries: str | None = None,
+    history: str | None = None,
 ) -> str:
-    """The hover text of one failure (Markdown)."""
+    """The hover text of one failure (Markdown).  `history`: "seen 5× since 2
+    Dec; flaky 2 of 5" (recipes/history.py)."""
     auto = record.auto_recoverable
     auto_text = "yes" if auto is True else "no" if auto is False else "partial"
     parts = [
@@ -287,6 +289,11 @@ def hover_markdown(
     tests = affected_tests(record)
     if tests:
         parts.append(tests)
+    if record.triage is not None:
+        why = f" — {_code(record.triage.reason)}" if record.triage.reason else ""
+        parts.append(f"Triage: **{record.triage.verdict.replace('_', ' ')}**{why}")
+    if history:
+        parts.append(f"History: {history}")
     if summary:
         parts += ["", f"Recipe: {summary}"]
     if attempts is not None:

@@ -273,6 +273,14 @@ def hover_text(ls: FaultLensServer, record: Any, ws: Any) -> str:
         retries = f"Task retries: {avail.task_retries_used} of {avail.max_task_retries} used"
     except Exception as exc:
         ls.crashed("ledger lookup", exc)
+    seen = None
+    try:
+        from faultlens.recipes import history
+
+        found = history.history(Ledger.open(ws), record.id)
+        seen = history.describe(found) if found.times > 1 or found.flaky else None
+    except Exception as exc:
+        ls.crashed("history lookup", exc)
     outcome = ls.outcomes.get(record.id)
     if outcome is not None:
         box = outcome.box
@@ -285,7 +293,7 @@ def hover_text(ls: FaultLensServer, record: Any, ws: Any) -> str:
         if last and last.get("result") == "escalated":
             box = last.get("box")
     return convert.hover_markdown(
-        record, summary=summary, attempts=attempts, box=box, retries=retries
+        record, summary=summary, attempts=attempts, box=box, retries=retries, history=seen
     )
 
 

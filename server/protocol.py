@@ -33,6 +33,7 @@ CMD_STOP = "faultlens.stopTask"
 CMD_CLEAR = "faultlens.clear"
 CMD_CONFLICT = "faultlens.acceptConflict"
 CMD_REVIEWED = "faultlens.markReviewed"
+CMD_REVERT = "faultlens.revertFix"
 COMMANDS = (
     CMD_RUN,
     CMD_APPLY,
@@ -42,6 +43,7 @@ COMMANDS = (
     CMD_CLEAR,
     CMD_CONFLICT,
     CMD_REVIEWED,
+    CMD_REVERT,
 )
 
 

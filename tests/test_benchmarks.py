@@ -124,3 +124,16 @@ def test_the_recover_benchmark_runs_end_to_end_at_a_tiny_size():
     assert res.returncode == 0, res.stderr
     (row,) = [line for line in res.stdout.splitlines() if line.startswith("| unittest")]
     assert "(exit 1)" in row and row.count("(exit 0)") == 1  # broken bare, recovered
+
+
+def test_the_triage_benchmark_runs_end_to_end_at_a_tiny_size():
+    res = subprocess.run(
+        [sys.executable, "-m", "benchmarks.triage", "--repeat", "1", "--runs", "5"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    rows = [line for line in res.stdout.splitlines() if line.startswith("| ")]
+    assert any("stale branch" in r for r in rows) and any("history()" in r for r in rows)

@@ -166,6 +166,13 @@ def test_reads_see_a_ledger_removed_and_made_again_at_the_same_path(tmp_path):
 # -- schema 2: generations and one attempt per failure type per run -------------------
 # What schema 1 had that schema 2 changed (the rest of the file is as it was).
 _BACK_TO_V1 = """
+DROP INDEX run_records_by_failure;
+DROP INDEX runs_by_tree;
+ALTER TABLE runs DROP COLUMN head;
+ALTER TABLE runs DROP COLUMN tree;
+ALTER TABLE run_records DROP COLUMN ended;
+ALTER TABLE run_records DROP COLUMN triage;
+DROP TABLE applied_edits;
 DROP INDEX attempts_one_automatic_v2;
 DROP TABLE type_attempts;
 ALTER TABLE attempts DROP COLUMN run_id;

@@ -77,6 +77,16 @@ def test_a_rerun_whose_summary_counts_a_passed_test_is_a_pass(case):
     assert proves_a_pass(runner, output, status) == (True, tally(runner, output).line)
 
 
+@pytest.mark.parametrize(
+    "case",
+    ["pytest-one", "unittest-one", "go-one", "cargo-one", "mocha-one", "vitest-one", "node-one"],
+)
+def test_the_summary_a_verdict_quotes_is_one_line_without_its_frame(case):
+    output, _ = _sample(case)
+    line = tally(RUNNER[case.split("-")[0]], output).line
+    assert line and "\n" not in line and line == line.strip(" =")
+
+
 def test_the_runners_name_the_tests_that_passed():
     out, status = _sample("pytest-one")
     (res,) = [judge_rerun("pytest", [SingleTest("pytest", "test_a.py::test_ok")], out, status)]
@@ -102,6 +112,13 @@ def test_pytest_ids_with_any_characters_are_one_argv_element_each_and_flags_are_
         "python", "-m", "pytest", "-c", "ci.ini", "-q", "-p", "no:cacheprovider", "-rA",
         "tests/test_x.py::test_f[<lambda>0]", "tests/test_x.py::test_g[a b-\"c\"]",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("flag", [["-p", "no:cacheprovider"], ["-pno:cacheprovider"]])
+def test_a_pytest_command_that_already_leaves_the_cache_alone_does_not_get_it_twice(flag):
+    argv = ["python", "-m", "pytest", "-q", *flag, "tests"]
+    (sel,) = select([SingleTest("pytest", "tests/test_x.py::test_f")], argv, INSIDE)
+    assert sel.argv == ["python", "-m", "pytest", "-q", *flag, "-rA", "tests/test_x.py::test_f"]
 
 
 @pytest.mark.parametrize(

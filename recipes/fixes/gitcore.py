@@ -35,6 +35,9 @@ def git_env() -> dict[str, str]:
             "GIT_EDITOR": "true",
             "GIT_SEQUENCE_EDITOR": "true",
             "GIT_MERGE_AUTOEDIT": "no",
+            # A query (`git status`) never rewrites the index to refresh it: a
+            # look at the repository leaves its files byte for byte as they were.
+            "GIT_OPTIONAL_LOCKS": "0",
             "LC_ALL": "C",
             "LANGUAGE": "C",
         }

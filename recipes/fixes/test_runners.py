@@ -17,6 +17,7 @@ Adding a runner: write a `Runner` (detect + select) and append it to
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -177,8 +178,14 @@ def _select_pytest(
     # pytest's positionals are all file_or_dir: the original selection.
     kept = _drop_positionals(rest, _PYTEST_VALUE_FLAGS, lambda a: True)
     # -rA lists every test's outcome (the per-test verdict); the cache is left alone.
-    extra = ["-p", "no:cacheprovider", "-rA"]
+    extra = ["-rA"] if _cache_off(kept) else ["-p", "no:cacheprovider", "-rA"]
     return [Selection("pytest", [*head, *kept, *extra, *ids], list(tests))]
+
+
+def _cache_off(argv: Sequence[str]) -> bool:
+    """Whether a pytest command already says `-p no:cacheprovider`."""
+    pairs = itertools.pairwise([*argv, ""])
+    return any(a == "-pno:cacheprovider" or (a, b) == ("-p", "no:cacheprovider") for a, b in pairs)
 
 
 # -- unittest ---------------------------------------------------------------------------
