@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from faultlens.recipes.proctree import alive, descendants, exists, signal_tree
+
 READ_SIZE = 64 * 1024
 _LIVE: set[int] = set()  # process groups of commands still running (stopped at exit)
 
@@ -170,83 +172,24 @@ async def _terminate(proc: asyncio.subprocess.Process, grace: float = 2.0) -> No
     if proc.returncode is not None:
         return
     tree = descendants(proc.pid)
-    _signal_tree(proc.pid, tree, signal.SIGTERM)
+    signal_tree(proc.pid, tree, signal.SIGTERM)
     deadline = time.monotonic() + grace
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(proc.wait(), grace)
-    while _alive(tree) and time.monotonic() < deadline:
+    while alive(tree) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    left = {p for p in tree | descendants(proc.pid) if _exists(p)}
+    left = {p for p in tree | descendants(proc.pid) if exists(p)}
     if proc.returncode is None or left:
-        _signal_tree(proc.pid, left, signal.SIGKILL)
+        signal_tree(proc.pid, left, signal.SIGKILL)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), grace)
-
-
-def _signal_tree(group: int, pids: set[int], sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(group, sig)
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sig)
-
-
-def _exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return not _zombie(pid)
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2 :][:1] == b"Z"
-
-
-def _alive(pids: set[int]) -> bool:
-    return any(_exists(p) for p in pids)
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process below `pid` (Linux /proc; empty where there is none)."""
-    children: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return set()
-    for name in entries:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 1:
-            children.setdefault(int(fields[1]), []).append(int(name))
-    out: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            if child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
 
 
 def stop_all() -> None:
     """Kill every command still running (the server is exiting): a watcher
     must not outlive the editor that started it."""
     for group in list(_LIVE):
-        _signal_tree(group, descendants(group), signal.SIGKILL)
+        signal_tree(group, descendants(group), signal.SIGKILL)
     _LIVE.clear()
 
 

@@ -121,6 +121,23 @@ def test_run_recover_verifies_a_fix_by_the_watchers_next_cycle(project: Path) ->
     assert not processes_in(project)
 
 
+@pytest.mark.real_tool
+@pytest.mark.slow
+def test_a_sigterm_to_faultlens_alone_ends_the_watchers_whole_tree(project: Path) -> None:
+    """`kill <faultlens>` (no terminal signals the group): npx's tsc would
+    outlive npm; the watcher's whole tree is ended with it."""
+    (project / "node_modules").symlink_to(TSC_BIN.parent)  # as `npm install` leaves it
+    w = Watching(["--", "npx", "tsc", "--watch", "--preserveWatchOutput", "-p", "."], project)
+    w.wait_for("cycle 1: 1 compile failure")
+    assert len(processes_in(project)) >= 3, "faultlens, npm and tsc run in the folder"
+    os.kill(w.proc.pid, signal.SIGTERM)
+    assert w.proc.wait(60) == 128 + signal.SIGTERM
+    deadline = time.monotonic() + 10
+    while processes_in(project) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not processes_in(project), "a process of the watcher's tree is left"
+
+
 def _args(**kw: object) -> argparse.Namespace:
     return argparse.Namespace(**{"watch": None, "begin": None, "end": None, **kw})
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from faultlens.classifier.record import FailureRecord
+from faultlens.recipes import proctree
 from faultlens.server import runner
 from faultlens.server.placement import Placement
 from faultlens.server.store import Entry, FailureStore
@@ -117,9 +118,9 @@ def test_a_stop_ends_the_process_tree_even_a_child_in_its_own_session(tmp_path: 
     assert result.cancelled
     assert len(seen) >= 2, seen  # the command and its child
     deadline = time.monotonic() + 10
-    while any(runner._exists(p) for p in seen) and time.monotonic() < deadline:
+    while any(proctree.exists(p) for p in seen) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not [p for p in seen if runner._exists(p)], "a process of the tree is left"
+    assert not [p for p in seen if proctree.exists(p)], "a process of the tree is left"
 
 
 PROJECT_MATCHER = """
