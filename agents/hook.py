@@ -103,6 +103,11 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
     ledger.finish_run(run_id, call.exit_code, records)
     if records:
         events.emit_many("failure.classified", records, command=shown, exit_code=call.exit_code)
+    # A fix the editor applied with nothing to verify it: this call decides it
+    # first, so that a failure still reported reads as escalated below.
+    from faultlens.recipes.confirm import confirm_applied
+
+    confirm_applied(ledger, task, argv_of(call.command) or [], records, events)
     for record in records:
         ft = record.failure_type.value
         if ft in NEVER_AUTOMATIC:
@@ -238,14 +243,18 @@ def respond(call: ToolCall, root: Path, state_dir: Path | None = None) -> str:
             )
         return context_text(verdicts, task)
     if call.exit_code == 0 and _has_pending(_ledger_path(ws), task):
-        # A clean run closes the agent's pending attempts it no longer reports
+        # A clean run closes the agent's pending attempts it no longer reports,
+        # and decides the fixes applied without verification that it covers
         # (in the ledger and the log; the agent is told nothing: no failure).
         import contextlib
 
         from faultlens.recipes import EventLog, Ledger, StateUnavailable
+        from faultlens.recipes.confirm import confirm_applied
 
         with contextlib.suppress(StateUnavailable):  # nothing to close where nothing is written
-            _clear_gone(Ledger.open(ws), EventLog(ws), ws, task, call, set())
+            ledger, events = Ledger.open(ws), EventLog(ws)
+            _clear_gone(ledger, events, ws, task, call, set())
+            confirm_applied(ledger, task, argv_of(call.command) or [], [], events)
     return ""
 
 
@@ -259,8 +268,9 @@ def _ledger_path(ws: Workspace) -> Path | None:
 
 
 def _has_pending(path: Path | None, task: str) -> bool:
-    """Whether the ledger holds a pending attempt of the task: one read-only
-    query, so that a clean call with nothing pending loads nothing more."""
+    """Whether the ledger holds a pending (the agent's) or applied (the
+    editor's, unverified) attempt of the task: one read-only query, so that a
+    clean call with nothing open loads nothing more."""
     import sqlite3
 
     if path is None or not path.is_file():
@@ -269,7 +279,8 @@ def _has_pending(path: Path | None, task: str) -> bool:
         db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
         try:
             row = db.execute(
-                "SELECT 1 FROM attempts WHERE task=? AND state='pending' LIMIT 1", (task,)
+                "SELECT 1 FROM attempts WHERE task=? AND state IN ('pending', 'applied') LIMIT 1",
+                (task,),
             ).fetchone()
         finally:
             db.close()

@@ -273,6 +273,9 @@ class Classifier:
         # The keys of records that are warnings (Hit.warning): kept or dropped
         # at close by classifier/warnings_policy.py.
         self.warning_keys: set[tuple[Any, ...]] = set()
+        # How many more times the output reported a record (id(record) -> n):
+        # one record, the count of what was printed (dependency_errors.py).
+        self.repeats: dict[int, int] = {}
         self._ids: dict[str, int] = {}
         # Secrets named by scanners, redacted wherever they appear (redact.py).
         self.secrets: set[str] = set()
@@ -545,6 +548,7 @@ class Classifier:
         existing = self._records.get(key)
         if existing is not None:
             self._merge(existing, hit)
+            self.repeats[id(existing)] = self.repeats.get(id(existing), 0) + 1
             _keep_raw(existing, hit, identity)
             if not hit.warning:  # the same finding reported as an error
                 self.warning_keys.discard(key)

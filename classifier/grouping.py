@@ -89,6 +89,10 @@ def cause_key(r: FailureRecord) -> tuple[Hashable, ...] | None:
         host = h.get("host")
         if h.get("kind") in _NETWORK_KINDS and isinstance(host, str) and host:
             return ("infra", "network", h.get("kind"), host)
+    sub, tid = h.get("subtest"), test_of(r)
+    if isinstance(sub, str) and tid and r.source_file and r.source_line:
+        # one test's subtests failing at one line: its parameters differ, not the cause
+        return (ft.value, "subtests", tid, r.source_file, r.source_line)
     if r.source_file and r.source_line:
         return (
             ft.value,
@@ -169,6 +173,9 @@ def _fold(group: _Group) -> FailureRecord:
                 places.append(loc)
     for other in group.others:
         _absorb(head, other)
+    subtests = [m.hint["subtest"] for m in group.members if isinstance(m.hint.get("subtest"), str)]
+    if len(subtests) > 1:
+        head.hint["subtests"] = list(dict.fromkeys(subtests))[:MAX_TESTS]
     _list_tests(head, tests, places)
     _keep_raw_tests(head, group.members)
     return head

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from . import (
     conflicts,
+    dependency_errors,
     fallback,
     grouping,
     manifests,
@@ -72,6 +73,7 @@ class Classifier(Protocol):
     locator: Locator
     secrets: set[str]
     warning_keys: set[tuple[Hashable, ...]]
+    repeats: dict[int, int]
     unclaimed: deque[tuple[int, str]]
     _records: dict[tuple[Hashable, ...], FailureRecord]
     _lines: int
@@ -106,7 +108,10 @@ def finalize(classifier: Classifier) -> None:
     testdefs.find_js_test_files(records, cwd)  # mocha's failure outside a test body
     testdefs.place(records, cwd)  # a test known by its id only: on its definition
     testdefs.name_variables(records, cwd)  # `NotPresent`: the variable its line reads
-    kept = grouping.group(precedence.apply(records))
+    # a dependency's files the compiler cannot read: one record per package
+    kept = grouping.group(
+        precedence.apply(dependency_errors.fold(records, cwd, classifier.repeats))
+    )
     if len(kept) != len(records):
         ids = {id(r) for r in kept}
         classifier._records = {k: v for k, v in classifier._records.items() if id(v) in ids}

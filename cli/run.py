@@ -167,6 +167,11 @@ def run_command(
     if ledger is not None and run_id is not None:
         guarded(ws, ledger.finish_run, run_id, code, records)
         guarded(ws, history.after_run, ledger, run_id, where.result(), records, recover)
+        # fixes applied earlier without a command to verify them: this run decides
+        from faultlens.recipes.confirm import confirm_applied
+
+        for d in guarded(ws, confirm_applied, ledger, task, cmd, records, events) or []:
+            _say(err, f"{d.state}: the fix applied earlier to {d.failure_id}: {d.reason}")
     report = RunReport(code, records)
     if not recover or not records:
         return report

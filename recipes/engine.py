@@ -117,7 +117,13 @@ def complete_attempt(
                     command=list(command) if command else None,
                     known=known,
                 )
-                result: Result = "recovered" if vres.ok else plan.on_failure
+                # Recovered means verified: a fix nothing could check is "applied",
+                # and the next run of the failure confirms it (recipes/confirm.py).
+                result: Result = (
+                    ("recovered" if verified else "applied") if vres.ok else plan.on_failure
+                )
+                if result == "applied":
+                    vres.reason += "; the next run that shows this output decides"
                 details = list(plan.details)
                 if (
                     not vres.ok

@@ -2,8 +2,8 @@
 
 * `state_dir/events.jsonl`: one JSON object per line, events
   failure.classified, recovery.attempted, recovery.succeeded,
-  recovery.escalated, recovery.skipped, recovery.reverted, failure.triaged, each
-  carrying the record.
+  recovery.escalated, recovery.skipped, recovery.applied (a fix nothing
+  verified yet), recovery.reverted, failure.triaged, each carrying the record.
 * `state_dir/logs/session-YYYY-MM-DD.log`: every event in the seed's format.
 * `state_dir/logs/errors/<TASK>-failure.log`: the ERROR blocks of one task.
 
@@ -41,6 +41,7 @@ EVENTS = (
     "recovery.succeeded",
     "recovery.escalated",
     "recovery.skipped",
+    "recovery.applied",  # a fix made that nothing verified yet (recipes/confirm.py)
     "recovery.reverted",  # a fix that failed verification was reverted (recipes/revert.py)
     "failure.triaged",  # whose failure it is: the verdict and why (recipes/triage_stage.py)
 )
@@ -154,6 +155,9 @@ def text_entry(
     if event == "recovery.succeeded":
         note = extra.get("note") or extra.get("reason") or "recovered"
         return line(now, "INFO", f"{worker} recovered {task} {ft} ({record.id}): {note}"), False
+    if event == "recovery.applied":
+        reason = extra.get("reason") or "applied, not verified"
+        return line(now, "INFO", f"{worker} applied {task} {ft} ({record.id}): {reason}"), False
     if event == "recovery.skipped":
         reason = extra.get("reason") or "skipped"
         return line(now, "WARN", f"{worker} skipped {task} {ft} ({record.id}): {reason}"), False

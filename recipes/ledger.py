@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS attempts (
     task TEXT NOT NULL,
     failure_type TEXT NOT NULL,
     automatic INTEGER NOT NULL DEFAULT 1,
-    state TEXT NOT NULL,            -- pending | recovered | escalated | skipped
+    state TEXT NOT NULL,            -- pending | recovered | escalated | skipped | applied
     tried TEXT NOT NULL DEFAULT '',
     reason TEXT NOT NULL DEFAULT '',
     record TEXT,                    -- the FailureRecord as JSON
@@ -465,6 +465,36 @@ class Ledger:
                 "SELECT * FROM attempts WHERE state='pending' ORDER BY id LIMIT ?", (limit,)
             ).fetchall()
         return [_attempt(r) for r in rows]
+
+    def applied_attempts(self, task: str | None, limit: int = 1000) -> list[AttemptRow]:
+        """The task's attempts whose fix was applied and not verified yet (state
+        "applied"), oldest first: the next run of their failure decides them."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT * FROM attempts WHERE state='applied' AND task=? ORDER BY id LIMIT ?",
+                (task_key(task), limit),
+            ).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def settle_applied(self, attempt_id: int, state: str, reason: str) -> bool:
+        """Decide an "applied" attempt (recovered | escalated) from a later run;
+        False when it was decided meanwhile (another process).  Its stored
+        outcome gets the new result and reason, marked verified."""
+        with self._tx() as db:
+            row = db.execute(
+                "SELECT outcome, task FROM attempts WHERE id=? AND state='applied'", (attempt_id,)
+            ).fetchone()
+            if row is None:
+                return False
+            outcome = json.loads(row[0]) if row[0] else {}
+            outcome.update({"result": state, "reason": reason, "verified": True})
+            db.execute(
+                "UPDATE attempts SET state=?, reason=?, outcome=?, finished=? WHERE id=?",
+                (state, reason, json.dumps(outcome), time.time(), attempt_id),
+            )
+            if state == "escalated":
+                self._set_status(db, row[1], "failed", only_if="active")
+        return True
 
     def last_outcome(self, failure_id: str) -> dict[str, Any] | None:
         """The stored Outcome data (result, tried, reason, options, box, record) of the

@@ -18,7 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
-Result = Literal["recovered", "escalated", "skipped"]
+# "applied": the fix was made and nothing has verified it yet (no command is
+# known for the failure: ingested output, a log): recovered only when the
+# next run of it no longer reports it (recipes/confirm.py).
+Result = Literal["recovered", "escalated", "skipped", "applied"]
 VerifyBy = Literal["id", "exit", "check", "none"]
 
 DEFAULT_TASK = "default"

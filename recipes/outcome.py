@@ -52,6 +52,10 @@ def human_details(record: FailureRecord) -> list[str]:
     why = _first(hint, WHY_KEYS)
     if why:
         out.append(f"Says: {why[:300]}")
+    subtests = hint.get("subtests")
+    if isinstance(subtests, list) and subtests:
+        shown = ", ".join(str(s) for s in subtests[:5]) + ("…" if len(subtests) > 5 else "")
+        out.append(f"Subtests failed: {len(subtests)} ({shown})")
     advice = hint.get("advice")
     if isinstance(advice, list) and advice:
         out += [f"Suggestion: {str(a)[:300]}" for a in advice[:3] if str(a).strip()]
@@ -188,7 +192,8 @@ def make_outcome(
     """An Outcome for one record (with the single-failure box when escalated)."""
     rec = record.model_copy(deep=True)
     rec.recovery_attempted = True
-    rec.recovery_result = result
+    # an unverified fix has no result yet (the record's RecoveryResult has none for it)
+    rec.recovery_result = None if result == "applied" else result
     options: list[Option] = []
     box = None
     all_details = [*details, *(d for d in human_details(rec) if d not in details)]
@@ -226,6 +231,8 @@ def emit_result(events: EventLog, outcome: Outcome, note: str = "") -> None:
         )
     elif outcome.result == "skipped":
         events.emit("recovery.skipped", rec, tried=outcome.tried, reason=outcome.reason)
+    elif outcome.result == "applied":
+        events.emit("recovery.applied", rec, tried=outcome.tried, reason=outcome.reason)
     else:
         events.emit(
             "recovery.escalated",

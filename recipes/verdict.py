@@ -173,6 +173,19 @@ def _tally_node(text: str) -> Tally | None:
     )
 
 
+def _tally_uvu(text: str) -> Tally | None:
+    total = _last(r"^\s*Total:\s+(\d+)\s*$", text)
+    if total is None:
+        return None
+    tail = text[total.start() :]
+    passed = re.search(r"^\s*Passed:\s+(\d+)", tail, re.MULTILINE)
+    skipped = re.search(r"^\s*Skipped:\s+(\d+)", tail, re.MULTILINE)
+    p = int(passed.group(1)) if passed else 0
+    k = int(skipped.group(1)) if skipped else 0
+    n = int(total.group(1))
+    return Tally(p, max(0, n - p - k), k, f"Total {n}, Passed {p}, Skipped {k}")
+
+
 def _tally_maven(text: str) -> Tally | None:
     m = _last(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)", text)
     if m is None:
@@ -233,6 +246,7 @@ TALLIES: dict[str, Callable[[str], Tally | None]] = {
     "vitest": _tally_vitest,
     "mocha": _tally_mocha,
     "node": _tally_node,
+    "uvu": _tally_uvu,
     "maven": _tally_maven,
     "gradle": _tally_gradle,
     "rspec": _tally_rspec,
@@ -338,9 +352,11 @@ def judge_rerun(
     records: Sequence[FailureRecord] = (),
 ) -> RerunResult:
     """Each re-run test's result: `passed` only on the runner's own evidence (it
-    names the test as passed, or its summary counts every selected test as
-    passed with none failed and the run exited 0), `failed` when the runner or
-    the classifier reports it failing, else `not_run`."""
+    names the test as passed — pytest, unittest, go, cargo, and the JS runners'
+    listings, recipes/js_results.py —, or its summary counts every selected
+    test as passed with none failed and the run exited 0, and it did not list
+    the test as skipped), `failed` when the runner or the classifier reports it
+    failing, else `not_run`."""
     t = tally(runner, output)
     failing = failed_ids(runner, output) | record_tests(records)
     passing = passed_ids(runner, output)
@@ -348,11 +364,15 @@ def judge_rerun(
     all_passed = (
         exit_code == 0 and t is not None and t.failed == 0 and t.passed >= max(1, len(unique))
     )
+    from .js_results import per_test
+
+    listing = per_test(runner, plain(output), tests)  # JS runners: each test's line
     res = RerunResult(runner, summary=t.line if t else "no summary printed", exit_code=exit_code)
     for s in tests:
-        if s.test_id in failing or _named_in(s, failing):
+        seen = listing.get(s.test_id)
+        if s.test_id in failing or _named_in(s, failing) or seen == "failed":
             res.results[s.test_id] = "failed"
-        elif s.test_id in passing or all_passed:
+        elif s.test_id in passing or seen == "passed" or (all_passed and seen != "skipped"):
             res.results[s.test_id] = "passed"
         else:
             res.results[s.test_id] = "not_run"

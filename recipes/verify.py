@@ -18,7 +18,10 @@ from .model import CommandStep, Plan, VerifyResult, Workspace
 from .runner import Sink, run_step, step_cwd
 from .verdict import base_id, proves_a_pass
 
-__all__ = ["base_id", "rerun", "verify"]
+__all__ = ["NOT_VERIFIED", "base_id", "rerun", "verify"]
+
+# The start of the reason of an attempt whose fix nothing verified (result "applied").
+NOT_VERIFIED = "applied, not verified"
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -146,7 +149,7 @@ def verify(
     if plan.verify is None and plan.check is None and not plan.edits and not plan.commands:
         return VerifyResult(False, "the recipe neither changed anything nor can verify"), False
     if plan.verify_by == "none" or not ws.settings.verify:
-        return VerifyResult(True, "applied (verification turned off)"), False
+        return VerifyResult(True, f"{NOT_VERIFIED}: verification is turned off"), False
     tries = 1 + max(0, plan.retries)
     result: VerifyResult | None = None
     for i in range(tries):
@@ -161,9 +164,7 @@ def verify(
         else:
             if plan.verify is None:
                 return (
-                    VerifyResult(
-                        True, "applied; not verified (no command is known for this failure)"
-                    ),
+                    VerifyResult(True, f"{NOT_VERIFIED}: no command is known for this failure"),
                     False,
                 )
             full = command is not None and list(plan.verify.argv) == list(command)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from faultlens.classifier.engine import Classifier, Options
     from faultlens.classifier.record import FailureRecord
     from faultlens.recipes import Outcome, Plan, Workspace
+    from faultlens.recipes.confirm import Decided
 
     from .watchrun import WatchState
 
@@ -464,7 +465,7 @@ class FaultLensServer(LanguageServer):
         self.publish(touched)
         if write_log is not None:
             self.spawn(asyncio.to_thread(write_log), "saving the run log")
-        self.spawn(asyncio.to_thread(self.record_run, info, result.records), "ledger and event log")
+        self.spawn(self._record(info, result.records), "ledger and event log")
         files = {e.placement.path for e in entries if e.placement}
         self.info(f"faultlens: {store_task}: {len(entries)} failure(s) in {len(files)} file(s)")
         fixable = [e.record.id for e in entries if e.record.auto_recoverable is True]
@@ -487,19 +488,28 @@ class FaultLensServer(LanguageServer):
             except Exception as exc:
                 self.crashed(f"automatic recipe for {fid}", exc)
 
-    def record_run(self, info: TaskInfo, records: Sequence[FailureRecord]) -> None:
+    async def _record(self, info: TaskInfo, records: Sequence[FailureRecord]) -> None:
+        for d in await asyncio.to_thread(self.record_run, info, records):
+            self.info(f"faultlens: {d.state} {d.failure_id} (the fix applied earlier): {d.reason}")
+
+    def record_run(self, info: TaskInfo, records: Sequence[FailureRecord]) -> list[Decided]:
         """The run in the shared ledger (CLI `status` sees it) and `failure.classified`
-        events.  Blocking."""
+        events; the fixes applied earlier that nothing verified, decided by this run
+        or ingest (recipes/confirm.py).  Blocking."""
         from faultlens.recipes import EventLog, Ledger
+        from faultlens.recipes.confirm import confirm_applied
 
         ws = self.recipe_workspace()
+        ledger = Ledger.open(ws)
+        events = EventLog(ws)
         if info.argv:
-            ledger = Ledger.open(ws)
             cwd = self.rel_cwd(info.cwd) or "."
             run_id = ledger.start_run(info.task, info.argv, cwd)
             ledger.finish_run(run_id, info.exit_code, records)
         if records:
-            EventLog(ws).emit_many("failure.classified", records)
+            events.emit_many("failure.classified", records)
+        # a fix applied earlier with nothing to verify it: this run or ingest decides
+        return confirm_applied(ledger, info.task, info.argv or [], records, events)
 
     def rel_cwd(self, cwd: Path | None) -> str | None:
         """A run's cwd relative to the root (what the recipe engine wants)."""

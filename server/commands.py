@@ -577,10 +577,13 @@ async def after_outcome(
     A full re-run's failures replace those of the run it re-ran (`source`)."""
     rec = outcome.record
     ls.outcomes[rec.id] = outcome
-    if outcome.result == "recovered":
+    if outcome.result in ("recovered", "applied"):
+        # "applied": the fix is in, nothing verified it yet; the next run or
+        # ingest of this output decides (recipes/confirm.py)
         touched = ls.store.remove(rec.id)
         ls.info(
-            f"faultlens: recovered {rec.failure_type} {rec.id}: {outcome.reason or outcome.tried}"
+            f"faultlens: {outcome.result} {rec.failure_type} {rec.id}: "
+            f"{outcome.reason or outcome.tried}"
         )
     else:
         entry = ls.store.update(rec.id, rec)

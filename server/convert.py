@@ -22,7 +22,9 @@ from lsprotocol import types as T
 from pygls import uris
 from pygls.workspace import PositionCodec
 
-from .placement import Placement, code_point_column, resolve
+from faultlens.classifier.columns import code_point_column
+
+from .placement import Placement, resolve
 from .store import Entry
 
 SOURCE = "faultlens"

@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from faultlens.classifier.columns import ColumnUnit, column_unit
 
 PlacementKind = Literal["source", "config", "log"]
 
@@ -32,15 +33,12 @@ PLUGIN_MANIFESTS = (
 )
 
 
-ColumnUnit = Literal["byte", "display"]
-
-
 @dataclass(frozen=True, slots=True)
 class Placement:
     """A 0-based place in a file.  Columns count code points, or, when
     `column_unit` says so, what the tool counted ("byte": UTF-8 bytes,
     "display": gcc's display columns), converted on the line's text
-    (`code_point_column`)."""
+    (`faultlens.classifier.columns.code_point_column`)."""
 
     path: Path  # absolute
     line: int
@@ -49,30 +47,6 @@ class Placement:
     end_column: int | None = None
     kind: PlacementKind = "source"
     column_unit: ColumnUnit | None = None
-
-
-TABSTOP = 8  # gcc's -ftabstop default
-
-
-def code_point_column(text: str, column: int, unit: ColumnUnit | None) -> int:
-    """The 0-based code-point column on `text` of a 0-based `column` counted in
-    `unit`: UTF-8 bytes, or display columns (a tab to the next multiple of
-    TABSTOP, an East Asian wide character 2, a combining mark 0)."""
-    if unit is None or column <= 0 or (text.isascii() and (unit == "byte" or "\t" not in text)):
-        return column
-    if unit == "byte":
-        return len(text.encode("utf-8", "surrogatepass")[:column].decode("utf-8", "ignore"))
-    width = 0
-    for i, ch in enumerate(text):
-        if width >= column:
-            return i
-        if ch == "\t":
-            width += TABSTOP - width % TABSTOP
-        elif unicodedata.combining(ch):
-            continue
-        else:
-            width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return len(text) + max(0, column - width)
 
 
 def resolve(path: str, cwd: Path) -> Path:
@@ -89,14 +63,13 @@ def place(record: FailureRecord, cwd: Path, root: Path) -> Placement | None:
     """The place to show `record` at, or None (then it is only listed)."""
     if record.source_file:
         line = _zero(record.source_line) or 0
-        unit = record.hint.get("column_unit")
         return Placement(
             path=resolve(record.source_file, cwd),
             line=line,
             column=_zero(record.source_column),
             end_line=_zero(record.end_line),
             end_column=_zero(record.end_column),
-            column_unit=unit if unit in ("byte", "display") else None,
+            column_unit=column_unit(record.hint.get("column_unit")),
         )
     config = config_entry(record, cwd, root)
     if config is not None:

@@ -219,7 +219,7 @@ def test_one_failure_crashing_does_not_stop_the_others(tmp_path, monkeypatch):
     second = attempt(rec, ws)
     assert first.result == "escalated"
     assert "disk on fire" in first.reason
-    assert second.result == "recovered"  # planned and applied (no command: not verified)
+    assert second.result == "applied"  # planned and applied; no command: not verified
     assert "import { Thing } from './thing';" in (tmp_path / "src/app.ts").read_text()
 
 

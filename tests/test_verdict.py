@@ -99,6 +99,46 @@ def test_the_runners_name_the_tests_that_passed():
     assert res.results == {"calc (basic) adds": "not_run"}
 
 
+@pytest.mark.parametrize(
+    ("case", "runner"),
+    [
+        ("node-mixed", "node"),  # node --test: TAP when stdout is not a terminal
+        ("node-spec-mixed", "node"),
+        ("mocha-mixed", "mocha"),
+        ("jest-mixed", "jest"),
+        ("vitest-mixed", "vitest"),  # vitest lists each test's own name at its depth
+    ],
+)
+def test_a_rerun_with_one_real_failure_still_proves_the_other_test_passed(case, runner):
+    """Two failing tests re-run in one command: one fails again, the other
+    passes.  The run exits 1 and its summary counts a failure, so only the
+    runner's own line for each test says which passed; a selected test the
+    runner skipped is not a pass."""
+    out, status = _sample(case)
+    assert status == 1
+    tests = [
+        SingleTest(runner, "math add adds 2 + 2", path=("math", "add", "adds 2 + 2")),
+        SingleTest(runner, "passes on its re-run", path=("passes on its re-run",)),
+        SingleTest(runner, "math add adds 1 + 1", path=("math", "add", "adds 1 + 1")),
+    ]
+    res = judge_rerun(runner, tests, out, status)
+    assert res.results == {
+        "math add adds 2 + 2": "failed",
+        "passes on its re-run": "passed",
+        "math add adds 1 + 1": "not_run",  # listed as skipped (mocha: not listed)
+    }
+
+
+def test_vitest_names_alone_are_not_evidence_when_two_selected_tests_share_them():
+    out, status = _sample("vitest-mixed")
+    tests = [
+        SingleTest("vitest", "math add adds 2 + 2", path=("math", "add", "adds 2 + 2")),
+        SingleTest("vitest", "calc sum adds 2 + 2", path=("calc", "sum", "adds 2 + 2")),
+    ]
+    # `× adds 2 + 2` at depth 2 could be either of them.
+    assert set(judge_rerun("vitest", tests, out, status).results.values()) == {"not_run"}
+
+
 INSIDE = lambda path: not Path(path).is_absolute() and ".." not in Path(path).parts  # noqa: E731
 
 

@@ -1,4 +1,4 @@
-"""JavaScript test runners: jest, vitest, mocha and the Node.js test runner.
+"""JavaScript test runners: jest, vitest, mocha, uvu and the Node.js test runner.
 
 Every failing test is one record whose hint carries what the test recipe
 needs to re-run that test alone: `test_id` (the full name, suite names and
@@ -18,6 +18,8 @@ from .base import Block, Hit, LineContext
 from .jest_vitest import VITEST_FAIL, JestBlock, VitestBlock, VitestUnhandledBlock
 from .mocha_node import NODE_FAIL, MochaBlock, NodeTestBlock, ZeroPassingBlock
 from .registry import rule
+from .uvu_report import HEADER as UVU_HEADER
+from .uvu_report import UvuBlock
 
 # -- jest ---------------------------------------------------------------------------------
 
@@ -296,3 +298,48 @@ def node_test_spec(m: re.Match[str], ctx: LineContext) -> Block:
     References: https://nodejs.org/api/test.html#test-reporters
     """
     return NodeTestBlock(m, ctx)
+
+
+# -- uvu ----------------------------------------------------------------------------------
+
+
+@rule(
+    id="uvu.failure",
+    category=FailureType.TEST,
+    tool="uvu",
+    pattern=UVU_HEADER.pattern,
+    triggers=("   FAIL  ",),
+    url="https://github.com/lukeed/uvu/blob/master/docs/cli.md",
+    priority=2,
+)
+def uvu_failure(m: re.Match[str], ctx: LineContext) -> Block:
+    """uvu failing tests: each `FAIL  [suite  ]"name"` report.
+
+    What it detects: the report's header (suite and test name), the error's
+    message (an assertion's ends with its operator, `(is)`, `(equal)`), the
+    `++expected` / `--actual` lines of uvu's diff and the stack
+    (classifier/rules/uvu_report.py). The record sits at the test's own
+    frame (uvu's `Object.handler`), or at the frame that threw when the
+    error names a cause: uvu prints a thrown error by its message alone, so
+    `fmt is not defined` is read as the ReferenceError it is (compile, at
+    the line that uses the name). The `Total: / Passed:` summary is not a
+    record.
+
+    Example output (`uvu test`, uvu 0.5.6):
+           FAIL  "totals three"
+            Expected values to be strictly equal:  (is)
+
+                ++6    (Expected)
+                --7    (Actual)
+
+            at assert (/app/node_modules/uvu/assert/index.js:33:8)
+            at Object.handler (/app/test/cart.js:10:10)
+
+    Recipe: test: re-run the test's file (`uvu test '^cart\\.js$'`: uvu
+    selects files, not tests); a test of that file that is not reported
+    failing again, with nothing skipped, passed.
+
+    References: https://github.com/lukeed/uvu/blob/master/docs/cli.md,
+    https://github.com/lukeed/uvu/blob/master/docs/api.assert.md
+    """
+    return UvuBlock(m, ctx)

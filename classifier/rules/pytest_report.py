@@ -43,6 +43,7 @@ from .python_traceback import (
 )
 
 _HEADER = re.compile(r"^_+ (?P<title>\S.*?) _+$")
+_SUBTEST_TITLE = re.compile(r"^(?P<base>\S+?(?:\[.*?\])?)(?P<sub> \[[^\]]*\](?: \(.*\))?| \(.*\))$")
 SECTION = re.compile(r"^=+ .* =+$")
 LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
 _FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
@@ -161,6 +162,7 @@ class PytestBlock:
         self.code: list[str] = []  # source lines shown (all parts)
         self.doctest_at: tuple[str, int] | None = None  # the doc example's file and line
         self.raised_in: str | None = None  # the innermost frame's file (--tb=native, doctests)
+        self.subtest: str | None = None  # `(n=0)`, `[msg] (n=1)`: a failed subtest
         if title.startswith("ImportError while loading conftest "):
             self.kind = "conftest"
             self.name = title.split("'")[1] if title.count("'") >= 2 else title
@@ -174,6 +176,9 @@ class PytestBlock:
         else:
             self.kind = "failed"
             self.name = title.removeprefix("[doctest] ")
+            sub = _SUBTEST_TITLE.match(self.name)
+            if sub:  # `IlenTests.test_ilen (n=0)`: one subtest of the test
+                self.name, self.subtest = sub.group("base"), sub.group("sub").strip()
 
     def feed(self, line: str, line_no: int) -> bool:
         if self.native is not None:
@@ -314,6 +319,8 @@ class PytestBlock:
             where = (*self.doctest_at, "")
         if node and not node.startswith("/"):
             hint["test_id"] = node
+        if self.subtest:
+            hint["subtest"] = self.subtest
         test_file = node.partition("::")[0] if node else None
         if test_file and self.kind != "collect":
             hint["test_file"] = self.ctx.resolve(test_file)
@@ -367,4 +374,6 @@ class PytestBlock:
         path = self.name if doctest else title_to_path(self.name)
         node = f"{test_file}::{path}" if test_file else ""
         key = node_key("failed", node) if node else ("pytest", "failed", path)
+        if self.subtest:
+            key = (*key, self.subtest)
         return FailureType.TEST, "pytest.failure", node, key

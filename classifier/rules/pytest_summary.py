@@ -23,8 +23,11 @@ from .pytest_report import (
 from .python_causes import cause_of, exception_hint
 from .python_traceback import Raised
 
+# A subtest's report adds its message and parameters: `IlenTests.test_ilen (n=0)`,
+# `test_f [counts] (n=1)` (pytest 9's own subtests, and pytest-subtests).
 TITLE_PATTERN = (
-    r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*\])?) _+$"
+    r"^_+ (?P<title>(?:ERROR at (?:setup|teardown) of |\[doctest\] )?[\w.:/\\-]+(?:\[.*?\])?"
+    r"(?: \[[^\]]*\])?(?: \(.*\))?) _+$"
 )
 COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
 _TITLE = re.compile(TITLE_PATTERN)
@@ -33,10 +36,16 @@ _COLLECT_TITLE = re.compile(COLLECT_PATTERN)
 _BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured ")
 _SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
 
+# `FAILED node - message`; a failed subtest: `SUBFAILED(n=0) node - ...`,
+# `SUBFAILED[msg] (n=1) node` (pytest >= 9), `(n=0) SUBFAIL node` (pytest-subtests).
+_SUB = r"\[[^\]]*\](?: \(.*?\))?|\(.*?\)"
 SUMMARY = re.compile(
-    r"^(?P<outcome>FAILED|ERROR) (?P<node>[^\s:]+?\.py(?:::\S.*?)?|[^\s:]+?\.(?:rst|txt|md)::\S.*?)"
+    rf"^(?:(?P<pre>{_SUB}) )?(?P<outcome>FAILED|ERROR|SUBFAIL(?:ED)?)(?P<post>{_SUB})? "
+    r"(?P<node>[^\s:]+?\.py(?:::\S.*?)?|[^\s:]+?\.(?:rst|txt|md)::\S.*?)"
     r"(?: - (?P<message>.*))?$"
 )
+# The parent's own line after its failed subtests (pytest >= 9): not a failure of its own.
+_SUBTESTS_FAILED = re.compile(r"^contains \d+ failed subtests?$")
 
 
 def summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
@@ -44,10 +53,15 @@ def summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
     outcome = m.group("outcome").lower()
     node = m.group("node")
     message = (m.group("message") or "").strip()
+    subtest = m.group("pre") or m.group("post") if outcome.startswith("subfail") else None
+    if subtest is not None:
+        outcome = "failed"
     exc = exception_of(message)[0] if message else None
     collect = outcome == "error" and "::" not in node
     path = node.partition("::")[0]
     hint: dict[str, Any] = {"runner": "pytest", "test_id": node}
+    if subtest:
+        hint["subtest"] = subtest
     if not collect:
         hint["test_file"] = path
     if exc:
@@ -64,7 +78,7 @@ def summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
         category=FailureType.COMPILE if collect else FailureType.TEST,
         log_line=line_no,
         hint=hint,
-        key=node_key(outcome, node),
+        key=(*node_key(outcome, node), subtest) if subtest else node_key(outcome, node),
         rule_id="pytest.collection_error" if collect else "pytest.summary",
     )
 
@@ -177,6 +191,7 @@ class SectionBlock:
 
     def finish(self) -> Iterable[Hit]:
         self._close_sub()
+        self._drop_subtest_parents()
         # A summary line names its report's test exactly (the report only
         # has the test's title): its node id replaces the report's.
         by_key = {h.key: h for h in self.reports if h.key is not None}
@@ -191,3 +206,23 @@ class SectionBlock:
             if "::" in node and "test_file" in s.hint:
                 report.hint["test_file"] = self.ctx.resolve(s.hint["test_file"])
         return [*self.reports, *self.entries, *alone]
+
+    def _drop_subtest_parents(self) -> None:
+        """A test whose subtests failed is reported once more as `contains N
+        failed subtests` (its report and its FAILED line): the subtests are the
+        failures, that line only counts them."""
+        parents = {
+            h.hint.get("test_id") for h in [*self.reports, *self.summaries] if "subtest" in h.hint
+        }
+
+        def parent(h: Hit) -> bool:
+            why = str(h.hint.get("why") or h.message or "")
+            counted = bool(_SUBTESTS_FAILED.match(why.rsplit(" - ", 1)[-1].strip()))
+            return (
+                counted
+                and "subtest" not in h.hint
+                and (h.hint.get("test_id") in parents or not parents)
+            )
+
+        self.reports = [h for h in self.reports if not parent(h)]
+        self.summaries = [h for h in self.summaries if not parent(h)]

@@ -23,6 +23,8 @@ from .base import Hit, LineContext
 from .doctest_report import DOCTEST_AT, DoctestBlock
 from .pytest_report import PytestBlock
 from .pytest_summary import COLLECT_PATTERN, SUMMARY, TITLE_PATTERN, SectionBlock, summary_hit
+from .pytest_usage import HEAD as USAGE_HEAD
+from .pytest_usage import PytestUsage
 from .registry import rule
 from .unittest_report import UnittestBlock
 
@@ -147,7 +149,7 @@ def pytest_conftest_error(m: re.Match[str], ctx: LineContext) -> PytestBlock:
     category=FailureType.TEST,
     tool="pytest",
     pattern=SUMMARY.pattern,
-    triggers=("FAILED ", "ERROR "),
+    triggers=("FAILED ", "ERROR ", "SUBFAILED", "SUBFAIL "),
     url="https://docs.pytest.org/en/stable/how-to/output.html#producing-a-detailed-summary-report",
 )
 def pytest_summary(m: re.Match[str], ctx: LineContext) -> Hit:
@@ -329,3 +331,38 @@ def doctest_failure(m: re.Match[str], ctx: LineContext) -> DoctestBlock | None:
     before = ctx.before(1)
     at = DOCTEST_AT.match(before[-1]) if before else None
     return DoctestBlock(ctx, at) if at else None
+
+
+@rule(
+    id="pytest.usage_error",
+    category=FailureType.COMPILE,
+    tool="pytest",
+    pattern=USAGE_HEAD.pattern,
+    triggers=(": error: unrecognized arguments: ",),
+    url="https://docs.pytest.org/en/stable/reference/customize.html",
+)
+def pytest_usage_error(m: re.Match[str], ctx: LineContext) -> PytestUsage:
+    """pytest refusing an option it does not know (no test ran).
+
+    What it detects: `python -m pytest: error: unrecognized arguments:
+    --cov=parse ...` and the `inifile:` (`configfile:`) line pytest prints
+    under it (classifier/rules/pytest_usage.py). An option of a known plugin
+    (`--cov` of pytest-cov, `-n` of pytest-xdist, `--timeout`, ...) is that
+    plugin missing: compile, hint `module`/`package` = the plugin, on the
+    config's line that uses the option (usually `addopts`). Any other
+    option is a mistake in the command or the config (compile, no package).
+
+    Example output (`python -m pytest -q`, pytest 9.2.0, a project whose
+    pyproject.toml sets `addopts = "--cov=parse ..."`, pytest-cov not installed):
+        ERROR: usage: python -m pytest [options] [file_or_dir] [file_or_dir] [...]
+        python -m pytest: error: unrecognized arguments: --cov=parse --cov-append
+          inifile: /src/parse/pyproject.toml
+          rootdir: /src/parse
+
+    Recipe: compile: install the plugin when the project declares it (its
+    test extra, a requirements file), else suggest the install command.
+
+    References: https://docs.pytest.org/en/stable/reference/customize.html,
+    https://pytest-cov.readthedocs.io/en/latest/config.html
+    """
+    return PytestUsage(m, ctx)

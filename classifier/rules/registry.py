@@ -21,6 +21,7 @@ FAMILIES: tuple[str, ...] = (
     "typescript",
     "javascript",
     "js_test",
+    "npm",
     "python",
     "python_test",
     "rust",

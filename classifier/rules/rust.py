@@ -11,6 +11,8 @@ from .causes import environment_cause, infra_env
 from .registry import rule
 from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
 from .rust_panic import DOC_TEST, PANIC_NEW, PANIC_OLD, RustPanic, doc_hint
+from .rust_resolve import HEAD as RESOLVE_HEAD
+from .rust_resolve import CargoResolve
 
 _RUSTC_DOCS = "https://doc.rust-lang.org/rustc/json.html"
 _ERROR_INDEX = "https://doc.rust-lang.org/error_codes/error-index.html"
@@ -379,3 +381,42 @@ def rust_cargo_failed(m: re.Match[str], ctx: LineContext) -> Hit:
         hint=hint,
         key=(FALLBACK, "cargo", ctx.line.strip()),
     )
+
+
+@rule(
+    id="rust.cargo_resolve",
+    category=FailureType.COMPILE,
+    tool="cargo",
+    pattern=RESOLVE_HEAD.pattern,
+    triggers=("error: no matching package ",),
+    url="https://doc.rust-lang.org/cargo/reference/specifying-dependencies.html",
+)
+def rust_cargo_resolve(m: re.Match[str], ctx: LineContext) -> CargoResolve:
+    """A dependency cargo could not resolve, decided by cargo's own words.
+
+    What it detects: `error: no matching package named `x` found` (or `no
+    matching package found` with `searched package name: `x``) and the lines
+    cargo adds: `perhaps you meant:`, `location searched:`, `required by
+    package `demo v0.1.0 (/dir)``, the `--offline` reminder
+    (classifier/rules/rust_resolve.py).  "perhaps you meant" is a typo in
+    the manifest: compile, on the dependency's line of that package's
+    Cargo.toml, cargo's suggestion in hint["advice"]; the offline reminder
+    alone is a registry cache without the crate: infra (`kind: offline`, not
+    transient); otherwise the registry has no such crate: compile.
+
+    Example output (`cargo test --offline`, cargo 1.95.0):
+        error: no matching package named `serde` found
+        location searched: crates.io index
+        required by package `demo v0.1.0 (/work/demo)`
+        As a reminder, you're using offline mode (--offline) which can sometimes cause
+        surprising resolution failures, if this error is too confusing you may wish to
+        retry without `--offline`.
+
+    Recipe: infra (offline: escalated with cargo's advice, nothing to retry)
+    or compile (the typo is shown with cargo's suggestion; a dependency is
+    never renamed automatically).
+
+    References: https://doc.rust-lang.org/cargo/reference/specifying-dependencies.html,
+    https://doc.rust-lang.org/cargo/commands/cargo-fetch.html
+    """
+    return CargoResolve(m, ctx)

@@ -4,8 +4,11 @@ replacements (rustc JSON, clang fix-its), "consider importing", "#include"."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
+
+from faultlens.classifier.columns import ColumnUnit, code_point_column
 
 from ..model import TextEdit
 
@@ -14,22 +17,33 @@ _USE = re.compile(
     r"use [A-Za-z_][A-Za-z0-9_]*(?:::(?:[A-Za-z0-9_]+|\*|\{[A-Za-z0-9_:, *]+\}))*;", re.ASCII
 )
 _HEADER = re.compile(r"[<\"][A-Za-z0-9_./+-]{1,200}[>\"]", re.ASCII)
+_LINE_END = re.compile(r"\r\n|\r|\n")  # the line ends TextEdit positions count
+
+
+def _lines(text: str) -> list[str]:
+    return _LINE_END.split(text)
 
 
 def replace_name(
-    rel: str, text: str, line1: int | None, col1: int | None, name: str, replacement: str
+    rel: str,
+    text: str,
+    line1: int | None,
+    col1: int | None,
+    name: str,
+    replacement: str,
+    unit: ColumnUnit | None = None,
 ) -> TextEdit | None:
     """Replace `name` by `replacement` at the reported place (1-based line and
-    column), or at the name's only whole-word occurrence on that line."""
+    column, the column counted in `unit`: the record's hint["column_unit"]),
+    or at the name's only whole-word occurrence on that line."""
     if not line1 or not _IDENT.fullmatch(replacement) or not _IDENT.fullmatch(name):
         return None
-    lines = text.splitlines()
+    lines = _lines(text)
     if line1 > len(lines):
         return None
     line = lines[line1 - 1]
-    if col1 and line[col1 - 1 : col1 - 1 + len(name)] == name:
-        start = col1 - 1
-    else:
+    start = code_point_column(line, col1 - 1, unit) if col1 else -1
+    if start < 0 or line[start : start + len(name)] != name:
         hits = [m.start() for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line)]
         if len(hits) != 1:
             return None
@@ -77,6 +91,33 @@ def structured_edits(
             return None
         edits.append(TextEdit(rel, line - 1, col - 1, end_line - 1, end_col - 1, text))
     return _dedupe(edits) or None
+
+
+def in_code_points(
+    edits: list[TextEdit], text_of: Callable[[str], str | None], unit: ColumnUnit | None
+) -> list[TextEdit] | None:
+    """`edits` whose columns count `unit` (a compiler's parseable fix-its count
+    UTF-8 bytes) with their columns converted to code points on their lines'
+    text; None when a file they edit cannot be read."""
+    if unit is None:
+        return edits
+    texts: dict[str, list[str] | None] = {}
+    out: list[TextEdit] = []
+    for e in edits:
+        if e.path not in texts:
+            text = text_of(e.path)
+            texts[e.path] = None if text is None else _lines(text)
+        lines = texts[e.path]
+        if lines is None:
+            return None
+
+        def col(line: int, column: int, lines: list[str] = lines) -> int:
+            return code_point_column(lines[line], column, unit) if line < len(lines) else column
+
+        out.append(
+            replace(e, start_col=col(e.start_line, e.start_col), end_col=col(e.end_line, e.end_col))
+        )
+    return out
 
 
 def _dedupe(edits: list[TextEdit]) -> list[TextEdit]:

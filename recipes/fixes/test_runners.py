@@ -396,6 +396,41 @@ def _select_node_test(
     ]
 
 
+_UVU_VALUE_FLAGS = frozenset({"-i", "--ignore", "-r", "--require"})
+
+
+def _select_uvu(
+    argv: list[str], at: int, tests: list[SingleTest], inside: Inside
+) -> list[Selection]:
+    """uvu selects test files, not tests: `uvu [dir] [pattern]`, the pattern a
+    RegExp over each file's path relative to dir.  The tests' files, anchored."""
+    head, rest = argv[: at + 1], argv[at + 1 :]
+    if any(a in ("-c", "--cwd") or a.startswith("--cwd=") for a in rest):
+        raise Refused("uvu --cwd moves where its files are read: not re-run")
+    flags: list[str] = []
+    positionals: list[str] = []
+    skip = False
+    for arg in rest:
+        if skip:
+            flags.append(arg)
+            skip = False
+        elif arg.startswith("-"):
+            flags.append(arg)
+            skip = arg in _UVU_VALUE_FLAGS
+        else:
+            positionals.append(arg)
+    folder = positionals[0] if positionals else "."
+    _check_path(folder, inside, "uvu folder")
+    files = _js_files(tests, inside)
+    if not files:
+        raise Refused("uvu re-runs test files, and these failures name none")
+    rels = [os.path.relpath(f, folder).replace(os.sep, "/") for f in files]
+    if any(r.startswith("..") for r in rels):
+        raise Refused(f"a failing test's file lies outside uvu's folder {folder!r}")
+    pattern = "^(?:" + "|".join(regex_escape(r) for r in rels) + ")$"
+    return [Selection("uvu", [*head, *flags, folder, pattern], list(tests))]
+
+
 # -- go test ----------------------------------------------------------------------------
 _GO_VALUE_FLAGS = frozenset(
     [
@@ -634,6 +669,7 @@ RUNNERS: list[Runner] = [
     Runner("jest", lambda a: _find(a, ("jest",)), _select_jest_like("jest")),
     Runner("mocha", lambda a: _find(a, ("mocha", "_mocha")), _select_mocha),
     Runner("node", _detect_node_test, _select_node_test),
+    Runner("uvu", lambda a: _find(a, ("uvu",)), _select_uvu, _UVU_VALUE_FLAGS),
     Runner("go", _detect_go, _select_go, _GO_VALUE_FLAGS),
     Runner("cargo", _detect_cargo, _select_cargo, _CARGO_VALUE_FLAGS),
     Runner("maven", _detect_maven, _select_maven),

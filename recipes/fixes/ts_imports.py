@@ -171,7 +171,10 @@ def specifier(from_file: Path, target: Path, style: ImportStyle, *, esm: bool = 
     if not rel.startswith("."):
         rel = "./" + rel
     if style.js_extension and not rel.endswith((".", "/")) and not target.name.startswith("index."):
-        rel += ".js"
+        # The name the compiled file has: `.mts` → `.mjs`, `.cts`/`.cjs` → `.cjs`.
+        rel += {".mjs": ".mjs", ".mts": ".mjs", ".cjs": ".cjs", ".cts": ".cjs"}.get(
+            target.suffix, ".js"
+        )
     return rel
 
 

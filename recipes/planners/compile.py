@@ -10,9 +10,20 @@ Python) or from the standard library (Go); the tool's "did you mean"; a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from faultlens.classifier.columns import column_unit
 
 from ..context import PlanContext
-from ..fixes import go_imports, py_imports, suggest, ts_imports
+from ..fixes import (
+    cjs_exports,
+    cjs_imports,
+    go_imports,
+    py_imports,
+    py_names,
+    suggest,
+    ts_imports,
+)
 from ..fixes.packages import ecosystem_of, install_plan, package_for
 from ..fixes.scan import (
     import_statement,
@@ -22,6 +33,9 @@ from ..fixes.scan import (
     suggestion,
 )
 from ..model import CommandStep, Plan, Refusal, TextEdit
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
 from ..safety import to_workspace_relative, valid
 
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -37,6 +51,13 @@ def _plan(ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **k
         verify=ctx.rerun_step(),
         **kw,  # type: ignore[arg-type]
     )
+
+
+def _uncorrected_name_error(rec: FailureRecord) -> bool:
+    """A NameError (never an ImportError: that name lives in another module)
+    of a name that is not a standard module left unimported."""
+    named = rec.hint.get("exception") == "NameError" or (rec.message or "").startswith("NameError:")
+    return named and not rec.hint.get("stdlib")
 
 
 def _already(ctx: PlanContext, title: str, src: str) -> Plan:
@@ -72,29 +93,7 @@ def _workspace_import(
 ) -> Plan | None:
     abs_src = ctx.root / src
     if src.endswith(TS_EXTS):
-        if not valid("identifier", name):
-            return None
-        exporter = _one_module(
-            ctx,
-            ts_imports.find_exporters(ctx.root, name, exclude=abs_src),
-            notes,
-            f"'{name}' is exported by several modules",
-            f"no workspace module exports '{name}'",
-        )
-        if exporter is None:
-            return None
-        style = ts_imports.detect_style(text)
-        esm = not style.js_extension and ts_imports.node_esm(abs_src, ctx.root)
-        spec = ts_imports.specifier(abs_src, exporter, style, esm=esm)
-        edit = ts_imports.import_edit(src, text, name, spec, style)
-        if edit is None:
-            return _already(ctx, f"Import {name} from '{spec}'", src)
-        return _plan(
-            ctx,
-            f"Import {name} from '{spec}'",
-            f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, exporter)})",
-            [edit],
-        )
+        return _js_import(ctx, src, text, name, notes)
     if src.endswith(".py"):
         if not valid("identifier", name) or "$" in name:
             return None
@@ -139,6 +138,88 @@ def _workspace_import(
             return None
         return _plan(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
     return None
+
+
+def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
+    """A name another workspace module exports: an ES import (`import { Money }
+    from './money.js'`, Node's own form in an ES module), or in a CommonJS file a
+    require (`const { Money } = require('./money')`, also of a declared package
+    or a Node built-in bound under its usual name)."""
+    if not valid("identifier", name):
+        return None
+    abs_src = ctx.root / src
+    commonjs = cjs_exports.is_commonjs(abs_src, text, ctx.root)
+    esm = ts_imports.find_exporters(ctx.root, name, exclude=abs_src)
+    cjs = cjs_exports.find_exports(ctx.root, name, exclude=abs_src)
+    if commonjs:
+        return _require(ctx, src, text, name, cjs, esm, notes)
+    named = {ts_imports.module_path_without_ext(p): p for p in esm}
+    for prov in cjs:  # Node reads a CommonJS module's named exports for ES importers
+        if prov.kind == "named" and prov.path is not None:
+            named.setdefault(ts_imports.module_path_without_ext(prov.path), prov.path)
+    exporter = _one_module(
+        ctx,
+        list(named.values()),
+        notes,
+        f"'{name}' is exported by several modules",
+        f"no workspace module exports '{name}'",
+    )
+    if exporter is None:
+        return None
+    style = ts_imports.detect_style(text)
+    esm_node = not style.js_extension and ts_imports.node_esm(abs_src, ctx.root)
+    spec = ts_imports.specifier(abs_src, exporter, style, esm=esm_node)
+    edit = ts_imports.import_edit(src, text, name, spec, style)
+    if edit is None:
+        return _already(ctx, f"Import {name} from '{spec}'", src)
+    return _plan(
+        ctx,
+        f"Import {name} from '{spec}'",
+        f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, exporter)})",
+        [edit],
+    )
+
+
+def _require(
+    ctx: PlanContext,
+    src: str,
+    text: str,
+    name: str,
+    cjs: list[cjs_exports.Provider],
+    esm: list[Path],
+    notes: list[str],
+) -> Plan | None:
+    abs_src = ctx.root / src
+    if len(cjs) > 1:
+        where = ", ".join(to_workspace_relative(ctx.ws, p.path) for p in cjs[:5] if p.path)
+        notes.append(f"'{name}' is exported by several modules: {where}")
+        return None
+    provider = cjs[0] if cjs else cjs_exports.package_providing(abs_src, ctx.root, name)
+    if provider is None:
+        if esm:
+            where = ", ".join(to_workspace_relative(ctx.ws, p) for p in esm[:5])
+            notes.append(
+                f"'{name}' is exported by an ES module ({where}), which {src} cannot require"
+            )
+        else:
+            notes.append(f"no workspace module exports '{name}'")
+        return None
+    # Where the file itself shows no quotes: the module required, then the test's file.
+    near = [to_workspace_relative(ctx.ws, provider.path)] if provider.path else []
+    near.append(ctx.rel(str(ctx.record.hint.get("test_file") or "")) or "")
+    style = cjs_imports.detect_style(text, *(ctx.read(n) or "" for n in near if n))
+    spec = cjs_imports.specifier(abs_src, provider, style)
+    binding = f"{{ {name} }}" if provider.kind == "named" else name
+    title = f"Require {name} from '{spec}'"
+    edit = cjs_imports.require_edit(src, text, name, provider, spec, style)
+    if edit is None:
+        return _already(ctx, title, src)
+    origin = (
+        f"exported by {to_workspace_relative(ctx.ws, provider.path)}"
+        if provider.path is not None
+        else ("a Node built-in" if provider.builtin else "a dependency in package.json")
+    )
+    return _plan(ctx, title, f"add `{style.decl} {binding} = require('{spec}')` ({origin})", [edit])
 
 
 def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
@@ -223,6 +304,8 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         # insertion are one edit (the parseable form wins).
         ranged = [f for f in fixits if isinstance(f, dict) and "end_line" in f]
         edits = suggest.structured_edits(ranged or fixits, src, _to_rel(ctx))
+        if edits:  # gcc and clang count a fix-it's columns in bytes
+            edits = suggest.in_code_points(edits, ctx.read, "byte")
         if edits:
             first = edits[0].new_text.strip().splitlines()
             title = "Apply the compiler's fix-it" + (f" ({first[0]})" if first else "")
@@ -243,6 +326,34 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             )
         notes.append("the tool's suggestion is not machine-applicable")
 
+    dependency = rec.hint.get("dependency")
+    if isinstance(dependency, str):  # classifier/dependency_errors.py
+        n = rec.hint.get("dependency_errors")
+        return Refusal(
+            f"the {n} errors are inside the installed dependency {dependency}: nothing there "
+            "is the project's to edit; choose its version (or the compiler's) by hand",
+            suggestions=[str(a) for a in rec.hint.get("advice") or []][:1],
+        )
+
+    script = rec.hint.get("missing_script")
+    if isinstance(script, str):  # classifier/rules/npm.py
+        scripts = [str(s) for s in rec.hint.get("scripts") or []]
+        shown = ", ".join(scripts[:10]) + (", ..." if len(scripts) > 10 else "")
+        return Refusal(
+            f'{rec.source_file or "package.json"} has no script "{script}"; a script is '
+            "never added or renamed automatically, and the command naming it is yours",
+            suggestions=[str(a) for a in rec.hint.get("advice") or []][:3]
+            + ([f"the scripts it has: {shown}"] if scripts else []),
+        )
+
+    entry = rec.hint.get("manifest_entry")
+    if isinstance(entry, str):  # cargo: the manifest names a crate it cannot find
+        return Refusal(
+            f"{rec.source_file or 'the manifest'} depends on `{entry}`, which cargo cannot "
+            "find; a dependency is never renamed or added automatically",
+            details=notes,
+        )
+
     module = missing_module(rec)
     name = missing_name(rec)
     if module and (not name or name == module):
@@ -260,11 +371,17 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         p = _workspace_import(ctx, src, text, name, notes)
         if p is not None:
             return p
-        sugg = suggestion(rec)
+        sugg, why = suggestion(rec), "the tool's suggestion"
+        if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
+            # Python before 3.12 prints no "Did you mean" in a test runner's report
+            sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
         if sugg and sugg != name:
-            edit = suggest.replace_name(src, text, rec.source_line, rec.source_column, name, sugg)
+            unit = column_unit(rec.hint.get("column_unit"))
+            edit = suggest.replace_name(
+                src, text, rec.source_line, rec.source_column, name, sugg, unit
+            )
             if edit is not None:
-                return _plan(ctx, f"Change '{name}' to '{sugg}'", "the tool's suggestion", [edit])
+                return _plan(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
 
     stmt = import_statement(rec)

@@ -28,6 +28,8 @@ SUGGESTIONS = {
     "disk-full": "free space on the file system (or point the output elsewhere), then retry",
     "deploy": "look at the rollout's events and logs, fix the release, then retry",
     "docker-daemon": "start the Docker daemon (or set DOCKER_HOST), then retry",
+    "offline": "fetch the dependencies once with network access (`cargo fetch`), or run "
+    "without `--offline`, then retry",
 }
 
 

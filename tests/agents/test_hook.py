@@ -92,6 +92,39 @@ def test_a_clean_run_after_the_agents_fix_records_it_recovered_and_says_nothing(
     assert events == ["failure.classified", "recovery.attempted", "recovery.succeeded"]
 
 
+def _applied_in_the_editor(proj: Path, task: str) -> None:
+    """The editor's quick fix on tsc's ingested output (no command known):
+    applied, not verified (recipes/confirm.py)."""
+    from faultlens.classifier import Options, classify_text
+    from faultlens.recipes import attempt
+
+    from .conftest import TSC_OUTPUT
+
+    (rec,) = classify_text(TSC_OUTPUT, Options(cwd=str(proj)))
+    rec.task = task
+    assert attempt(rec, Workspace.at(proj)).result == "applied"
+
+
+def test_the_agents_clean_run_of_the_tool_decides_an_editor_fix_applied_unverified(ts_project):
+    _applied_in_the_editor(ts_project, "claude-code-4acc1807")
+    res = hook("claude-code", passing(ts_project), ts_project)
+    assert (res.returncode, res.stdout) == (0, "")
+    (row,) = Ledger.open(Workspace.at(ts_project)).history()
+    assert row.state == "recovered"
+    assert row.reason.startswith("no longer reported by the next run (`")
+
+
+def test_the_agents_run_still_reporting_an_editor_fix_escalates_it_without_a_new_attempt(
+    ts_project,
+):
+    _applied_in_the_editor(ts_project, "claude-code-4acc1807")
+    ctx = context(hook("claude-code", failing(ts_project), ts_project))
+    assert "its one attempt was already escalated" in ctx
+    (row,) = Ledger.open(Workspace.at(ts_project)).history()
+    assert row.state == "escalated"
+    assert row.reason.startswith("still reported by the next run after the fix")
+
+
 def test_events_name_the_agent_and_its_session_and_status_shows_them(ts_project):
     context(hook("claude-code", failing(ts_project), ts_project))
     lines = (ts_project / ".faultlens" / "events.jsonl").read_text().splitlines()

@@ -8,6 +8,8 @@ tests/samples/git/merge-conflict, tests/samples/security/bandit-hardcoded-passwo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import pytest_lsp
 from lsprotocol import types as T
@@ -27,6 +29,7 @@ from .conftest import (
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+ROOT = Path(__file__).resolve().parents[2]
 TS = SAMPLES / "typescript" / "tsc-plain-ts2304"
 GIT = SAMPLES / "git" / "merge-conflict"
 BANDIT = SAMPLES / "security" / "bandit-hardcoded-password"
@@ -71,7 +74,11 @@ async def test_the_recipe_action_is_listed_then_resolved_lazily(client: Language
     assert edit.new_text == "import { UserProfile } from '../models/user';\n"
 
 
-async def test_executing_it_verifies_and_clears_the_diagnostic(client: LanguageClient):
+async def test_executing_it_applies_the_fix_unverified_and_clears_the_diagnostic(
+    client: LanguageClient,
+):
+    """Ingested output names no command: nothing can verify the fix, so it is
+    "applied" (not "recovered"); the next run of the build decides it."""
     root = client.root  # type: ignore[attr-defined]
     target = root / "ts" / "src" / "auth" / "middleware.ts"
     (d,) = client.diagnostics[uri(target)]
@@ -81,7 +88,8 @@ async def test_executing_it_verifies_and_clears_the_diagnostic(client: LanguageC
     resolved = await client.code_action_resolve_async(fix)
     apply_workspace_edit(resolved.edit)  # what an editor does with the resolved edit
     result = await command(client, resolved.command.command, resolved.command.arguments[0])
-    assert result["result"] == "recovered"
+    assert result["result"] == "applied"
+    assert result["reason"].startswith("applied, not verified: no command is known")
     assert target.read_text().count("import { UserProfile } from '../models/user';") == 1
     await until(lambda: len(client.diagnostics.get(uri(target), [1])) == 0, what="cleared")
 
@@ -108,14 +116,35 @@ async def test_two_concurrent_apply_recipe_calls_apply_the_edit_once(client: Lan
         command(client, "faultlens.applyRecipe", args),
         command(client, "faultlens.applyRecipe", args),
     )
-    results = sorted([first["result"], second["result"]])
-    assert results[0] == "disabled" and results[1] != "disabled", results
+    results = [first["result"], second["result"]]
+    assert results.count("disabled") == 1, results  # one is refused, the other applies
     assert target.read_text().count("import { UserProfile } from '../models/user';") == 1
     db = sqlite3.connect(root / ".faultlens" / "ledger.sqlite3")
     rows = db.execute(
         "SELECT state FROM attempts WHERE failure_id=? AND task='TASK-2'", (d.data["id"],)
     ).fetchall()
-    assert rows == [("recovered",)]
+    assert rows == [("applied",)]  # ingested output: the fix is not verified yet
+
+
+async def test_the_next_run_of_the_build_confirms_the_applied_fix(client: LanguageClient):
+    """The attempt left open by the fix above is decided by the next run of
+    its tool in its task: tsc, run again, no longer reports it."""
+    import sqlite3
+
+    tsc = ROOT / "tools" / "node" / "node_modules" / ".bin" / "tsc"
+    if not tsc.exists():
+        pytest.skip("tsc not installed (scripts/install-tools.sh test)")
+    root = client.root  # type: ignore[attr-defined]
+    result = await command(
+        client, "faultlens.run", {"command": [str(tsc), "-p", "."], "cwd": "ts2", "task": "TASK-2"}
+    )
+    assert result["exitCode"] == 0 and result["failures"] == 0
+
+    def state() -> list[tuple[str]]:
+        db = sqlite3.connect(root / ".faultlens" / "ledger.sqlite3")
+        return db.execute("SELECT state FROM attempts WHERE task='TASK-2'").fetchall()
+
+    await until(lambda: state() == [("recovered",)], what="the applied fix confirmed")
 
 
 async def test_resolve_tolerates_an_action_without_data(client: LanguageClient):

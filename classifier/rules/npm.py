@@ -1,0 +1,152 @@
+"""npm's own errors about the project's package.json scripts.
+
+    npm error Missing script: "buil"
+    npm error
+    npm error Did you mean this?
+    npm error   npm run build # run the "build" package script
+    npm error
+    npm error To see a list of scripts, run:
+    npm error   npm run
+
+npm says the script is not in package.json: the project's configuration (or
+the command that names it) is wrong, nothing in the machine is — compile, on
+the `"scripts"` line of the package.json npm read (a workspace's, from the
+`location` line npm prints above it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..locate import read_in_tree
+from ..taxonomy import FailureType
+from .base import Block, Hit, LineContext, match_above
+from .registry import rule
+
+_PREFIX = r"npm (?:error|ERR!)"
+_LOCATION = re.compile(rf"^{_PREFIX} location (?P<dir>/.+)$")
+_MEANT = re.compile(rf"^{_PREFIX}\s{{2,}}(?P<advice>npm \S.*)$")
+_OWN_SCRIPT = re.compile(r'# run the "(?P<script>[^"]+)" package script$')
+_NPM_LINE = re.compile(rf"^{_PREFIX}(?: |$)")
+MAX_PACKAGE_JSON = 4 * 1024 * 1024
+MAX_SCRIPTS = 50
+MAX_ADVICE = 5
+
+
+def _scripts_line(text: str) -> tuple[int, list[str]]:
+    """The 1-based line of the top-level `"scripts"` key (1 when there is
+    none) and the script names package.json declares."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    names = [str(k) for k in scripts][:MAX_SCRIPTS] if isinstance(scripts, dict) else []
+    for no, line in enumerate(text.splitlines(), start=1):
+        if re.match(r'^\s{0,4}"scripts"\s*:', line):
+            return no, names
+    return 1, names
+
+
+class MissingScript:
+    """One `Missing script` report, to npm's last line about it."""
+
+    max_lines = 20
+
+    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.signal = ctx.line.strip()
+        self.log_line = ctx.line_no
+        self.script = m.group("script")
+        where = match_above(ctx, _LOCATION, 3)
+        self.folder = where.group("dir").rstrip("/") if where else None
+        self.advice: list[str] = []
+        self.meaning = False  # inside npm's "Did you mean" candidates
+
+    def feed(self, line: str, line_no: int) -> bool:
+        text = line.rstrip()
+        if not _NPM_LINE.match(text) or "Missing script:" in text:
+            return False
+        if text.endswith("Did you mean this?") or text.endswith("Did you mean one of these?"):
+            self.meaning = True
+        elif self.meaning and (meant := _MEANT.match(text)):
+            if len(self.advice) < MAX_ADVICE:
+                self.advice.append(meant.group("advice"))
+        else:
+            self.meaning = False  # npm's blank line after its candidates
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        printed = f"{self.folder}/package.json" if self.folder else "package.json"
+        file: str | None = self.ctx.resolve(printed)
+        text = read_in_tree(Path(self.ctx.cwd), file, MAX_PACKAGE_JSON) if file else None
+        line, scripts = _scripts_line(text) if text is not None else (None, [])
+        if text is None:
+            file = None
+        hint: dict[str, Any] = {"script": self.script, "missing_script": self.script}
+        if scripts:
+            hint["scripts"] = scripts
+        if self.advice:
+            hint["advice"] = self.advice
+        own = [m.group("script") for a in self.advice if (m := _OWN_SCRIPT.search(a))]
+        message = f'{file or "package.json"} has no script "{self.script}"'
+        if own:
+            hint["suggestion"] = own[0]
+            message += f'; did you mean "{own[0]}"?'
+        return [
+            Hit(
+                signal=self.signal,
+                message=message,
+                file=file,
+                line=line,
+                tool="npm",
+                hint=hint,
+                log_line=self.log_line,
+                key=("npm-missing-script", self.script, file),
+            )
+        ]
+
+
+@rule(
+    id="npm.missing_script",
+    category=FailureType.COMPILE,
+    tool="npm",
+    pattern=rf'^{_PREFIX} Missing script: "(?P<script>[^"]*)"$',
+    triggers=("Missing script:",),
+    url="https://docs.npmjs.com/cli/commands/npm-run-script",
+)
+def npm_missing_script(m: re.Match[str], ctx: LineContext) -> Block:
+    """npm running a script package.json does not declare.
+
+    What it detects: `npm error Missing script: "x"` (npm 7 and later; `npm
+    ERR!` in older npm) and npm's lines after it: its "Did you mean this?"
+    candidates, verbatim in hint["advice"] (npm offers its own commands as
+    well as the package's scripts: `npm set # Set a value ...`), the one
+    that is a package script in hint["suggestion"]; the script names the
+    package.json declares in hint["scripts"].  The record sits on the
+    `"scripts"` line of the package.json npm read: the workspace's when npm
+    printed its `location` above (`npm run x -w packages/api`), else the
+    one in the run's directory.  Compile: a configuration error in npm's own
+    words, never infra.
+
+    Example output (`npm run buil`, npm 11.19.1):
+        npm error Missing script: "buil"
+        npm error
+        npm error Did you mean this?
+        npm error   npm run build # run the "build" package script
+        npm error
+        npm error To see a list of scripts, run:
+        npm error   npm run
+
+    Recipe: recipes/compile.md — refused: a script is never added or renamed
+    automatically, and the command that named it is the caller's; the
+    refusal lists npm's suggestion and the scripts package.json has.
+
+    References: https://docs.npmjs.com/cli/commands/npm-run-script,
+    https://docs.npmjs.com/cli/using-npm/scripts
+    """
+    return MissingScript(m, ctx)

@@ -1,0 +1,7 @@
+#include <stdio.h>
+
+int greet(void) {
+    int total = 2;
+    printf("totl: héllo wörld %d\n", totl);
+    return 0;
+}

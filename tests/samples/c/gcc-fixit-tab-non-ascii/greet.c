@@ -1,0 +1,7 @@
+#include <stdio.h>
+
+int greet(void) {
+	int total = 2;
+	printf("héllo 日本 %d\n", totl);
+	return 0;
+}
