@@ -33,7 +33,7 @@ from .generate import Stats, generate, parse_size
 from .peers import Result
 
 ROOT = Path(__file__).resolve().parent.parent
-SECTIONS = ("classify", "peers", "editor", "run", "hook", "redact", "state")
+SECTIONS = ("classify", "peers", "editor", "run", "hook", "redact", "state", "watch")
 
 
 def _mb(n: float) -> str:
@@ -342,6 +342,14 @@ def main(argv: list[str] | None = None) -> int:
             say("## Workspace state (in-process; not pinned)")
             say()
             for row in state.table(state.measure(max(5, a.repeat * 5))):
+                say(row)
+            say()
+        if "watch" in sections:
+            from . import watch
+
+            say("## Watch mode (real tsc --watch through `faultlens serve`; not pinned)")
+            say()
+            for row in watch.table(watch.measure(max(3, a.repeat))):
                 say(row)
             say()
     return 0

@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from .main import UsageError
+from .runio import group_summary, guarded, tests_affected
+from .runio import say as _say
+from .runio import writer as _writer
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -51,6 +54,15 @@ def add_parser(sub: Any) -> None:
         "--format", choices=SUMMARY_FORMATS, default="text", help="summary format (on stderr)"
     )
     p.add_argument("--cwd", default=".", help="directory to run the command in (default: .)")
+    p.add_argument(
+        "--watch",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="follow CMD as a watcher, reporting each cycle (default: when CMD names one, "
+        "e.g. tsc --watch, vitest --watch, nodemon)",
+    )
+    p.add_argument("--begin", metavar="REGEX", help="a line that begins a watcher's cycle")
+    p.add_argument("--end", metavar="REGEX", help="a line that ends a watcher's cycle")
     add_workspace_args(p)
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARGS...")
     p.set_defaults(func=run)
@@ -75,20 +87,6 @@ def workspace_for(args: argparse.Namespace, cwd: Path, worker: str = "cli") -> W
     return Workspace(roots=[root], state_dir=state, settings=RecipeSettings(worker=worker))
 
 
-def guarded(ws: Workspace, fn: Any, *args: Any) -> Any:
-    """`fn(*args)`, or None when the state cannot be written (said once): a
-    read-only or full state dir never stops the command."""
-    from faultlens.recipes import StateUnavailable
-
-    try:
-        return fn(*args)
-    except StateUnavailable as exc:
-        from faultlens.recipes.events import unwritable
-
-        unwritable(ws, exc)
-        return None
-
-
 @dataclass(slots=True)
 class RunReport:
     exit_code: int
@@ -96,22 +94,6 @@ class RunReport:
     outcomes: list[Outcome] = field(default_factory=list)
     box: str | None = None  # the task's one escalation box
     reruns: int = 0  # runs of the original command after the first
-
-
-def _writer(stream: IO[bytes]) -> Any:
-    def write(chunk: bytes) -> None:
-        try:
-            stream.write(chunk)
-            stream.flush()
-        except (BrokenPipeError, ValueError):
-            pass
-
-    return write
-
-
-def _say(err: IO[str], text: str) -> None:
-    err.write(f"faultlens: {text}\n")
-    err.flush()
 
 
 def run_command(
@@ -232,26 +214,6 @@ def _where(r: FailureRecord) -> str:
     return f"{r.source_file}:{r.source_line}" if r.source_line else r.source_file
 
 
-def _tests(n: int) -> str:
-    return f"{n} test{'s' if n != 1 else ''} affected"
-
-
-def group_summary(records: Sequence[FailureRecord]) -> str:
-    """`1 compile failure, 60 tests affected; 2 test failures`"""
-    by_type: dict[str, list[FailureRecord]] = {}
-    for r in records:
-        by_type.setdefault(r.failure_type.value, []).append(r)
-    parts = []
-    for ft, recs in by_type.items():
-        n = len(recs)
-        part = f"{n} {ft} failure{'s' if n != 1 else ''}"
-        affected = sum(r.affected for r in recs)
-        if affected > n:
-            part += f", {_tests(affected)}"
-        parts.append(part)
-    return "; ".join(parts)
-
-
 def summary_text(report: RunReport, recover: bool) -> str:
     """One row per failure group (a cause with the tests it accounts for), the
     totals, then the task's one box when anything was escalated."""
@@ -264,14 +226,14 @@ def summary_text(report: RunReport, recover: bool) -> str:
         for o in report.outcomes:
             what = o.tried if o.result != "escalated" else o.record.signal
             if o.record.affected > 1:
-                what = f"{what} ({_tests(o.record.affected)})"
+                what = f"{what} ({tests_affected(o.record.affected)})"
             verdict = o.record.triage.verdict if o.record.triage else "unknown"
             if verdict != "unknown":  # whose failure it is (recipes/triage.py)
                 what = f"[{verdict.replace('_', ' ')}] {what}"
             rows.append((o.result, o.record.failure_type.value, _where(o.record), what))
     else:
         for r in report.records:
-            what = r.signal + (f" ({_tests(r.affected)})" if r.affected > 1 else "")
+            what = r.signal + (f" ({tests_affected(r.affected)})" if r.affected > 1 else "")
             rows.append(("found", r.failure_type.value, _where(r), what))
     heads = ("RESULT", "CATEGORY", "LOCATION", "WHAT")
     widths = [max(len(heads[c]), *(len(row[c]) for row in rows)) for c in range(3)]
@@ -316,6 +278,28 @@ def summary_json(report: RunReport) -> dict[str, Any]:
     }
 
 
+def _watcher(cmd: list[str], args: argparse.Namespace) -> Any:
+    """The watcher to follow CMD with (`--watch`, `--begin`/`--end`, or the one
+    CMD names), or None to run it to its end."""
+    import re
+
+    from faultlens.classifier.cycles import AUTO, generic, watcher_for
+
+    if args.watch is False:
+        return None
+    if args.begin or args.end:
+        try:
+            return generic(args.begin, args.end, name="--begin/--end")
+        except re.error as exc:
+            raise UsageError(f"bad cycle pattern: {exc}") from None
+    known = watcher_for(cmd)
+    if known is None and args.watch:
+        import dataclasses
+
+        return dataclasses.replace(AUTO, quiet=2.0)
+    return known
+
+
 def _terminated(signum: int, _frame: object) -> None:
     """SIGTERM ends `faultlens run` as Ctrl-C does: through every `finally`, so
     what a recipe made (a triage worktree, its processes) is removed at once."""
@@ -340,6 +324,21 @@ def run(args: argparse.Namespace) -> int:
         cwd.relative_to(ws.root)
     except ValueError:
         raise UsageError(f"--cwd {cwd} is outside the workspace {ws.root}") from None
+    watcher = _watcher(cmd, args)
+    if watcher is not None:
+        from .watch import run_watch
+
+        return run_watch(
+            cmd,
+            cwd=cwd,
+            ws=ws,
+            task=args.task,
+            watcher=watcher,
+            recover=args.recover,
+            out=sys.stdout.buffer,
+            err_bytes=sys.stderr.buffer,
+            err=sys.stderr,
+        )
     report = run_command(
         cmd,
         cwd=cwd,

@@ -61,6 +61,11 @@ class RecipeSettings:
     session: str | None = None
     # Extra environment for every command the engine runs (merged over os.environ).
     env: dict[str, str] = field(default_factory=dict)
+    # Verification by something other than running the command again: given the
+    # step and the record (None: the whole original command), the output that
+    # stands for the re-run (watch mode: the watcher's next cycle), or None to
+    # run the step as usual.
+    rerun: Callable[[CommandStep, FailureRecord | None], Rerun | None] | None = None
 
 
 def _within(path: str, root: str) -> bool:
@@ -163,6 +168,20 @@ class CommandStep:
         from faultlens.classifier.redact import shown_command
 
         return shown_command(self.argv)
+
+
+@dataclass(slots=True)
+class Rerun:
+    """What stood for re-running a command (`RecipeSettings.rerun`): the exit
+    status it counts as (None: unknown), the failures found, the output's
+    tail, how it was obtained ("the watcher's next cycle (tsc)"), or why
+    nothing could be obtained (`error`)."""
+
+    exit_code: int | None
+    records: list[FailureRecord]
+    tail: str
+    how: str
+    error: str | None = None
 
 
 @dataclass(slots=True)

@@ -4,6 +4,10 @@
 reports whether the record's stable id is gone (`verify_by="id"`) or whether
 the command exited 0 (`verify_by="exit"`).  A plan may instead give its own
 `check` (re-read a file for conflict markers, an MCP handshake).
+
+In watch mode the command is not run again: `RecipeSettings.rerun` (set by
+the server for a watcher's failure) hands over the watcher's next cycle, and
+the same judgement is made on it.
 """
 
 from __future__ import annotations
@@ -44,6 +48,70 @@ def rerun(
     when its own summary says a test ran and passed); by "id": the record's id
     is gone and, when `known` (the ids the run had reported) is given, no
     failure outside it was reported."""
+    stood_in = ws.settings.rerun(step, record) if ws.settings.rerun is not None else None
+    if stood_in is not None:  # watch mode: the watcher's next cycle is the re-run
+        if stood_in.error:
+            return VerifyResult(False, f"not verified by {stood_in.how}: {stood_in.error}", None)
+        code, records, tail = stood_in.exit_code, stood_in.records, stood_in.tail
+        again = f"in {stood_in.how}"
+    else:
+        ran = _run_again(step, ws, record, echo, full_rerun)
+        if isinstance(ran, VerifyResult):
+            return ran
+        code, records, tail = ran
+        again = "when the command was run again"
+    if by == "exit":
+        ok = code == 0
+        ran_again = "when run again" if stood_in is None else again
+        still_fails = "it still fails" if stood_in is None else f"it still fails {again}"
+        reason = f"it passed {ran_again} (exit 0)" if ok else f"{still_fails} (exit {code})"
+        runner = _runner_of(list(step.argv))
+        if ok and runner is not None:
+            ok, why = proves_a_pass(runner, tail, code)
+            reason = f"it passed {ran_again} ({why})" if ok else f"not a pass: {why}"
+        return VerifyResult(ok, reason, code, records, tail, full_rerun)
+    target = base_id(record.id)
+    still = [r for r in records if base_id(r.id) == target]
+    if still:
+        return VerifyResult(
+            False,
+            f"still reported {again}: {still[0].signal}",
+            code,
+            records,
+            tail,
+            full_rerun,
+        )
+    new = [r for r in records if known is not None and base_id(r.id) not in known]
+    if new:
+        more = f" and {len(new) - 1} more" if len(new) > 1 else ""
+        return VerifyResult(
+            False,
+            f"gone, but {'the command now reports' if stood_in is None else again + ' brings'} "
+            f"a new failure: {new[0].signal}{more}",
+            code,
+            records,
+            tail,
+            full_rerun,
+        )
+    return VerifyResult(
+        True,
+        f"no longer reported {again} (exit {code})",
+        code,
+        records,
+        tail,
+        full_rerun,
+    )
+
+
+def _run_again(
+    step: CommandStep,
+    ws: Workspace,
+    record: FailureRecord,
+    echo: Sink | None,
+    full_rerun: bool,
+) -> tuple[int | None, list[FailureRecord], str] | VerifyResult:
+    """Run `step`, classifying its output: (exit status, records, output tail),
+    or the VerifyResult of a run that could not finish."""
     from faultlens.classifier.engine import Classifier, Options
 
     cwd = step_cwd(ws, step)
@@ -65,45 +133,7 @@ def rerun(
             tail,
             full_rerun,
         )
-    code = result.exit_code
-    if by == "exit":
-        ok = code == 0
-        reason = "it passed when run again (exit 0)" if ok else f"it still fails (exit {code})"
-        runner = _runner_of(list(step.argv))
-        if ok and runner is not None:
-            ok, why = proves_a_pass(runner, tail, code)
-            reason = f"it passed when run again ({why})" if ok else f"not a pass: {why}"
-        return VerifyResult(ok, reason, code, records, tail, full_rerun)
-    target = base_id(record.id)
-    still = [r for r in records if base_id(r.id) == target]
-    if still:
-        return VerifyResult(
-            False,
-            f"still reported when the command was run again: {still[0].signal}",
-            code,
-            records,
-            tail,
-            full_rerun,
-        )
-    new = [r for r in records if known is not None and base_id(r.id) not in known]
-    if new:
-        more = f" and {len(new) - 1} more" if len(new) > 1 else ""
-        return VerifyResult(
-            False,
-            f"gone, but the command now reports a new failure: {new[0].signal}{more}",
-            code,
-            records,
-            tail,
-            full_rerun,
-        )
-    return VerifyResult(
-        True,
-        f"no longer reported when the command was run again (exit {code})",
-        code,
-        records,
-        tail,
-        full_rerun,
-    )
+    return result.exit_code, records, tail
 
 
 def verify(

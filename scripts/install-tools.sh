@@ -12,6 +12,8 @@
 #   scripts/install-tools.sh llm        # the LLM SDKs behind tests/samples/agent (not in "all")
 #   scripts/install-tools.sh ecosystems # the toolchains behind tests/samples/{ruby,php,csharp,...} (not in "all")
 #   scripts/install-tools.sh lint       # the CI linters behind the linter samples (not in "all")
+#   scripts/install-tools.sh watch      # the watchers the watch-mode tests run (part of "test")
+#   scripts/install-tools.sh watch-capture # pytest-watcher, pytest-watch (tests/samples/watch; not in "all")
 #
 # npm tools go to tools/node/node_modules/.bin (add it to PATH); PyPI tools
 # into the project's .venv; Debian packages system-wide.
@@ -26,7 +28,7 @@ node_tools() {
   npm install --no-audit --no-fund --loglevel=error \
     typescript@5.9.3 \
     esbuild@0.28.2 vite@7.3.8 webpack@5.113.0 webpack-cli@7.3.1 eslint@10.15.0 \
-    jest@30.5.2 vitest@4.1.12 mocha@12.0.3 \
+    jest@30.5.2 vitest@4.1.12 mocha@12.0.3 nodemon@3.1.14 \
     @modelcontextprotocol/sdk@1.32.2
 }
 
@@ -135,6 +137,21 @@ test_tools() {
     npm install --no-audit --no-fund --loglevel=error typescript@5.9.3 eslint@10.15.0 \
       mocha@12.0.3 vitest@4.1.12
   fi
+  watch_tools
+}
+
+# The watchers the watch-mode tests run through the server (tests/e2e/test_watch_mode.py,
+# tests/test_nvim_watch.py): vitest and nodemon, in their own folder (tools/node-watch).
+# tsc --watch comes from tools/node. The other watchers of tests/samples/watch were
+# captured with scripts/capture-watch.py from the versions their cmd.txt names
+# (webpack, vite, jest from node_tools; pytest-watcher, pytest-watch from PyPI).
+watch_tools() {
+  if [ ! -x "$root/tools/node-watch/node_modules/.bin/vitest" ] || [ ! -x "$root/tools/node-watch/node_modules/.bin/nodemon" ]; then
+    mkdir -p "$root/tools/node-watch"
+    cd "$root/tools/node-watch"
+    [ -f package.json ] || echo '{"name":"faultlens-watch-tools","private":true}' >package.json
+    npm install --no-audit --no-fund --loglevel=error vitest@4.1.12 nodemon@3.1.14
+  fi
 }
 
 # The linters and format checkers behind the linter families' samples
@@ -167,6 +184,13 @@ lint_tools() {
   fi
 }
 
+# The Python watchers behind tests/samples/watch/{pytest-watcher,ptw}, their own venv
+# (pytest-watch 4.2.0 is old and pins its own docopt/watchdog).
+watch_capture_tools() {
+  [ -x "$root/tools/pywatch/bin/python" ] || python3 -m venv "$root/tools/pywatch"
+  "$root/tools/pywatch/bin/pip" install -q pytest pytest-watcher==0.6.3 pytest-watch==4.2.0
+}
+
 case $what in
   test) test_tools ;;
   node) node_tools ;;
@@ -176,6 +200,8 @@ case $what in
   llm) llm_tools ;;
   ecosystems) ecosystem_tools ;;
   lint) lint_tools ;;
+  watch) watch_tools ;;
+  watch-capture) watch_capture_tools ;;
   all) debian_tools; node_tools; python_tools ;;
-  *) echo "usage: $0 [all|test|node|python|debian|security|llm|ecosystems|lint]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|test|node|python|debian|security|llm|ecosystems|lint|watch|watch-capture]" >&2; exit 2 ;;
 esac

@@ -12,6 +12,7 @@ is being classified.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 import functools
 import hashlib
@@ -20,6 +21,7 @@ import logging
 import os
 import sys
 import threading
+import time
 import traceback
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
     from faultlens.recipes import Outcome, Plan, Workspace
     from faultlens.recipes.confirm import Decided
 
+    from .watchrun import WatchState
+
 log = logging.getLogger(__name__)
 
 VERSION = "0.1.0"
@@ -68,6 +72,7 @@ class PendingPlan:
 
     plan: Plan
     before: dict[Path, str | None]
+    at: float = field(default_factory=time.monotonic)  # when it was computed (before any edit)
     # The files' bytes before the edit (workspace-relative), kept for a revert.
     raw: dict[str, bytes | None] = field(default_factory=dict)
 
@@ -116,6 +121,7 @@ class FaultLensServer(LanguageServer):
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task
+        self.watches: dict[str, WatchState] = {}  # store task -> a watcher being followed
         self.watch_registration: str | None = None
         self.watch_lock = asyncio.Lock()
         self.watching: tuple[tuple[str, ...], float] | None = None  # what is set up now
@@ -211,9 +217,19 @@ class FaultLensServer(LanguageServer):
             )
         return self._scratch
 
-    def recipe_workspace(self) -> Workspace:
-        """The recipe engine's view of the workspace (rebuilt when settings change)."""
+    def recipe_workspace(self, *, rerun: Any = None) -> Workspace:
+        """The recipe engine's view of the workspace (rebuilt when settings change).
+        `rerun`: what stands for running a command again (a watcher's next
+        cycle, `RecipeSettings.rerun`), for this one use."""
         from faultlens.recipes import RecipeSettings, Workspace
+
+        if rerun is not None:
+            base = self.recipe_workspace()
+            return Workspace(
+                roots=list(base.roots),
+                state_dir=self.state_dir,
+                settings=dataclasses.replace(base.settings, rerun=rerun),
+            )
 
         s = self.settings
         configured = self._configured_state()
@@ -417,9 +433,12 @@ class FaultLensServer(LanguageServer):
         *,
         write_log: Callable[[], None] | None = None,
         partial: bool = False,
+        source: str | None = None,
     ) -> list[Entry]:
         """Replace a task's failures with a new classification and publish.
 
+        `source` (the command and folder, or the log, that produced them):
+        only the task's failures from that same source are replaced.
         `partial`: the run did not finish (stopped, cancelled, timed out), so
         what it found is added and nothing it did not re-check is cleared.
         `write_log` saves the run's output (redacted) after publishing, so the
@@ -438,10 +457,11 @@ class FaultLensServer(LanguageServer):
         entries = await asyncio.to_thread(self.place_all, result.records, cwd)
         for e in entries:
             e.task = store_task
+            e.source = source or ""
         if partial:
             touched = self.store.merge(store_task, entries, info)
         else:
-            touched = self.store.replace(store_task, entries, info)
+            touched = self.store.replace(store_task, entries, info, source=source)
         self.publish(touched)
         if write_log is not None:
             self.spawn(asyncio.to_thread(write_log), "saving the run log")
@@ -590,7 +610,15 @@ class FaultLensServer(LanguageServer):
         for e in entries:
             try:
                 href = hrefs[e.record.failure_type]
-                out.append(convert.diagnostic_json(e, lines, codec, recipe_href=href))
+                out.append(
+                    convert.diagnostic_json(
+                        e,
+                        lines,
+                        codec,
+                        recipe_href=href,
+                        task_in_source=self.settings.task_in_source,
+                    )
+                )
             except Exception as exc:
                 self.crashed(f"diagnostic for {e.record.id}", exc)
         return out, version
@@ -628,7 +656,11 @@ class FaultLensServer(LanguageServer):
         out = []
         for e in entries:
             d = convert.diagnostic(
-                e, lines or ["\n"], codec, recipe_href=hrefs[e.record.failure_type]
+                e,
+                lines or ["\n"],
+                codec,
+                recipe_href=hrefs[e.record.failure_type],
+                task_in_source=self.settings.task_in_source,
             )
             if d.range.start.line <= rng.end.line and d.range.end.line >= rng.start.line:
                 out.append((e, d))
@@ -671,6 +703,15 @@ class FaultLensServer(LanguageServer):
                 )
                 for g, p in zip(globs, watch.watcher_patterns(globs), strict=True)
             ]
+            # every deletion (a failure shown in a deleted file is cleared)
+            watchers.append(
+                T.FileSystemWatcher(
+                    glob_pattern=T.RelativePattern(base_uri=root_uri, pattern="**/*")
+                    if relative
+                    else "**/*",
+                    kind=T.WatchKind.Delete,
+                )
+            )
             await self.client_register_capability_async(
                 T.RegistrationParams(
                     registrations=[
@@ -709,6 +750,7 @@ class FaultLensServer(LanguageServer):
                 await self.log_file_changed(path)
             for path in deleted:
                 self.log_file_deleted(path)
+            self.files_gone([p for p in self.store.paths() if not p.exists()])
 
     def log_task(self, path: Path) -> tuple[str, str]:
         rel = watch.relative(path, self.root) or str(path)
@@ -731,6 +773,38 @@ class FaultLensServer(LanguageServer):
             self.warn(f"faultlens: cannot read {rel}: {exc.strerror or exc}")
             return
         await self.take(store_task, result, self.root, TaskInfo(log_path=path))
+
+    def files_gone(self, paths: Sequence[Path]) -> None:
+        """Files (or folders) deleted or renamed: the failures shown in them are
+        cleared (a rename's new name gets failures again from the next run)."""
+        if not paths:
+            return
+        touched = self.store.remove_paths(paths)
+        if touched:
+            self.publish(touched)
+            self.info(f"faultlens: cleared {len(touched)} file(s) that were deleted or renamed")
+
+    def follow_edits(self, path: Path, changes: Sequence[Any]) -> bool:
+        """Move the failures shown in `path` with the user's edits (until the
+        next run replaces them); whether any moved."""
+        from .tracking import moved
+
+        entries = [
+            e for e in self.store.for_path(path) if e.placement and e.placement.kind != "log"
+        ]
+        ranged = [c for c in changes if getattr(c, "range", None) is not None]
+        if not entries or not ranged:
+            return False
+        changed = False
+        for e in entries:
+            assert e.placement is not None
+            before = e.placement
+            for c in ranged:
+                start = (c.range.start.line, c.range.start.character)
+                end = (c.range.end.line, c.range.end.character)
+                e.placement = moved(e.placement, start, end, c.text)
+            changed = changed or e.placement != before
+        return changed
 
     def log_file_deleted(self, path: Path) -> None:
         store_task, _ = self.log_task(path)

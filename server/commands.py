@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 import time
 import uuid
 from pathlib import Path
@@ -21,6 +20,7 @@ from faultlens.classifier.redact import shown_command
 from . import actions, convert, runner
 from . import protocol as P
 from .app import FaultLensServer, PendingPlan
+from .runlog import LOG_HOLD_LINES, default_key, open_run_log, run_source
 from .store import TaskInfo
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from faultlens.recipes import CommandStep, Outcome, Plan, TextEdit
 
 REPORT_EVERY = 0.2  # seconds between $/progress reports
-LOG_HOLD_LINES = 300  # run-log lines held back until the classifier is past them
 
 
 def register(server: FaultLensServer) -> None:
@@ -55,7 +54,7 @@ def register(server: FaultLensServer) -> None:
             cwd = runner.working_dir(ls.root, a.cwd)
         except runner.BadCommand as exc:
             raise _invalid(str(exc)) from None
-        return await run_task(ls, argv, cwd, a.task)
+        return await launch(ls, argv, cwd, a.task, watch=a.watch, begin=a.begin, end=a.end)
 
     @server.command(P.CMD_APPLY)
     async def apply(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
@@ -159,14 +158,35 @@ def _store_keys(ls: FaultLensServer, task: str) -> list[str]:
 
 
 # -- running and ingesting output ------------------------------------------------------
-def default_key(argv: list[str] | None, task: str | None, cwd: str | None = None) -> str:
-    """The store key of a run, which the next run with the same key replaces:
-    its task, or the command itself, and the folder (root-relative) it ran in
-    when that is not the root, so that a clean `make` in `api` does not clear
-    the failures of `make` in `web`.  Secrets are masked: keys are shown (log
-    messages, the failure listing, code-action arguments)."""
-    base = task or (f"run:{shown_command(argv)}" if argv else "ingest")
-    return base if cwd in (None, "", ".") else f"{base} (in {cwd})"
+async def launch(
+    ls: FaultLensServer,
+    argv: list[str],
+    cwd: Path,
+    task: str | None,
+    key: str | None = None,
+    *,
+    watch: bool | None = None,
+    begin: str | None = None,
+    end: str | None = None,
+) -> dict[str, Any]:
+    """Run a command to its end (`run_task`), or follow a watcher in the
+    background (server/watchrun.py: answered at once with the task id)."""
+    import re
+
+    from . import watchrun
+
+    try:
+        watcher = await asyncio.to_thread(
+            watchrun.choose, argv, cwd, watch=watch, begin=begin, end=end
+        )
+    except re.error as exc:
+        raise _invalid(f"bad cycle pattern: {exc}") from None
+    if watcher is None:
+        return await run_task(ls, argv, cwd, task, key)
+    key = key or default_key(argv, task, ls.rel_cwd(cwd))
+    if key in ls.running:
+        raise _invalid(f"{key} is already running")
+    return watchrun.start(ls, argv, cwd, task, key, watcher)
 
 
 async def run_task(
@@ -214,18 +234,11 @@ async def run_task(
             return stop.is_set() or (fut is not None and fut.cancelled())
 
         from faultlens.classifier.logredact import LogRedactor, scrub_file
-        from faultlens.recipes.events import unwritable
 
         # The log on disk never holds a secret, nor one a scanner names a few
         # lines later (the classifier is fed first; lines are held back).
         scrub = LogRedactor(classifier.secrets, hold=LOG_HOLD_LINES)
-        try:  # never through a symlink a checkout left in the state dir
-            log_out = _open_run_log(log_path)
-            logged = True
-        except OSError as exc:
-            unwritable(ls.recipe_workspace(), exc)
-            log_out = open(os.devnull, "wb")  # noqa: SIM115 - closed by the with below
-            logged = False
+        log_out, logged = open_run_log(ls, log_path)
         with log_out as out:
 
             async def on_output(chunk: bytes) -> None:
@@ -268,7 +281,9 @@ async def run_task(
                 f"faultlens: {shown} {why} after {result.lines} lines; "
                 "earlier failures it did not re-check are kept"
             )
-        entries = await ls.take(key, classified, cwd, info, partial=partial)
+        entries = await ls.take(
+            key, classified, cwd, info, partial=partial, source=run_source(argv, ls.rel_cwd(cwd))
+        )
         summary = f"exit {result.exit_code}, {len(entries)} failure(s), {result.lines} lines"
         if progress:
             ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=summary))
@@ -294,20 +309,6 @@ async def run_task(
         ls.work_done_progress.tokens.pop(token, None)
 
 
-def _open_run_log(path: Path) -> Any:
-    """The run log opened for writing.  A symlink or FIFO a checkout left in
-    its place is removed (the link itself, never what it points at) and the
-    log made afresh, so a committed `runs/<name>.log -> ~/.bashrc` costs
-    neither that file nor the run's log."""
-    from faultlens.recipes import statefs
-
-    try:
-        return statefs.open_for_write(path)
-    except statefs.UnsafeStateFile:
-        statefs.remove_state(path.parent, path.name)
-        return statefs.open_for_write(path)
-
-
 async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
     """Classify output the client captured (a terminal, a task)."""
     argv: list[str] | None
@@ -330,7 +331,8 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
     classified = await asyncio.to_thread(ls.classify_stream, io.BytesIO(data), opts)
     info = TaskInfo(argv=argv, task=a.task, cwd=cwd, exit_code=a.exit_code, log_path=log_path)
     write_log = ls.log_writer(log_path, data, classified.secrets)
-    await ls.take(key, classified, cwd, info, write_log=write_log)
+    source = "ingest:" + run_source(argv, ls.rel_cwd(cwd))
+    await ls.take(key, classified, cwd, info, write_log=write_log, source=source)
 
 
 # -- recipes -----------------------------------------------------------------------------
@@ -501,6 +503,13 @@ async def apply_recipe(
     record = entry.record
     avail = await asyncio.to_thread(availability, record, ws)
     pending = ls.pending.pop(failure_id, None)
+    watching = ls.watches.get(entry.task)
+    if watching is not None:  # verified by the watcher's first cycle begun after the fix
+        from .watchrun import cycle_rerun
+
+        since = min(pending.at, time.monotonic()) if pending else time.monotonic()
+        hook = cycle_rerun(ls, watching, since, ls.settings.watch_verify_timeout)
+        ws = ls.recipe_workspace(rerun=hook)
     argv, rel = ls.command_of(entry.task)
     if not avail.enabled:
         ls.info(f"faultlens: recipe for {failure_id} not run: {avail.reason}")
@@ -552,7 +561,7 @@ async def apply_recipe(
     except Exception as exc:
         ls.crashed(f"recipe {record.failure_type}", exc)
         return {"result": "error", "reason": str(exc)}
-    await after_outcome(ls, entry.task, entry.cwd, outcome)
+    await after_outcome(ls, entry.task, entry.cwd, outcome, source=entry.source)
     return {
         "result": outcome.result,
         "reason": outcome.reason,
@@ -561,8 +570,11 @@ async def apply_recipe(
     }
 
 
-async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome: Outcome) -> None:
-    """Show an attempt's result: update the store, re-publish, ask on escalation."""
+async def after_outcome(
+    ls: FaultLensServer, store_task: str, cwd: Path, outcome: Outcome, *, source: str = ""
+) -> None:
+    """Show an attempt's result: update the store, re-publish, ask on escalation.
+    A full re-run's failures replace those of the run it re-ran (`source`)."""
     rec = outcome.record
     ls.outcomes[rec.id] = outcome
     if outcome.result in ("recovered", "applied"):
@@ -581,7 +593,8 @@ async def after_outcome(ls: FaultLensServer, store_task: str, cwd: Path, outcome
         entries = await asyncio.to_thread(ls.place_all, outcome.new_records, cwd)
         for e in entries:
             e.task = store_task
-        touched |= ls.store.replace(store_task, entries)
+            e.source = source
+        touched |= ls.store.replace(store_task, entries, source=source)
     ls.publish(touched)
     if outcome.result == "escalated" and ls.settings.ask_on_escalation and outcome.options:
         ls.spawn(ask(ls, store_task, rec, outcome), "escalation prompt")
@@ -649,7 +662,7 @@ async def task_option(
                 out["run"] = {"task": k, "alreadyRunning": True}
                 break
             if info and info.argv and info.cwd:
-                out["run"] = await run_task(ls, info.argv, info.cwd, info.task, key=k)
+                out["run"] = await launch(ls, info.argv, info.cwd, info.task, key=k)
                 break
     return out
 

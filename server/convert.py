@@ -28,6 +28,21 @@ from .placement import Placement, resolve
 from .store import Entry
 
 SOURCE = "faultlens"
+
+
+def source_of(entry: Entry, *, with_task: bool) -> str:
+    """The diagnostic's `source`: `faultlens`, or with the `taskInSource`
+    setting `faultlens: <task>` (the store task: the user's task name, the
+    command, `log:<file>`), so that VS Code's Problems view can be filtered to
+    one task's failures and shows which task each came from."""
+    return f"{SOURCE}: {entry.task}" if with_task and entry.task else SOURCE
+
+
+def is_ours(source: str | None) -> bool:
+    """A diagnostic faultlens published (with or without its task in the source)."""
+    return source == SOURCE or bool(source and source.startswith(SOURCE + ": "))
+
+
 _WORD = re.compile(r"[\w$]+")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -152,6 +167,7 @@ def diagnostic_json(
     codec: PositionCodec,
     *,
     recipe_href: str | None,
+    task_in_source: bool = False,
 ) -> JsonObject:
     """The LSP diagnostic of one placed entry, as the JSON sent to the client.
 
@@ -192,7 +208,7 @@ def diagnostic_json(
     )
     if recipe_href:
         out["codeDescription"] = {"href": recipe_href}
-    out["source"] = SOURCE
+    out["source"] = source_of(entry, with_task=task_in_source)
     if related:
         out["relatedInformation"] = related
     out["data"] = JsonObject(rec.to_json())
@@ -205,9 +221,12 @@ def diagnostic(
     codec: PositionCodec,
     *,
     recipe_href: str | None,
+    task_in_source: bool = False,
 ) -> T.Diagnostic:
     """The LSP diagnostic of one placed entry (for hover, code actions, pull)."""
-    return structure_diagnostic(diagnostic_json(entry, lines, codec, recipe_href=recipe_href))
+    return structure_diagnostic(
+        diagnostic_json(entry, lines, codec, recipe_href=recipe_href, task_in_source=task_in_source)
+    )
 
 
 def structure_diagnostic(data: JsonObject) -> T.Diagnostic:

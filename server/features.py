@@ -19,6 +19,11 @@ from . import protocol as P
 from .app import VERSION, FaultLensServer, is_log_document
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+# workspace/didDeleteFiles and didRenameFiles of every file and folder: a
+# failure shown in a file that is gone is cleared.
+FILE_OPERATIONS = T.FileOperationRegistrationOptions(
+    filters=[T.FileOperationFilter(pattern=T.FileOperationPattern(glob="**/*"))]
+)
 
 
 def guarded(what: str) -> Callable[[F], F]:
@@ -53,6 +58,7 @@ def register(server: FaultLensServer) -> None:
         if wants_pull and can_pull:
             ls.pull_mode = True
             register_pull(ls)
+        advertise_file_operations(params.capabilities)
 
     @server.feature(T.INITIALIZED)
     @guarded("initialized")
@@ -95,6 +101,20 @@ def register(server: FaultLensServer) -> None:
         uri = params.text_document.uri
         if is_log_document(uri, ls.root, ls.state_dir):
             await ls.classify_document(uri)
+            return
+        path = convert.uri_to_path(uri)
+        if path is not None and ls.follow_edits(path, params.content_changes):
+            ls.publish([path])  # the failures moved with the edit, until the next run
+
+    @server.feature(T.WORKSPACE_DID_DELETE_FILES, FILE_OPERATIONS)
+    @guarded("didDeleteFiles")
+    async def did_delete_files(ls: FaultLensServer, params: T.DeleteFilesParams) -> None:
+        ls.files_gone([p for f in params.files if (p := convert.uri_to_path(f.uri))])
+
+    @server.feature(T.WORKSPACE_DID_RENAME_FILES, FILE_OPERATIONS)
+    @guarded("didRenameFiles")
+    async def did_rename_files(ls: FaultLensServer, params: T.RenameFilesParams) -> None:
+        ls.files_gone([p for f in params.files if (p := convert.uri_to_path(f.old_uri))])
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     @guarded("didClose")
@@ -110,6 +130,12 @@ def register(server: FaultLensServer) -> None:
     ) -> None:
         from .watch import matches, relative
 
+        deleted = [
+            p
+            for c in params.changes
+            if c.type == T.FileChangeType.Deleted and (p := convert.uri_to_path(c.uri))
+        ]
+        ls.files_gone(deleted)
         for change in params.changes:
             path = convert.uri_to_path(change.uri)
             rel = relative(path, ls.root) if path else None
@@ -144,7 +170,7 @@ def register(server: FaultLensServer) -> None:
         uri = params.text_document.uri
         found = {e.record.id: (e.record, e.task, d) for e, d in ls.entries_at(uri, params.range)}
         for d in params.context.diagnostics:  # what the client shows, if we lost it
-            rec = convert.record_from_data(d.data) if d.source == convert.SOURCE else None
+            rec = convert.record_from_data(d.data) if convert.is_ours(d.source) else None
             if rec is not None and rec.id not in found:
                 entry = ls.store.get(rec.id)
                 found[rec.id] = (entry.record if entry else rec, entry.task if entry else "", d)
@@ -196,6 +222,20 @@ def register(server: FaultLensServer) -> None:
             stop.set()
         if ls.poll_task is not None:
             ls.poll_task.cancel()
+
+
+def advertise_file_operations(caps: T.ClientCapabilities) -> None:
+    """Offer didDeleteFiles / didRenameFiles to every client.  pygls advertises
+    a file operation only when the client declares it, but the `initialize`
+    answer must not depend on that (server/fast_init.py answers from a static
+    snapshot); a client that does not send them loses nothing.  Called before
+    pygls builds the capabilities from these (the client's own) capabilities;
+    nothing else reads `workspace.fileOperations`."""
+    if caps.workspace is None:
+        caps.workspace = T.WorkspaceClientCapabilities()
+    ops = caps.workspace.file_operations or T.FileOperationClientCapabilities()
+    ops.did_delete = ops.did_rename = True
+    caps.workspace.file_operations = ops
 
 
 def warm_up() -> None:

@@ -52,12 +52,21 @@ class _Args(BaseModel):
 
 
 class RunArgs(_Args):
-    """`faultlens.run`: a command (argv list, or a string split with shlex) or a settings name."""
+    """`faultlens.run`: a command (argv list, or a string split with shlex) or a settings name.
+
+    `watch`: true follows the command as a watcher (published per cycle, the
+    request answered at once), false runs it to its end; unset: a watcher when
+    the command names one (`tsc --watch`).  `begin` / `end`: regular
+    expressions for this watcher's cycle banners (as VS Code's background
+    problem matchers' beginsPattern / endsPattern)."""
 
     command: list[str] | str | None = None
     name: str | None = None
     cwd: str | None = None
     task: str | None = None
+    watch: bool | None = None
+    begin: str | None = Field(default=None, max_length=1000)
+    end: str | None = Field(default=None, max_length=1000)
 
 
 class IngestArgs(_Args):

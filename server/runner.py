@@ -5,12 +5,15 @@ protocol): stdin is /dev/null, stdout and stderr are pipes (stderr merged into
 stdout, like `2>&1`, so a traceback stays next to the output that led to it).
 The argv is a list of validated strings and is executed directly, never through
 a shell.  The child runs in its own process group, so a cancel stops its
-children too.
+children too; a stop also ends the descendants that left the group (a watcher's
+workers started in sessions of their own), and every command still running
+when the server exits is stopped the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import shlex
@@ -20,7 +23,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from faultlens.recipes.proctree import alive, descendants, exists, signal_tree
+
 READ_SIZE = 64 * 1024
+_LIVE: set[int] = set()  # process groups of commands still running (stopped at exit)
 
 
 class BadCommand(ValueError):
@@ -38,6 +44,7 @@ class RunResult:
     cancelled: bool = False
     timed_out: bool = False
     error: str | None = None
+    signal: int | None = None  # the signal that killed it (exit_code is then 128+N)
 
 
 def to_argv(command: str | Sequence[str]) -> list[str]:
@@ -104,6 +111,7 @@ async def run_command(
             error=f"{_shown_program(argv)}: {exc.strerror or exc}",
         )
     assert proc.stdout is not None
+    _LIVE.add(proc.pid)
     lines = 0
     size = 0
     stop: str | None = None
@@ -137,6 +145,7 @@ async def run_command(
         dog.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await dog
+        _LIVE.discard(proc.pid)
     from faultlens.recipes.runner import shell_status  # 128+N for a command killed by signal N
 
     return RunResult(
@@ -146,6 +155,7 @@ async def run_command(
         seconds=time.monotonic() - start,
         cancelled=stop == "cancelled",
         timed_out=stop == "timeout",
+        signal=-code if code < 0 else None,
     )
 
 
@@ -157,14 +167,30 @@ def _shown_program(argv: list[str]) -> str:
 
 
 async def _terminate(proc: asyncio.subprocess.Process, grace: float = 2.0) -> None:
-    """SIGTERM the process group, then SIGKILL after `grace` seconds."""
+    """SIGTERM the process tree (its group, and descendants that left it), then
+    SIGKILL what is left after `grace` seconds."""
     if proc.returncode is not None:
         return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, sig)
-        try:
+    tree = descendants(proc.pid)
+    signal_tree(proc.pid, tree, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(proc.wait(), grace)
+    while alive(tree) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    left = {p for p in tree | descendants(proc.pid) if exists(p)}
+    if proc.returncode is None or left:
+        signal_tree(proc.pid, left, signal.SIGKILL)
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), grace)
-            return
-        except TimeoutError:
-            continue
+
+
+def stop_all() -> None:
+    """Kill every command still running (the server is exiting): a watcher
+    must not outlive the editor that started it."""
+    for group in list(_LIVE):
+        signal_tree(group, descendants(group), signal.SIGKILL)
+    _LIVE.clear()
+
+
+atexit.register(stop_all)

@@ -65,6 +65,22 @@ class Settings(BaseModel):
     run_timeout: float = Field(
         default=1800.0, gt=0, description="Seconds before faultlens.run stops a command."
     )
+    task_in_source: bool = Field(
+        default=False,
+        description="Name the task in each diagnostic's source (`faultlens: <task>`), so "
+        "VS Code's Problems view can be filtered by task and shows each failure's task.",
+    )
+    keep_diagnostics_on_stop: bool = Field(
+        default=False,
+        description="A watch task that is stopped or killed keeps its last cycle's diagnostics "
+        "(default: they are cleared with it).",
+    )
+    watch_verify_timeout: float = Field(
+        default=120.0,
+        gt=0,
+        description="Seconds a recipe applied to a watcher's failure waits for the watcher's "
+        "next cycle to verify it.",
+    )
     watch_poll_interval: float = Field(
         default=2.0,
         ge=0,

@@ -1,7 +1,10 @@
 """The failures the server currently knows, per task and per file.
 
-A new run of a task replaces that task's failures; `replace` returns every file
-whose failures changed (old files included, so they get cleared).  A run that
+A new run of a task replaces that task's failures from the same *source* (the
+command, in its folder, or the log file that produced them): a clean `npm
+test` under TASK-7 clears TASK-7's test failures, not the failures its `tsc`
+reported.  `replace` returns every file whose failures changed (old files
+included, so they get cleared).  A run that
 did not finish (stopped, cancelled, timed out) only adds to them (`merge`): it
 did not re-check the rest.  No LSP here.
 """
@@ -28,6 +31,7 @@ class Entry:
     task: str
     cwd: Path
     placement: Placement | None
+    source: str = ""  # what produced it within its task (a command, a log)
 
 
 @dataclass(slots=True)
@@ -49,13 +53,25 @@ class FailureStore:
     tasks: dict[str, TaskInfo] = field(default_factory=dict)
 
     def replace(
-        self, task: str, entries: Iterable[Entry], info: TaskInfo | None = None
+        self,
+        task: str,
+        entries: Iterable[Entry],
+        info: TaskInfo | None = None,
+        *,
+        source: str | None = None,
     ) -> set[Path]:
-        """Set the failures of `task`; return every file whose diagnostics changed."""
+        """Set the failures of `task` (those of `source` only, when given: its
+        other sources' stay); return every file whose diagnostics changed."""
         new = list(entries)
-        touched = self._paths(self._by_task.get(task, []))
-        if new:
-            self._by_task[task] = new
+        old = self._by_task.get(task, [])
+        if source is None:
+            kept, gone = [], old
+        else:
+            kept = [e for e in old if e.source != source]
+            gone = [e for e in old if e.source == source]
+        touched = self._paths(gone)
+        if kept or new:
+            self._by_task[task] = kept + new
         else:
             self._by_task.pop(task, None)
         if info is not None:
@@ -82,6 +98,25 @@ class FailureStore:
         """Forget everything."""
         touched = self._paths(self.entries())
         self._by_task.clear()
+        return touched
+
+    def remove_paths(self, paths: Iterable[Path]) -> set[Path]:
+        """Forget the failures shown in these files, or in files under these
+        folders (deleted or renamed); returns the files to clear."""
+        gone = set(paths)
+
+        def under(p: Path) -> bool:
+            return p in gone or any(g in p.parents for g in gone)
+
+        touched: set[Path] = set()
+        for task, entries in list(self._by_task.items()):
+            keep = [e for e in entries if not (e.placement and under(e.placement.path))]
+            if len(keep) != len(entries):
+                touched |= {e.placement.path for e in entries if e.placement} - self._paths(keep)
+                if keep:
+                    self._by_task[task] = keep
+                else:
+                    del self._by_task[task]
         return touched
 
     def remove(self, failure_id: str) -> set[Path]:

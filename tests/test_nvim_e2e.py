@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -54,12 +55,10 @@ def faultlens_executable() -> Path:
     return Path(found)
 
 
-def run_nvim(script: str, tmp_path: Path, extra_env: dict[str, str] | None = None) -> str:
-    """Run tests/nvim/<script>.lua in a copy of the broken example; return its stdout."""
-    ws = tmp_path / "broken-app"
-    shutil.copytree(EXAMPLE, ws, ignore=shutil.ignore_patterns("__pycache__", ".faultlens"))
-    xdg = tmp_path / "xdg"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NVIM")}
+def nvim_env(xdg: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a test's Neovim: `base` (default ours) without NVIM*,
+    XDG dirs under `xdg`, the plugin, the scripts and the faultlens executable."""
+    env = {k: v for k, v in (base or os.environ).items() if not k.startswith("NVIM")}
     env.update(
         {
             "XDG_CONFIG_HOME": str(xdg / "config"),
@@ -70,11 +69,21 @@ def run_nvim(script: str, tmp_path: Path, extra_env: dict[str, str] | None = Non
             "FAULTLENS_NVIM": str(PLUGIN),
             "TESTS_NVIM": str(SCRIPTS),
             "FAULTLENS": str(faultlens_executable()),
-            "BUILD": shlex.join([sys.executable, "-m", "unittest"]),
-            "PYTHONDONTWRITEBYTECODE": "1",
         }
     )
-    env.update(extra_env or {})
+    return env
+
+
+def run_script(
+    script: str,
+    ws: Path,
+    env: dict[str, str],
+    xdg: Path,
+    timeout: float = TIMEOUT,
+    after: Callable[[], None] | None = None,
+) -> str:
+    """Run tests/nvim/<script>.lua headless in `ws`; `after()` runs once Neovim
+    has exited (or timed out); the script must end with PASS.  Its stdout."""
     argv = [str(nvim_binary()), "--headless", "-u", "NONE", "-l", str(SCRIPTS / f"{script}.lua")]
     started = time.monotonic()
     try:
@@ -85,10 +94,13 @@ def run_nvim(script: str, tmp_path: Path, extra_env: dict[str, str] | None = Non
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
-            timeout=TIMEOUT,
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"nvim {script}.lua timed out after {TIMEOUT}s:\n{exc.stdout!r}")
+        pytest.fail(f"nvim {script}.lua timed out after {timeout}s:\n{exc.stdout!r}")
+    finally:
+        if after is not None:
+            after()
     seconds = time.monotonic() - started
     lsp_log = xdg / "state" / "nvim" / "lsp.log"
     tail = lsp_log.read_text(errors="replace")[-3000:] if lsp_log.exists() else "(no lsp.log)"
@@ -99,6 +111,22 @@ def run_nvim(script: str, tmp_path: Path, extra_env: dict[str, str] | None = Non
     lines = proc.stdout.rstrip().splitlines()
     assert proc.returncode == 0 and lines and lines[-1] == "PASS", report
     return proc.stdout
+
+
+def run_nvim(script: str, tmp_path: Path, extra_env: dict[str, str] | None = None) -> str:
+    """Run tests/nvim/<script>.lua in a copy of the broken example; return its stdout."""
+    ws = tmp_path / "broken-app"
+    shutil.copytree(EXAMPLE, ws, ignore=shutil.ignore_patterns("__pycache__", ".faultlens"))
+    xdg = tmp_path / "xdg"
+    env = nvim_env(xdg)
+    env.update(
+        {
+            "BUILD": shlex.join([sys.executable, "-m", "unittest"]),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
+    env.update(extra_env or {})
+    return run_script(script, ws, env, xdg)
 
 
 def test_faultlens_run_diagnostics_quick_fix_escalation_hover_and_commands(tmp_path: Path) -> None:

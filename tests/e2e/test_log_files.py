@@ -26,7 +26,9 @@ async def test_watch_globs_are_registered_with_the_client(client: LanguageClient
     (reg,) = client.registrations  # type: ignore[attr-defined]
     assert reg.method == T.WORKSPACE_DID_CHANGE_WATCHED_FILES
     patterns = [w["globPattern"]["pattern"] for w in reg.register_options["watchers"]]
-    assert patterns == [".faultlens/inbox/*.log", "**/junit*.xml"]
+    assert patterns == [".faultlens/inbox/*.log", "**/junit*.xml", "**/*"]
+    # the last one watches deletions only (a deleted file's failures are cleared)
+    assert reg.register_options["watchers"][-1]["kind"] == T.WatchKind.Delete
     base = reg.register_options["watchers"][0]["globPattern"]["baseUri"]
     assert base == uri(client.root)  # type: ignore[attr-defined]
 

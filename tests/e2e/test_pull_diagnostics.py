@@ -2,7 +2,8 @@
 initializationOptions `diagnosticMode: "pull"` by a client that supports it;
 then nothing is pushed (no duplicates in clients that do both).
 
-Fixture: tests/samples/typescript/tsc-plain-ts2304.
+Fixture: tests/samples/typescript/tsc-plain-ts2304; a watcher's cycles are
+printed by the scripted watcher of tests/e2e/watchlib.py.
 """
 
 from __future__ import annotations
@@ -14,7 +15,19 @@ import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, TIMEOUT, capabilities, ingest_sample, stop, until, uri, workspace
+from .conftest import (
+    CONFIG,
+    TIMEOUT,
+    TS2304,
+    capabilities,
+    command,
+    ingest_sample,
+    stop,
+    until,
+    uri,
+    workspace,
+)
+from .watchlib import SCRIPTED_BANNERS, kill_all_in, processes_in, scripted_watcher
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -73,3 +86,47 @@ async def test_workspace_diagnostics_list_every_file(client: LanguageClient):
     )
     by_uri = {item.uri: item for item in report.items}
     assert list(by_uri) == [uri(root / "src/auth/middleware.ts")]
+
+
+async def _pulled(client: LanguageClient, task: str) -> list[T.Diagnostic]:
+    """`workspace/diagnostic`'s items of one task (a failure's message names its task)."""
+    report = await asyncio.wait_for(
+        client.workspace_diagnostic_async(T.WorkspaceDiagnosticParams(previous_result_ids=[])),
+        TIMEOUT,
+    )
+    return [d for item in report.items for d in item.items if f"[{task}]" in d.message]
+
+
+async def test_workspace_diagnostics_follow_a_watchers_cycles(client: LanguageClient):
+    """A pull client is told to pull again after each cycle of a watcher, and
+    `workspace/diagnostic` returns what the last cycle found: the failure, then
+    nothing after a clean cycle (scripted watcher, tsc's real output)."""
+    root = client.root  # type: ignore[attr-defined]
+    refreshes = client.diagnostic_refresh_count
+    argv = scripted_watcher(root, (TS2304 / "output.txt").read_text())
+    try:
+        result = await command(
+            client, "faultlens.run", {"command": argv, "task": "W-PULL", **SCRIPTED_BANNERS}
+        )
+        assert result["watch"] is True
+        await until(lambda: client.diagnostic_refresh_count > refreshes, what="a refresh")
+        found: list[T.Diagnostic] = []
+        for _ in range(200):
+            if found := await _pulled(client, "W-PULL"):
+                break
+            await asyncio.sleep(0.05)
+        (d,) = found
+        assert d.code == "compile" and d.range.start.line == 41
+        refreshes = client.diagnostic_refresh_count
+        (root / "report.txt").write_text("")  # the next cycle is clean
+        await until(lambda: client.diagnostic_refresh_count > refreshes, what="a refresh")
+        for _ in range(200):
+            if not await _pulled(client, "W-PULL"):
+                break
+            await asyncio.sleep(0.05)
+        assert not await _pulled(client, "W-PULL"), "the clean cycle did not clear it"
+        assert client.diagnostics == {}, "a pull client got pushed diagnostics"
+        await command(client, "faultlens.stopTask", {"task": result["task"]})
+        await until(lambda: not processes_in(root), what="the watcher ended")
+    finally:
+        kill_all_in(root)

@@ -29,7 +29,10 @@ async def test_a_bad_value_is_reported_and_falls_back_to_the_default(client: Lan
 async def test_initialization_options_and_configuration_are_merged(client: LanguageClient):
     await until(lambda: client.registered.is_set())  # type: ignore[attr-defined]
     (reg,) = client.registrations  # type: ignore[attr-defined]
-    assert [w["globPattern"]["pattern"] for w in reg.register_options["watchers"]] == ["logs/*.log"]
+    assert [w["globPattern"]["pattern"] for w in reg.register_options["watchers"]] == [
+        "logs/*.log",
+        "**/*",  # deletions (a deleted file's failures are cleared)
+    ]
     result = await command(client, "faultlens.run", {"name": "show"})
     assert result["failures"] == 1
 
@@ -46,7 +49,8 @@ async def test_configuration_changes_apply_at_runtime(client: LanguageClient):
     await until(lambda: client.registered.is_set(), what="re-registration")  # type: ignore[attr-defined]
     (reg,) = client.registrations  # type: ignore[attr-defined]
     assert [w["globPattern"]["pattern"] for w in reg.register_options["watchers"]] == [
-        "out/**/*.txt"
+        "out/**/*.txt",
+        "**/*",
     ]
     result = await command(client, "faultlens.run", {"name": "show"})
     assert result["failures"] == 0  # the new command ran

@@ -28,3 +28,21 @@ async def test_the_server_polls_when_the_client_cannot_watch(client: LanguageCli
     assert d.range.start.line == 41
     (inbox / "tsc.log").write_text("Found 0 errors.\n")
     await until(lambda: len(client.diagnostics.get(target, [1])) == 0, what="cleared on change")
+
+
+async def test_a_deleted_file_is_cleared_when_the_client_cannot_watch(client: LanguageClient):
+    """Neovim on Linux sends no deletions: the poll notices the file is gone."""
+    root = client.root  # type: ignore[attr-defined]
+    gone = root / "src" / "gone.ts"
+    gone.write_text("let x: Missing;\n")
+    client.protocol.notify(
+        "faultlens/ingest",
+        {"output": "src/gone.ts(1,8): error TS2304: Cannot find name 'Missing'.\n"},
+    )
+    target = uri(gone)
+    await until(lambda: client.diagnostics.get(target), what="shown")
+    gone.unlink()
+    await until(
+        lambda: target in client.diagnostics and not client.diagnostics[target],
+        what="cleared after the file was deleted",
+    )

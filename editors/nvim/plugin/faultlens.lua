@@ -51,6 +51,10 @@ for name, option in pairs({ FaultlensRetry = 'retry', FaultlensSkip = 'skip', Fa
   end, { nargs = '?', complete = complete_tasks, desc = 'faultlens: ' .. option .. ' a task' })
 end
 
+command('FaultlensQuickfix', function(a)
+  require('faultlens.quickfix').show(a.args)
+end, { nargs = '?', complete = complete_tasks, desc = 'faultlens: the failures (of one task) in the quickfix list' })
+
 command('FaultlensInstall', function(a)
   require('faultlens.install').install({
     spec = a.args,

@@ -41,7 +41,9 @@ export function typesFromDiagnostics(all: Iterable<readonly DiagnosticLike[]>): 
   const out: string[] = [];
   for (const diagnostics of all) {
     for (const d of diagnostics) {
-      if (d.source !== DIAGNOSTIC_SOURCE || d.code === undefined) {
+      // "faultlens", or "faultlens: <task>" with the server's taskInSource setting
+      const ours = d.source === DIAGNOSTIC_SOURCE || !!d.source?.startsWith(`${DIAGNOSTIC_SOURCE}: `);
+      if (!ours || d.code === undefined) {
         continue;
       }
       const code = typeof d.code === "object" ? d.code.value : d.code;

@@ -58,9 +58,11 @@ test("the server gets its own settings, not the client-only ones", () => {
   assert.ok(!("forwardTerminal" in sent));
   assert.deepEqual(Object.keys(sent).sort(), [
     "autoRecover",
+    "keepDiagnosticsOnStop",
     "logDir",
     "maxTaskRetries",
     "runCommands",
+    "taskInSource",
     "verifyAfterRecipe",
     "watchGlobs",
   ]);

@@ -26,8 +26,9 @@ test("only faultlens diagnostics are counted, by their code", () => {
       { source: "faultlens", code: { value: "infra" } },
     ],
     [{ source: "faultlens", code: "compile" }],
+    [{ source: "faultlens: run:tsc --watch -p .", code: "compile" }, { source: "faultlensx", code: "x" }],
   ]);
-  assert.deepEqual(types, ["compile", "infra", "compile"]);
+  assert.deepEqual(types, ["compile", "infra", "compile", "compile"]);
 });
 
 test("counts follow the taxonomy's order", () => {

@@ -16,6 +16,7 @@ local NAME = 'faultlens'
 ---@field root_markers? string[] Files or folders marking the workspace root.
 ---@field forward_make? boolean Send the output of `:make` / `:lmake` to the server (default true).
 ---@field progress? boolean Echo the progress of faultlens runs (default true).
+---@field quickfix? boolean Keep one quickfix list per task in sync with its failures (default false).
 ---@field timeout_ms? integer How long to wait for the server to start (default 15000).
 
 ---@type faultlens.Opts
@@ -78,6 +79,9 @@ function M.setup(opts)
       desc = 'faultlens: send the output of :make to the server',
       callback = M._after_make,
     })
+  end
+  if o.quickfix then
+    require('faultlens.quickfix').enable(group)
   end
   if o.progress then
     vim.api.nvim_create_autocmd('LspProgress', {
@@ -241,6 +245,8 @@ end
 ---@field seconds number?
 ---@field log string?
 ---@field error string?
+---@field watch boolean? The command is a watcher followed per cycle (it keeps running).
+---@field watcher string? Whose cycle banners it is followed by (tsc, vitest, ...).
 
 --- Run a command through the server (`faultlens.run`): its output is classified
 --- and the failures become diagnostics.  Fires `User FaultlensRunDone` with the result.
@@ -257,6 +263,9 @@ function M.run(cmd, opts)
       M.last_run = result
       if result.error then
         notify(('faultlens: %s: %s'):format(shown, result.error), vim.log.levels.WARN)
+      elseif result.watch then -- a watcher: it keeps running, each cycle replaces its failures
+        notify(('faultlens: watching %s (task %s; :FaultlensStop %s ends it)'):format(
+          shown, result.task, result.task))
       else
         notify(('faultlens: %s: exit %s, %d failure(s)'):format(
           shown, tostring(result.exitCode), result.failures or 0))
@@ -373,7 +382,8 @@ local function task_here()
   local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
   for _, d in ipairs(vim.diagnostic.get(0, { lnum = lnum })) do
     local lsp = d.user_data and d.user_data.lsp
-    if d.source == NAME and lsp and type(lsp.data) == 'table' then
+    local ours = d.source == NAME or vim.startswith(d.source or '', NAME .. ': ') -- taskInSource
+    if ours and lsp and type(lsp.data) == 'table' then
       local t = lsp.data.task
       return (t and t ~= vim.NIL) and t or 'default'
     end

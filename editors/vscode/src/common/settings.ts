@@ -24,6 +24,10 @@ export interface FaultlensSettings {
   logDir: string;
   /** Retries of a task before a human must decide. */
   maxTaskRetries: number;
+  /** Name the task in each diagnostic's source (`faultlens: <task>`), for the Problems view. */
+  taskInSource: boolean;
+  /** A stopped or killed watch task keeps its last cycle's diagnostics. */
+  keepDiagnosticsOnStop: boolean;
   /** Forward the integrated terminal's command output (shell integration). Client only. */
   forwardTerminal: boolean;
 }
@@ -37,6 +41,8 @@ export const DEFAULTS: Readonly<FaultlensSettings> = Object.freeze({
   verifyAfterRecipe: true,
   logDir: ".faultlens",
   maxTaskRetries: 2,
+  taskInSource: false,
+  keepDiagnosticsOnStop: false,
   forwardTerminal: true,
 });
 
@@ -62,6 +68,8 @@ const CHECKS: { [K in keyof FaultlensSettings]: Check } = {
   verifyAfterRecipe: isBool,
   logDir: isString,
   maxTaskRetries: isRetries,
+  taskInSource: isBool,
+  keepDiagnosticsOnStop: isBool,
   forwardTerminal: isBool,
 };
 
@@ -106,6 +114,8 @@ export function serverSettings(s: FaultlensSettings): Record<string, unknown> {
     verifyAfterRecipe: s.verifyAfterRecipe,
     logDir: s.logDir,
     maxTaskRetries: s.maxTaskRetries,
+    taskInSource: s.taskInSource,
+    keepDiagnosticsOnStop: s.keepDiagnosticsOnStop,
   };
 }
 

@@ -1,0 +1,352 @@
+"""`faultlens run --watch -- CMD`: follow a watcher, classify and report each cycle.
+
+The watcher (`tsc --watch`, `vitest --watch`, `nodemon`, ...) runs in our
+process group (Ctrl-C reaches it as from a shell); its output is copied
+through as it comes.  A worker thread splits it into cycles by the
+watcher's own banners (`faultlens.classifier.cycles`) and classifies each
+cycle on its own; at a cycle's end it prints one summary line per cycle
+(and the failures), logs `failure.classified` events and a ledger run.
+With `--recover`, each cycle's failures get their one attempt (in a thread
+of their own, one batch at a time), and a fix is verified by the watcher's
+next cycle begun after it, not by running the watcher again.
+
+Exit status: the watcher's own when it exits; 130 after Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from faultlens.classifier.cycles import Begin, CycleReader, Data, End, Piece
+
+if TYPE_CHECKING:
+    from faultlens.classifier.cycles import Watcher
+    from faultlens.classifier.engine import Classifier
+    from faultlens.classifier.record import FailureRecord
+    from faultlens.recipes import CommandStep, Workspace
+    from faultlens.recipes.model import Rerun
+
+INTERRUPTED = 130
+
+
+@dataclass(frozen=True, slots=True)
+class Cycle:
+    number: int
+    began: float
+    records: list[FailureRecord]
+    tail: str
+
+
+@dataclass
+class Board:
+    """The cycles so far; a verification waits here for the next one (thread-safe)."""
+
+    cycles: list[Cycle] = field(default_factory=list)
+    stopped: bool = False
+    _cond: threading.Condition = field(default_factory=threading.Condition)
+
+    def add(self, cycle: Cycle) -> None:
+        with self._cond:
+            self.cycles.append(cycle)
+            del self.cycles[:-8]
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        with self._cond:
+            self.stopped = True
+            self._cond.notify_all()
+
+    def next_after(self, since: float, timeout: float) -> Cycle | None:
+        """The first cycle begun at or after `since` once it ended; None on time-out or stop."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for c in self.cycles:
+                    if c.began >= since:
+                        return c
+                left = deadline - time.monotonic()
+                if self.stopped or left <= 0:
+                    return None
+                self._cond.wait(left)
+
+
+def rerun_hook(
+    board: Board, watcher: Watcher, timeout: float
+) -> Callable[[CommandStep, FailureRecord | None], Rerun]:
+    """`RecipeSettings.rerun` for a watcher: its next cycle begun after the fix."""
+
+    def rerun(step: CommandStep, record: FailureRecord | None) -> Rerun:
+        from faultlens.recipes.model import Rerun
+
+        how = f"the watcher's next cycle ({watcher.name})"
+        since = time.monotonic()  # the fix is on disk already when the engine verifies
+        cycle = board.next_after(since - _SLACK, timeout)
+        if cycle is None:
+            why = "the watcher stopped" if board.stopped else f"no cycle ended within {timeout:g} s"
+            return Rerun(None, [], "", how, error=why)
+        return Rerun(0 if not cycle.records else 1, cycle.records, cycle.tail, how)
+
+    return rerun
+
+
+# a cycle the fix's own write started may begin a moment before the engine asks
+_SLACK = 0.5
+
+
+def run_watch(
+    cmd: Sequence[str],
+    *,
+    cwd: Path,
+    ws: Workspace,
+    task: str | None,
+    watcher: Watcher,
+    recover: bool,
+    out: IO[bytes],
+    err_bytes: IO[bytes],
+    err: IO[str],
+    verify_timeout: float = 120.0,
+) -> int:
+    """Follow the watcher until it exits (its status) or Ctrl-C (130)."""
+    from faultlens.classifier.redact import redact_argv
+    from faultlens.recipes.runner import build_env, spawn
+
+    from .passthrough import copy_through
+    from .runio import say as _say
+    from .runio import writer as _writer
+
+    child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
+    if isinstance(child, str):
+        _say(err, f"cannot run {redact_argv(list(cmd[:1]))[0]}: {child}")
+        return 127
+    _say(err, f"watching {' '.join(redact_argv(list(cmd)))} ({watcher.name} cycles; Ctrl-C stops)")
+    follower = Follower(cmd, cwd=cwd, ws=ws, task=task, watcher=watcher, err=err)
+    follower.recover = recover
+    follower.verify_timeout = verify_timeout
+    follower.start()
+    tree: set[int] = set()
+    restore = _stop_tree_on_signals(child.pid, tree)
+    try:
+        code = copy_through(
+            child, on_stdout=_writer(out), on_stderr=_writer(err_bytes), on_data=follower.feed
+        )
+    except KeyboardInterrupt:
+        follower.finish(None)
+        _say(err, f"stopped after {follower.board_count()} cycle(s)")
+        return INTERRUPTED
+    finally:
+        restore()
+        from faultlens.recipes.proctree import reap
+
+        reap(tree)  # what the watcher started and a kill of the watcher alone would leave
+    killed = child.returncode is not None and child.returncode < 0
+    follower.finish(None if killed else code)  # killed by a signal: its open cycle is dropped
+    _say(err, f"the watcher exited {code} after {follower.board_count()} cycle(s)")
+    return code
+
+
+def _stop_tree_on_signals(pid: int, tree: set[int]) -> Callable[[], None]:
+    """While the watcher runs, Ctrl-C (SIGINT) and SIGTERM first signal the
+    watcher's whole tree (`npx tsc --watch`: tsc outlives npm killed alone;
+    `kill` reaches faultlens, not its children), adding it to `tree` for the
+    final reap, then end `faultlens run` as usual.  A function restoring the
+    previous handlers (none are set outside the main thread)."""
+    import signal
+
+    from faultlens.recipes.proctree import descendants, signal_tree
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum: int, _frame: object) -> None:
+        tree.update(descendants(pid))
+        signal_tree(None, tree, signal.SIGTERM)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + signum)
+
+    before = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+    return restore
+
+
+class Follower:
+    """The worker thread: cycles, their classifiers, reports, recoveries."""
+
+    def __init__(
+        self,
+        cmd: Sequence[str],
+        *,
+        cwd: Path,
+        ws: Workspace,
+        task: str | None,
+        watcher: Watcher,
+        err: IO[str],
+    ) -> None:
+        self.cmd = list(cmd)
+        self.cwd = cwd
+        self.ws = ws
+        self.task = task
+        self.watcher = watcher
+        self.err = err
+        self.recover = False
+        self.verify_timeout = 120.0
+        self.board = Board()
+        self.reader = CycleReader(watcher)
+        self._queue: queue.Queue[bytes | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="faultlens-watch", daemon=True)
+        self._classifier: Classifier | None = None
+        self._began = time.monotonic()
+        self._tail = bytearray()
+        self._exit: int | None = None
+        self._recovering: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def feed(self, data: bytes) -> None:
+        self._queue.put(data)
+
+    def finish(self, exit_code: int | None) -> None:
+        """The watcher ended (None: interrupted, its open cycle is dropped)."""
+        self._exit = exit_code
+        self._queue.put(None)
+        self._thread.join()
+        self.board.stop()
+        if self._recovering is not None:
+            self._recovering.join()
+
+    def board_count(self) -> int:
+        return self.board.cycles[-1].number if self.board.cycles else 0
+
+    # -- the worker ---------------------------------------------------------------------
+    def _new(self) -> Classifier:
+        from faultlens.classifier.engine import Classifier, Options
+
+        return Classifier(Options(cwd=str(self.cwd), task=self.task, command=self.cmd))
+
+    def _work(self) -> None:
+        self._classifier = self._new()
+        quiet = self.watcher.quiet
+        while True:
+            try:
+                item = self._queue.get(timeout=quiet) if quiet else self._queue.get()
+            except queue.Empty:
+                pieces: list[Piece] = self.reader.quiet()
+            else:
+                if item is None:
+                    pieces = self.reader.close()
+                    if self._exit is None:  # interrupted: the open cycle re-checked nothing
+                        pieces = [p for p in pieces if not isinstance(p, End)]
+                    self._handle(pieces)
+                    return
+                pieces = self.reader.feed(item)
+            self._handle(pieces)
+
+    def _handle(self, pieces: list[Piece]) -> None:
+        for p in pieces:
+            if isinstance(p, Data):
+                assert self._classifier is not None
+                self._classifier.feed(p.data)
+                self._tail += p.data
+                del self._tail[:-16000]
+            elif isinstance(p, Begin):
+                self._classifier = self._new()
+                self._began = time.monotonic()
+                self._tail = bytearray()
+            elif isinstance(p, End):
+                self._ended(p.cycle)
+
+    def _ended(self, number: int) -> None:
+        from faultlens.classifier.redact import redact_argv
+        from faultlens.recipes.events import EventLog
+
+        from .runio import group_summary, guarded
+        from .runio import say as _say
+
+        assert self._classifier is not None
+        self._classifier.options.exit_code = self._exit
+        records = self._classifier.close()
+        shown = redact_argv(self.cmd)
+        cwd_rel = _rel(self.cwd, self.ws.root)
+        for r in records:
+            r.hint.setdefault("command", shown)
+            r.hint.setdefault("cwd", cwd_rel)
+            if self.task and not r.task:
+                r.task = self.task
+        tail = bytes(self._tail[-8000:]).decode("utf-8", "replace")
+        summary = group_summary(records) if records else "no failures"
+        _say(self.err, f"cycle {number}: {summary}")
+        for r in records:
+            where = f"{r.source_file}:{r.source_line}" if r.source_file else "-"
+            _say(self.err, f"  {r.failure_type.value}  {where}  {r.signal}")
+        self.board.add(Cycle(number, self._began, records, tail))  # after its report
+        EventLog(self.ws).emit_many("failure.classified", records, command=shown, cycle=number)
+        from faultlens.recipes.ledger import Ledger
+
+        ledger = guarded(self.ws, Ledger.open, self.ws)
+        run_id = None
+        if ledger is not None:
+            run_id = guarded(self.ws, ledger.start_run, self.task, self.cmd, cwd_rel)
+            if run_id is not None:
+                guarded(self.ws, ledger.finish_run, run_id, self._exit, records)
+        if self.recover and records and run_id is not None:
+            self._recover(records, run_id, cwd_rel)
+
+    def _recover(self, records: list[FailureRecord], run_id: int, cwd_rel: str) -> None:
+        """The cycle's failures get their one attempt (one batch at a time)."""
+        from .runio import say as _say
+
+        if self._recovering is not None and self._recovering.is_alive():
+            _say(self.err, "a recovery is still verifying; this cycle's failures wait for it")
+            return
+
+        def work() -> None:
+            import dataclasses
+
+            from faultlens.recipes import Workspace
+            from faultlens.recipes.session import recover_run
+
+            hook = rerun_hook(self.board, self.watcher, self.verify_timeout)
+            ws = Workspace(
+                roots=list(self.ws.roots),
+                state_dir=self.ws.state_dir,
+                settings=dataclasses.replace(self.ws.settings, rerun=hook),
+            )
+            try:
+                rep = recover_run(
+                    records,
+                    ws,
+                    command=self.cmd,
+                    cwd=cwd_rel,
+                    task=self.task,
+                    run_id=run_id,
+                    exit_code=None,
+                    say=lambda text: _say(self.err, text),
+                )
+            except Exception as exc:
+                _say(self.err, f"recovery failed: {type(exc).__name__}: {exc}")
+                return
+            for o in [*rep.outcomes, *rep.new]:
+                _say(self.err, f"{o.result} {o.record.failure_type.value}: {o.reason}")
+            if rep.box:
+                self.err.write(rep.box)
+                self.err.flush()
+
+        self._recovering = threading.Thread(target=work, name="faultlens-recover", daemon=True)
+        self._recovering.start()
+
+
+def _rel(cwd: Path, root: Path) -> str:
+    import os
+
+    return os.path.relpath(cwd, root).replace(os.sep, "/")

@@ -1,0 +1,3 @@
+module example.com/cart
+
+go 1.19

@@ -1,0 +1,4 @@
+function total(items) {
+  return items.reduce((sum, item) => sum + item.price, 0);
+}
+module.exports = { total };

@@ -1,0 +1,3 @@
+const { total } = require('./cart');
+
+console.log('total', totl([{ price: 3, qty: 2 }]));
