@@ -4,9 +4,10 @@ Importing pygls and lsprotocol costs most of a second of CPU on a small machine
 (lsprotocol defines some 570 attrs classes, and attrs compiles the methods of
 each one at import), and an editor shows nothing from a server before the
 answer to `initialize`.  That answer is static for faultlens: the capabilities
-depend only on the position encoding the client prefers and on push or pull
-diagnostics.  So `faultlens serve` reads the first message with the standard
-library alone, answers it from a snapshot of what the full server answers
+depend only on the position encoding the client prefers, on push or pull
+diagnostics and on whether the client declares will-save notifications.  So
+`faultlens serve` reads the first message with the standard library alone,
+answers it from a snapshot of what the full server answers
 (`capabilities.json`), and meanwhile imports the server on another thread.
 
 The full server then reads that same `initialize` message first and sets itself
@@ -217,7 +218,21 @@ def answer(msg: dict[str, Any] | None, snapshot: dict[str, Any] | None) -> dict[
         return None
     result = copy.deepcopy(snapshot["results"][diagnostic_mode(params)])
     result["capabilities"]["positionEncoding"] = position_encoding(params)
+    sync = result["capabilities"].get("textDocumentSync")
+    if isinstance(sync, dict):
+        sync.update(will_save_answers(params))
     return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+
+def will_save_answers(params: dict[str, Any]) -> dict[str, bool]:
+    """`willSave` / `willSaveWaitUntil` as pygls answers them: false (faultlens
+    handles neither) for each the client declares at all, absent otherwise
+    (Neovim and VS Code declare both)."""
+    text_document = params["capabilities"].get("textDocument")
+    sync = text_document.get("synchronization") if isinstance(text_document, dict) else None
+    if not isinstance(sync, dict):
+        return {}
+    return {key: False for key in ("willSave", "willSaveWaitUntil") if sync.get(key) is not None}
 
 
 # -- writing: the full server's duplicate answer is dropped -----------------------------

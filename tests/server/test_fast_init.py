@@ -73,7 +73,20 @@ CLIENTS: dict[str, dict[str, Any]] = {
     },
     "options not an object": {"capabilities": {}, "initializationOptions": [1, 2]},
     "experimental": {"capabilities": {"experimental": {"anything": [1, "two"]}}},
+    "declares will-save": {
+        "capabilities": {"textDocument": {"synchronization": {"willSave": True}}}
+    },
+    "declares no will-save": {
+        "capabilities": {"textDocument": {"synchronization": {"willSaveWaitUntil": False}}}
+    },
 }
+# Real editors' capabilities, captured (tests/server/clients/README.md says how).
+CLIENTS.update(
+    {
+        f"captured {path.stem}": {"capabilities": json.loads(path.read_text())}
+        for path in sorted((Path(__file__).parent / "clients").glob("*.json"))
+    }
+)
 
 
 def _initialize(root: Path, params: dict[str, Any], fast: bool) -> tuple[dict[str, Any], str]:
