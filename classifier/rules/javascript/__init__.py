@@ -5,6 +5,6 @@ runners (stack frames, diffs, module names) is rules/js_frames.py.
 
 from __future__ import annotations
 
-from . import bundlers, eslint, node
+from . import bundlers, eslint, node, vite
 
-__all__ = ["bundlers", "eslint", "node"]
+__all__ = ["bundlers", "eslint", "node", "vite"]

@@ -1,4 +1,4 @@
-"""JavaScript rules for bundlers: esbuild, vite (rollup), webpack."""
+"""JavaScript rules for bundlers: esbuild and webpack (vite is vite.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from typing import Any
 
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
-from ..js_frames import V8_FRAME, module_hint
+from ..js_frames import module_hint
 from ..registry import rule
 
 # -- esbuild ------------------------------------------------------------------------
 
 _ESBUILD_LOC = re.compile(r"^ {4}(?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+):\s*$")
-_QUOTED_MODULE = re.compile(r"""(?:resolve|import|module|package) ["'](?P<module>[^"']+)["']""")
-_PLUGIN_TAG = re.compile(r"^\[(?:plugin )?(?P<plugin>[^\]]+)\]:? ")
+QUOTED_MODULE = re.compile(r"""(?:resolve|import|module|package) ["'](?P<module>[^"']+)["']""")
+PLUGIN_TAG = re.compile(r"^\[(?:plugin )?(?P<plugin>[^\]]+)\]:? ")
 
 
 class _EsbuildBlock:
@@ -38,11 +38,11 @@ class _EsbuildBlock:
     def finish(self) -> Iterable[Hit]:
         message = self.message
         hint: dict[str, Any] = {}
-        tag = _PLUGIN_TAG.match(message)
+        tag = PLUGIN_TAG.match(message)
         if tag:
             hint["plugin"] = tag.group("plugin")
             message = message[tag.end() :]
-        mod = _QUOTED_MODULE.search(message)
+        mod = QUOTED_MODULE.search(message)
         if mod:
             hint.update(module_hint(mod.group("module")))
         loc = self.loc
@@ -87,123 +87,6 @@ def esbuild_error(m: re.Match[str], ctx: LineContext) -> Block:
     References: https://esbuild.github.io/api/#log-level
     """
     return _EsbuildBlock(m.group("message").strip(), ctx.line_no)
-
-
-# -- vite ---------------------------------------------------------------------------------
-
-_VITE_FILE = re.compile(
-    r"^file: (?P<file>.+?)(?::(?P<line>\d+):(?P<column>\d+))?(?: \((?P<importer>[^)]+)\))?\s*$"
-)
-_ROLLUP_POS = re.compile(r"^(?P<file>\S+) \((?P<line>\d+):(?P<column>\d+)\): (?P<message>.+)$")
-_ESBUILD_TRANSFORM = re.compile(
-    r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): ERROR: (?P<message>.+)$"
-)
-_FROM_FILE = re.compile(r"""from ["'](?P<file>[^"']+)["']""")
-
-
-class _ViteBlock:
-    max_lines = 120
-
-    def __init__(self, line_no: int) -> None:
-        self.log_line = line_no
-        self.message = ""
-        self.detail = ""
-        self.file: re.Match[str] | None = None
-        self.in_frames = False
-
-    def feed(self, line: str, line_no: int) -> bool:
-        s = line.strip()
-        if V8_FRAME.match(line):
-            self.in_frames = True
-            return True
-        if self.in_frames:
-            return False  # the stack ended: the report is over
-        if not s:
-            return True
-        if not self.message:
-            self.message = s
-            self.log_line = line_no
-        elif self.file is None and s.startswith("file: "):
-            self.file = _VITE_FILE.match(s)
-        elif self.file is None and not self.detail and self.message.endswith(":"):
-            self.detail = s
-        return True
-
-    def finish(self) -> Iterable[Hit]:
-        if not self.message:
-            return
-        message = self.message
-        hint: dict[str, Any] = {}
-        tag = _PLUGIN_TAG.match(message)
-        if tag:
-            hint["plugin"] = tag.group("plugin")
-            message = message[tag.end() :]
-        file: str | None = None
-        line = column = None
-        detail = _ESBUILD_TRANSFORM.match(self.detail) if self.detail else None
-        if detail:
-            message = detail.group("message")
-        pos = _ROLLUP_POS.match(message)
-        if pos:
-            message = pos.group("message")
-            file, line, column = (
-                pos.group("file"),
-                int(pos.group("line")),
-                int(pos.group("column")) + 1,
-            )
-        if self.file:
-            file = self.file.group("file")
-            if self.file.group("line"):
-                line = int(self.file.group("line"))
-                column = int(self.file.group("column")) + 1
-        if file is None:
-            src = _FROM_FILE.search(message)
-            file = src.group("file") if src else None
-        mod = _QUOTED_MODULE.search(message)
-        if mod:
-            hint.update(module_hint(mod.group("module")))
-        yield Hit(
-            signal=f"error during build: {message}",
-            message=message,
-            file=file,
-            line=line,
-            column=column,
-            log_line=self.log_line,
-            hint=hint,
-        )
-
-
-@rule(
-    id="vite.build",
-    category=FailureType.COMPILE,
-    tool="vite",
-    pattern=r"^error during build:\s*$",
-    triggers=("error during build:",),
-    url="https://vite.dev/guide/build",
-)
-def vite_build(m: re.Match[str], ctx: LineContext) -> Block:
-    """vite build failures (`error during build:` and the report under it).
-
-    What it detects: the `error during build:` line that `vite build` prints
-    after "✗ Build failed", the message under it (Rollup's "Could not
-    resolve ...", a parse error `file (line:col): message`, or an esbuild
-    "Transform failed" with `file:line:col: ERROR: message`), the
-    `file: path:line:col` line, the code frame and vite's own stack (frames
-    inside node_modules, which are consumed and never reported). The
-    location comes from the `file:` line, else from the message.
-
-    Example output (`vite build`, vite 7.3.8):
-        ✗ Build failed in 97ms
-        error during build:
-        Could not resolve "./missing-format" from "src/index.js"
-        file: /work/app/src/index.js
-
-    Recipe: compile. An unresolved import puts `module` (and `package`) in
-    the hint; a plugin tag such as `[vite:build-html]` goes to `plugin`.
-
-    References: https://vite.dev/guide/build
-    """
-    return _ViteBlock(ctx.line_no)
 
 
 # -- webpack -----------------------------------------------------------------------------

@@ -1,0 +1,4 @@
+import { total } from './cart';
+import { fmt } from './format';
+
+console.log(fmt(total([])));

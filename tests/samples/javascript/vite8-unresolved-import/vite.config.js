@@ -1,0 +1,1 @@
+export default { build: { lib: { entry: 'src/index.js', formats: ['es'], fileName: 'shop' } } };
