@@ -142,14 +142,23 @@ def run_command(
     from .background import BackgroundClassifier
 
     classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
+    from faultlens.recipes.proctree import reap
+
+    from .runio import stop_tree_on_signals
+
+    tree: set[int] = set()  # what the command started, when a signal stops it
+    restore = stop_tree_on_signals(child.pid, tree)
     try:
         code = copy_through(
             child, on_stdout=_writer(out), on_stderr=_writer(err_bytes), on_data=classifying.feed
         )
         classifier = classifying.finish()
-    except BaseException:  # Ctrl-C: the command is stopped; so is the worker
+    except BaseException:  # Ctrl-C, SIGTERM: the command is stopped; so is the worker
         classifying.abandon()
         raise
+    finally:
+        restore()
+        reap(tree)
     from faultlens.recipes.events import EventLog
 
     events = EventLog(ws)

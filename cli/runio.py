@@ -1,10 +1,12 @@
 """What `faultlens run` and `faultlens run --watch` both print and guard:
 the one-line messages, the copied output, the state calls that must never
-stop the command, and a group's one-line summary."""
+stop the command, the command's process tree on a signal, and a group's
+one-line summary."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -61,3 +63,33 @@ def group_summary(records: Sequence[FailureRecord]) -> str:
             part += f", {tests_affected(affected)}"
         parts.append(part)
     return "; ".join(parts)
+
+
+def stop_tree_on_signals(pid: int, tree: set[int]) -> Callable[[], None]:
+    """While the command runs, Ctrl-C (SIGINT) and SIGTERM first signal its
+    whole tree (`npx tsc --watch`, `npx jest`: the tool outlives npm killed
+    alone; `kill` reaches faultlens, not its children), adding it to `tree`
+    for the caller's final `proctree.reap`, then end `faultlens run` as usual
+    (KeyboardInterrupt, SystemExit(128+N)).  A function restoring the previous
+    handlers (none are set outside the main thread)."""
+    import signal
+
+    from faultlens.recipes.proctree import descendants, signal_tree
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum: int, _frame: object) -> None:
+        tree.update(descendants(pid))
+        signal_tree(None, tree, signal.SIGTERM)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + signum)
+
+    before = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+    return restore

@@ -118,6 +118,7 @@ def run_watch(
 
     from .passthrough import copy_through
     from .runio import say as _say
+    from .runio import stop_tree_on_signals
     from .runio import writer as _writer
 
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
@@ -130,7 +131,7 @@ def run_watch(
     follower.verify_timeout = verify_timeout
     follower.start()
     tree: set[int] = set()
-    restore = _stop_tree_on_signals(child.pid, tree)
+    restore = stop_tree_on_signals(child.pid, tree)
     try:
         code = copy_through(
             child, on_stdout=_writer(out), on_stderr=_writer(err_bytes), on_data=follower.feed
@@ -148,35 +149,6 @@ def run_watch(
     follower.finish(None if killed else code)  # killed by a signal: its open cycle is dropped
     _say(err, f"the watcher exited {code} after {follower.board_count()} cycle(s)")
     return code
-
-
-def _stop_tree_on_signals(pid: int, tree: set[int]) -> Callable[[], None]:
-    """While the watcher runs, Ctrl-C (SIGINT) and SIGTERM first signal the
-    watcher's whole tree (`npx tsc --watch`: tsc outlives npm killed alone;
-    `kill` reaches faultlens, not its children), adding it to `tree` for the
-    final reap, then end `faultlens run` as usual.  A function restoring the
-    previous handlers (none are set outside the main thread)."""
-    import signal
-
-    from faultlens.recipes.proctree import descendants, signal_tree
-
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-
-    def handler(signum: int, _frame: object) -> None:
-        tree.update(descendants(pid))
-        signal_tree(None, tree, signal.SIGTERM)
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise SystemExit(128 + signum)
-
-    before = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-
-    def restore() -> None:
-        for sig, old in before.items():
-            signal.signal(sig, old)
-
-    return restore
 
 
 class Follower:

@@ -221,3 +221,48 @@ def test_interrupting_faultlens_run_stops_the_command_too(tmp_path):
     before = written()
     time.sleep(0.5)
     assert written() == before  # the command stopped with it
+
+
+def test_a_sigterm_to_faultlens_alone_ends_what_the_command_started(tmp_path):
+    """`kill <faultlens>` reaches faultlens only (no terminal signals the
+    group): a runner's own child (npm's jest, a shell's job) would outlive the
+    command killed alone; the command's whole tree ends with faultlens."""
+    import signal
+    import time
+
+    pidfile = tmp_path / "grandchild.pid"
+    grandchild = "import time\nwhile True: time.sleep(0.1)\n"
+    script = (
+        "import subprocess, sys, time, pathlib\n"
+        f"p = subprocess.Popen([sys.executable, '-c', {grandchild!r}])\n"
+        f"pathlib.Path({str(pidfile)!r}).write_text(str(p.pid))\n"
+        "print('started', flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    argv = [sys.executable, "-m", "faultlens.cli", "run", "--cwd", str(tmp_path), "--"]
+    proc = subprocess.Popen(
+        [*argv, sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == b"started\n"
+    pid = int(pidfile.read_text())
+    os.kill(proc.pid, signal.SIGTERM)
+    assert proc.wait(30) == 128 + signal.SIGTERM
+
+    def gone() -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
+
+    deadline = time.monotonic() + 10
+    while not gone() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = not gone()
+    if alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "the command's child outlived faultlens"
