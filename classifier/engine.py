@@ -28,7 +28,7 @@ from .fingerprint import fingerprint_normalised, normalise_message, same_failure
 from .locate import Locator
 from .postprocess import finalize
 from .record import FailureRecord, Location
-from .redact import redact_hit
+from .redact import redact_hit_details, redact_hit_text
 from .rules.base import Block, Hit, Rule
 from .taxonomy import TAXONOMY, FailureType
 from .text import clean_bytes, clean_joined, decode_line, decode_lines
@@ -532,7 +532,7 @@ class Classifier:
         # a test id is argv for a re-run: its raw value is kept apart
         # (FailureRecord.raw_hint) before secrets are masked
         identity = [(k, hit.hint[k]) for k in IDENTITY_KEYS if k in hit.hint]
-        redact_hit(hit, self.secrets)
+        secrets = redact_hit_text(hit, self.secrets)
         ft = hit.category
         if type(ft) is not FailureType:  # a rule may name its category by value
             ft = FailureType(ft or FailureType.COMPILE)
@@ -547,12 +547,17 @@ class Classifier:
             key = (ft.value, file, hit.line, hit.code, same_failure_text(message))
         existing = self._records.get(key)
         if existing is not None:
+            # the same failure again (a long output repeats it): only the hint
+            # keys the record lacks, and its identity, are masked and read
+            fresh = [k for k in hit.hint if k not in existing.hint or k in IDENTITY_KEYS]
+            redact_hit_details(hit, secrets, fresh)
             self._merge(existing, hit)
             self.repeats[id(existing)] = self.repeats.get(id(existing), 0) + 1
             _keep_raw(existing, hit, identity)
             if not hit.warning:  # the same finding reported as an error
                 self.warning_keys.discard(key)
             return
+        redact_hit_details(hit, secrets)
         if hit.warning:
             self.warning_keys.add(key)
         normalised = normalise_message(message)

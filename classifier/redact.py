@@ -215,12 +215,31 @@ def take_secret(hint: dict[str, Any], vault: set[str]) -> None:
 
 def redact_hit(hit: Hit, vault: set[str]) -> None:
     """Redact a hit in place, before it becomes a record."""
+    secrets = redact_hit_text(hit, vault)
+    redact_hit_details(hit, secrets)
+
+
+def redact_hit_text(hit: Hit, vault: set[str]) -> Sequence[str]:
+    """The first half of `redact_hit`: the vault learns the secret a rule
+    named, and the signal and message (what a record's key is made of) are
+    masked.  Returns the vault as `redact_hit_details` takes it."""
     take_secret(hit.hint, vault)
-    secrets = _longest_first(vault) if vault else ()
+    secrets: Sequence[str] = _longest_first(vault) if vault else ()
     hit.signal = redact(hit.signal, secrets)
     hit.message = redact(hit.message, secrets)
-    hit.hint = redact_value(hit.hint, secrets)
-    hit.related = [(f, ln, col, redact(msg, secrets)) for f, ln, col, msg in hit.related]
+    return secrets
+
+
+def redact_hit_details(hit: Hit, secrets: Sequence[str], keys: Iterable[str] | None = None) -> None:
+    """The second half of `redact_hit`: the hint (only `keys` of it, when
+    given: a hit merged into an existing record gives it no more) and the
+    related locations' messages."""
+    if keys is None:
+        hit.hint = redact_value(hit.hint, secrets)
+        hit.related = [(f, ln, col, redact(msg, secrets)) for f, ln, col, msg in hit.related]
+        return
+    hit.hint = {k: redact_value(hit.hint[k], secrets) for k in keys if k in hit.hint}
+    hit.related = []
 
 
 def redact_record(record: FailureRecord, vault: Iterable[str]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
-from ..registry import all_rules, rule
+from ..registry import all_rules, rule, rules_version
 
 _GCC_DOCS = "https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html"
 _CLANG_DOCS = "https://clang.llvm.org/docs/UsersManual.html#formatting-of-diagnostics"
@@ -57,10 +57,36 @@ _INCLUDE = re.compile(
 def _starts_another_report(line: str) -> bool:
     """Whether some registered rule reads `line` as a failure of its own (a tsc,
     pytest, rustc, npm or git error printed right after a compiler error)."""
-    return any(
-        any(t in line for t in r.triggers) and r.pattern.search(line) is not None
-        for r in all_rules()
-    )
+    automaton, owners, rules = _trigger_index()
+    tried: set[int] = set()
+    for idx in automaton.find_matches_as_indexes(line, overlapping=True):
+        for r in owners[idx[0]]:
+            if r not in tried:
+                tried.add(r)
+                if rules[r].pattern.search(line) is not None:
+                    return True
+    return False
+
+
+_index: tuple[int, Any] = (-1, None)
+
+
+def _trigger_index() -> Any:
+    """Every rule's triggers in one automaton (rebuilt when the rule set
+    changes): a free line is tried only against the rules it names."""
+    global _index
+    if _index[0] != rules_version():
+        rules = all_rules()
+        from ahocorasick_rs import AhoCorasick, Implementation
+
+        owners: dict[str, list[int]] = {}
+        for i, r in enumerate(rules):
+            for t in r.triggers:
+                owners.setdefault(t, []).append(i)
+        words = list(owners)
+        automaton = AhoCorasick(words or ["\x00never\x00"], implementation=Implementation.DFA)
+        _index = (rules_version(), (automaton, [owners[w] for w in words], rules))
+    return _index[1]
 
 
 def _unescape(text: str) -> str:

@@ -78,15 +78,23 @@ class _NUnitReport:
     def __init__(self, ctx: LineContext) -> None:
         self.ctx = ctx
         self.entries: list[tuple[re.Match[str], str, int, list[str], list[Frame]]] = []
+        self.blanks = 0  # blank lines in a row: one separates entries, two end the list
 
     def feed(self, line: str, line_no: int) -> bool:
         if entry := _NUNIT_ENTRY.match(line):
             self.entries.append((entry, line.strip(), line_no, [], []))
+            self.blanks = 0
             return True
         if line.startswith(("Tests Not Run:", "Tests run: ")):
             return False
         if not self.entries:
             return not line.strip()
+        if not line.strip():
+            self.blanks += 1
+            return self.blanks < 2
+        self.blanks = 0
+        if not line[:1].isspace() and not line.startswith("at "):
+            return False  # an entry's lines are indented, or stack frames: the list is over
         _, _, _, lines, frames = self.entries[-1]
         if frame := read_frame(line):
             frames.append(frame)
