@@ -61,14 +61,17 @@ class FailureStore:
         source: str | None = None,
     ) -> set[Path]:
         """Set the failures of `task` (those of `source` only, when given: its
-        other sources' stay); return every file whose diagnostics changed."""
+        other sources' stay, but a failure this source reports again is shown
+        once, as this source has it now); return every file whose diagnostics
+        changed."""
         new = list(entries)
         old = self._by_task.get(task, [])
         if source is None:
             kept, gone = [], old
         else:
-            kept = [e for e in old if e.source != source]
-            gone = [e for e in old if e.source == source]
+            ids = {e.record.id for e in new}
+            kept = [e for e in old if e.source != source and e.record.id not in ids]
+            gone = [e for e in old if e.source == source or e.record.id in ids]
         touched = self._paths(gone)
         if kept or new:
             self._by_task[task] = kept + new

@@ -47,9 +47,10 @@ def test_run_recover_reruns_the_tests_whose_subtests_failed_and_calls_them_real(
     cmd = [sys.executable, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider"]
     report, _ = run_recover_in_process(cmd, proj, "T")
     assert report.exit_code == 1
-    assert [o.result for o in report.outcomes] == ["escalated"] * 3, [
-        (o.result, o.record.rule, o.record.hint.get("test_id"), o.reason) for o in report.outcomes
-    ]
+    assert [o.result for o in report.outcomes] == ["escalated"] * 3, "\n".join(
+        f"{o.result} {o.record.rule} {o.record.hint.get('test_id')}: {o.reason}"
+        for o in report.outcomes
+    )
     assert all(o.reason.startswith("a real failure") for o in report.outcomes), [
         o.reason for o in report.outcomes
     ]

@@ -75,6 +75,20 @@ def test_a_run_replaces_only_its_own_sources_failures_within_a_task() -> None:
     assert store.remove_task("T") == {a}
 
 
+def test_a_failure_another_source_of_the_task_reports_again_is_shown_once() -> None:
+    """The editor's task ran the build, then `faultlens.run` ran it again by
+    command (another source): the failure both report is one diagnostic, as
+    the newest run has it; what only the first source reported stays."""
+    store = FailureStore()
+    a, b = Path("/w/a.py"), Path("/w/b.py")
+    store.replace("T", [entry("1", a, "task"), entry("2", b, "task")], source="task")
+    assert store.replace("T", [entry("1", a, "command")], source="command") == {a}
+    assert [(e.record.id, e.source) for e in store.entries("T")] == [
+        ("2", "task"),
+        ("1", "command"),
+    ]
+
+
 def test_deleted_files_and_folders_forget_their_failures() -> None:
     store = FailureStore()
     a, b, c = Path("/w/src/a.ts"), Path("/w/src/deep/b.ts"), Path("/w/c.ts")
