@@ -50,23 +50,29 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from . import project_rules as pr
 from .config_files import file_stamp, find_config, read_config_bytes
-from .config_model import (
-    ProjectTable,
-    one_line,
-    table_keys,
-    type_name,
-)
-from .config_rules import OFFLINE, Environment, build_rule, system_environment
 from .rules.base import Rule
 from .rules.registry import all_rules, rules_version
 
-required_literal = pr.required_literal  # kept here: tests and docs name it
+if TYPE_CHECKING:
+    from .config_model import ProjectTable
+    from .config_rules import Environment
+
+# The typed model (pydantic), the rule builders and the errorformat compiler
+# are imported when a configuration file is read, not with this module:
+# every classifier imports it, and most working directories have no
+# [tool.faultlens] table (tens of ms of every `faultlens run`, hook call and
+# server start).
+
+
+def __getattr__(name: str) -> Any:
+    if name == "required_literal":  # kept here: tests and docs name it
+        from .project_rules import required_literal
+
+        return required_literal
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -102,6 +108,8 @@ def load_config(cwd: str | os.PathLike[str]) -> ProjectConfig:
             data = read_config_bytes(path)
         except OSError as exc:
             return ProjectConfig(path=path, errors=[f"{path}: cannot read: {exc.strerror or exc}"])
+        from .config_rules import system_environment
+
         found = parse_config(path, data, system_environment())
         if len(_cache) >= 64:
             _cache.clear()
@@ -119,9 +127,10 @@ def _tasks_stamp(config: Path) -> tuple[int, int] | None:
         return None
 
 
-def parse_config(path: Path, data: bytes, env: Environment = OFFLINE) -> ProjectConfig:
+def parse_config(path: Path, data: bytes, env: Environment | None = None) -> ProjectConfig:
     """A config file's contents, checked (never raises): the rules that
-    loaded, and one line per problem, each naming the file (and the rule)."""
+    loaded, and one line per problem, each naming the file (and the rule).
+    `env` (default: offline, config_rules.OFFLINE) is what rules may look up."""
     cfg = ProjectConfig(path=path)
     try:
         doc = tomllib.loads(data.decode("utf-8"))
@@ -138,6 +147,12 @@ def parse_config(path: Path, data: bytes, env: Environment = OFFLINE) -> Project
     if table is None:
         return cfg
     cfg.table = table
+    if not table:  # a pyproject.toml without [tool.faultlens]: nothing to check or build
+        return cfg
+    from .config_rules import OFFLINE, build_rule
+
+    if env is None:
+        env = OFFLINE
     checked = _check_table(path, table, cfg.errors)
     cfg.disable = checked.disable
     seen = {r.id for r in all_rules()}
@@ -177,6 +192,8 @@ def _faultlens_table(path: Path, doc: dict[str, Any], errors: list[str]) -> dict
         return {} if path.name == "pyproject.toml" else doc
     tool = doc["tool"]
     if not isinstance(tool, dict):
+        from .config_model import type_name
+
         errors.append(
             f"{path}: `tool` must be a table ([tool.faultlens] lives in it), not {type_name(tool)}"
         )
@@ -187,6 +204,8 @@ def _faultlens_table(path: Path, doc: dict[str, Any], errors: list[str]) -> dict
         )
     table = tool["faultlens"]
     if not isinstance(table, dict):
+        from .config_model import type_name
+
         errors.append(f"{path}: [tool.faultlens] must be a table, not {type_name(table)}")
         return None
     return table
@@ -194,6 +213,10 @@ def _faultlens_table(path: Path, doc: dict[str, Any], errors: list[str]) -> dict
 
 def _check_table(path: Path, table: dict[str, Any], errors: list[str]) -> ProjectTable:
     """The table, key by key: a bad key is reported and left at its default."""
+    from pydantic import ValidationError
+
+    from .config_model import ProjectTable, one_line, table_keys
+
     good: dict[str, Any] = {}
     for key, value in table.items():
         try:

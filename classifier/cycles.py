@@ -66,9 +66,22 @@ def plain(line: str) -> str:
     return _ANSI.sub("", line).rstrip("\r\n")
 
 
+def _lazy(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """The pattern, compiled on first use: `faultlens run` imports this module
+    before the command starts, and most commands are no watcher."""
+    compiled: list[re.Pattern[str]] = []
+
+    def get() -> re.Pattern[str]:
+        if not compiled:
+            compiled.append(re.compile(pattern))
+        return compiled[0]
+
+    return get
+
+
 def _any(*patterns: str) -> Match:
-    compiled = re.compile("|".join(f"(?:{p})" for p in patterns))
-    return lambda line: compiled.search(line) is not None
+    compiled = _lazy("|".join(f"(?:{p})" for p in patterns))
+    return lambda line: compiled().search(line) is not None
 
 
 def _never(_line: str) -> bool:
@@ -94,10 +107,10 @@ class Watcher:
 
 
 def _count(pattern: str) -> Callable[[str], int | None]:
-    compiled = re.compile(pattern)
+    compiled = _lazy(pattern)
 
     def read(line: str) -> int | None:
-        m = compiled.search(line)
+        m = compiled().search(line)
         return int(m.group(1)) if m else None
 
     return read

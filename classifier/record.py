@@ -21,7 +21,7 @@ TriageVerdict = Literal["flaky", "stale_branch", "preexisting", "yours", "unknow
 class Location(BaseModel):
     """A further place that matters for a failure (a traceback frame, a note)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     file: str
     line: int | None = Field(default=None, ge=1)
@@ -35,7 +35,7 @@ class Location(BaseModel):
 class Triage(BaseModel):
     """Whose failure it is: checked against the upstream and by re-running."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     verdict: TriageVerdict
     reason: str = Field(default="", description="How the verdict was reached, or why not checked.")
@@ -45,7 +45,7 @@ class Triage(BaseModel):
 class FailureRecord(BaseModel):
     """One classified failure."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
     # -- the seed's nine fields, names and JSON types as in the seed --------
     failure_type: FailureType

@@ -243,11 +243,16 @@ def warm_up() -> None:
     so `initialize` is answered before they load and the first run does not wait."""
     import faultlens.classifier.detectors
     import faultlens.classifier.engine
+    import faultlens.classifier.record
     import faultlens.classifier.rules.registry
     import faultlens.recipes
 
     faultlens.classifier.rules.registry.all_rules()
     faultlens.classifier.detectors.finder()  # the secret forms (a run's key is redacted)
+    # The record models' validators are built on first use (record.py: defer_build).
+    record = faultlens.classifier.record
+    for model in (record.FailureRecord, record.Location, record.Triage):
+        model.model_rebuild()
     del faultlens
 
 

@@ -107,9 +107,13 @@ class FailureStore:
         """Forget the failures shown in these files, or in files under these
         folders (deleted or renamed); returns the files to clear."""
         gone = set(paths)
+        verdict: dict[Path, bool] = {}  # one answer per shown file, not per entry
 
         def under(p: Path) -> bool:
-            return p in gone or any(g in p.parents for g in gone)
+            found = verdict.get(p)
+            if found is None:  # the file or one of its folders is gone: one set look-up each
+                found = verdict[p] = p in gone or not gone.isdisjoint(p.parents)
+            return found
 
         touched: set[Path] = set()
         for task, entries in list(self._by_task.items()):
