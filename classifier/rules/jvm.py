@@ -10,7 +10,7 @@ from .base import Block, Hit, LineContext
 from .registry import rule
 from .stack import Frame, related_frames
 
-ECOSYSTEM = "JVM"
+ECOSYSTEM = "Java and the JVM"
 
 # `\tat shop.Price.plus(Price.kt:5)`
 FRAME = re.compile(

@@ -27,6 +27,8 @@ from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, match_above
 from .registry import rule
 
+ECOSYSTEM = "JavaScript"
+
 _PREFIX = r"npm (?:error|ERR!)"
 _LOCATION = re.compile(rf"^{_PREFIX} location (?P<dir>/.+)$")
 _MEANT = re.compile(rf"^{_PREFIX}\s{{2,}}(?P<advice>npm \S.*)$")
