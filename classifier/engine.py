@@ -28,7 +28,7 @@ from .fingerprint import fingerprint_normalised, normalise_message, same_failure
 from .locate import Locator
 from .postprocess import finalize
 from .record import FailureRecord, Location
-from .redact import redact_hit_details, redact_hit_text
+from .redact import TextMemo, redact_hit_details, redact_hit_text
 from .rules.base import Block, Hit, Rule
 from .taxonomy import TAXONOMY, FailureType
 from .text import clean_bytes, clean_joined, decode_line, decode_lines
@@ -279,6 +279,7 @@ class Classifier:
         self._ids: dict[str, int] = {}
         # Secrets named by scanners, redacted wherever they appear (redact.py).
         self.secrets: set[str] = set()
+        self._masked = TextMemo()  # signals and messages already masked
         # The last few lines the prefilter selected but no rule claimed: the
         # fallback record's signal when a failed command matched no rule.
         self.unclaimed: deque[tuple[int, str]] = deque(maxlen=UNCLAIMED_LINES)
@@ -532,7 +533,7 @@ class Classifier:
         # a test id is argv for a re-run: its raw value is kept apart
         # (FailureRecord.raw_hint) before secrets are masked
         identity = [(k, hit.hint[k]) for k in IDENTITY_KEYS if k in hit.hint]
-        secrets = redact_hit_text(hit, self.secrets)
+        secrets = redact_hit_text(hit, self.secrets, self._masked)
         ft = hit.category
         if type(ft) is not FailureType:  # a rule may name its category by value
             ft = FailureType(ft or FailureType.COMPILE)

@@ -219,12 +219,50 @@ def redact_hit(hit: Hit, vault: set[str]) -> None:
     redact_hit_details(hit, secrets)
 
 
-def redact_hit_text(hit: Hit, vault: set[str]) -> Sequence[str]:
+class TextMemo:
+    """The masked forms of the signals and messages of one output, by text.
+
+    A long output repeats the same failure lines, and `redact` of a text is
+    pure while the vault stays the same; a vault only grows, so a change of
+    its size empties the memo.  Bounded: emptied when MAX_TEXTS are held."""
+
+    __slots__ = ("done", "secrets", "size")
+    MAX_TEXTS = 4096
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.secrets: Sequence[str] = ()
+        self.done: dict[str, str] = {}
+
+    def vault(self, vault: set[str]) -> Sequence[str]:
+        """The vault, longest first (sorted again only when it grew)."""
+        if len(vault) != self.size:
+            self.size = len(vault)
+            self.secrets = _longest_first(vault) if vault else ()
+            self.done.clear()
+        return self.secrets
+
+    def redact(self, text: str) -> str:
+        done = self.done.get(text)
+        if done is None:
+            if len(self.done) >= self.MAX_TEXTS:
+                self.done.clear()
+            done = self.done[text] = redact(text, self.secrets)
+        return done
+
+
+def redact_hit_text(hit: Hit, vault: set[str], memo: TextMemo | None = None) -> Sequence[str]:
     """The first half of `redact_hit`: the vault learns the secret a rule
     named, and the signal and message (what a record's key is made of) are
-    masked.  Returns the vault as `redact_hit_details` takes it."""
+    masked (through `memo` when given: one per output).  Returns the vault
+    as `redact_hit_details` takes it."""
     take_secret(hit.hint, vault)
-    secrets: Sequence[str] = _longest_first(vault) if vault else ()
+    if memo is not None:
+        secrets = memo.vault(vault)
+        hit.signal = memo.redact(hit.signal)
+        hit.message = memo.redact(hit.message)
+        return secrets
+    secrets = _longest_first(vault) if vault else ()
     hit.signal = redact(hit.signal, secrets)
     hit.message = redact(hit.message, secrets)
     return secrets
