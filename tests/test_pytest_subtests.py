@@ -38,7 +38,12 @@ def test_failed_subtests_are_one_record_per_test_and_line(case):
 
 
 @pytest.mark.real_tool
-def test_run_recover_reruns_the_tests_whose_subtests_failed_and_calls_them_real(tmp_path):
+def test_run_recover_reruns_the_tests_whose_subtests_failed_and_calls_them_real(
+    tmp_path, monkeypatch
+):
+    # the project's pytest as the sample was captured: no plugin of this
+    # environment's (hypothesis, asyncio, lsp) adds its own lines to the output
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     proj = tmp_path / "proj"
     shutil.copytree(
         SAMPLES / "pytest-subtests", proj, ignore=shutil.ignore_patterns("*.txt", "*.json")
