@@ -22,7 +22,9 @@ from .helpers import run_recover_in_process
 SAMPLES = Path(__file__).parent / "samples" / "python_test"
 
 
-@pytest.mark.parametrize("case", ["pytest-subtests", "pytest-subtests-plugin"])
+@pytest.mark.parametrize(
+    "case", ["pytest-subtests", "pytest-subtests-plugin", "pytest-subtests-narrow"]
+)
 def test_failed_subtests_are_one_record_per_test_and_line(case):
     d = SAMPLES / case
     recs = classify_bytes((d / "output.txt").read_bytes(), Options(cwd=str(d)))
@@ -44,6 +46,7 @@ def test_run_recover_reruns_the_tests_whose_subtests_failed_and_calls_them_real(
     # the project's pytest as the sample was captured: no plugin of this
     # environment's (hypothesis, asyncio, lsp) adds its own lines to the output
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("COLUMNS", "80")  # the width the sample has (the suite may run narrower)
     proj = tmp_path / "proj"
     shutil.copytree(
         SAMPLES / "pytest-subtests", proj, ignore=shutil.ignore_patterns("*.txt", "*.json")

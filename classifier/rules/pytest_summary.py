@@ -45,7 +45,19 @@ SUMMARY = re.compile(
     r"(?: - (?P<message>.*))?$"
 )
 # The parent's own line after its failed subtests (pytest >= 9): not a failure of its own.
-_SUBTESTS_FAILED = re.compile(r"^contains \d+ failed subtests?$")
+_SUBTESTS_FAILED = re.compile(r"^contains \d+(?P<rest>.*)$")
+
+
+def _counts_subtests(text: str) -> bool:
+    """`contains 2 failed subtests`, also as pytest cuts it to the terminal's
+    width (`contains 2 ...`, `contains 2 failed su...`)."""
+    m = _SUBTESTS_FAILED.match(text)
+    if m is None:
+        return False
+    rest = m.group("rest")
+    if rest.endswith("..."):
+        return " failed subtests".startswith(rest[:-3].rstrip())
+    return rest in (" failed subtest", " failed subtests")
 
 
 def summary_hit(m: re.Match[str], line: str, line_no: int) -> Hit:
@@ -217,7 +229,7 @@ class SectionBlock:
 
         def parent(h: Hit) -> bool:
             why = str(h.hint.get("why") or h.message or "")
-            counted = bool(_SUBTESTS_FAILED.match(why.rsplit(" - ", 1)[-1].strip()))
+            counted = _counts_subtests(why.rsplit(" - ", 1)[-1].strip())
             return (
                 counted
                 and "subtest" not in h.hint
