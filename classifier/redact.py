@@ -16,7 +16,7 @@ recognised:
   ``"private_key_id": ...``);
 * any string a scanner named as the secret (gitleaks' ``Secret:``,
   trufflehog's ``Raw result:``, bandit's hard-coded password): rules put it
-  in ``hint["_secret"]``; :func:`redact_hit` moves it into the classifier's
+  in ``hint["_secret"]``; :func:`redact_hit_text` moves it into the classifier's
   vault, so it is redacted wherever else it appears, in every record (and in
   the run log: logredact.py).
 
@@ -213,12 +213,6 @@ def take_secret(hint: dict[str, Any], vault: set[str]) -> None:
         hint["secret"] = mask(raw)
 
 
-def redact_hit(hit: Hit, vault: set[str]) -> None:
-    """Redact a hit in place, before it becomes a record."""
-    secrets = redact_hit_text(hit, vault)
-    redact_hit_details(hit, secrets)
-
-
 class TextMemo:
     """The masked forms of the signals and messages of one output, by text.
 
@@ -252,7 +246,7 @@ class TextMemo:
 
 
 def redact_hit_text(hit: Hit, vault: set[str], memo: TextMemo | None = None) -> Sequence[str]:
-    """The first half of `redact_hit`: the vault learns the secret a rule
+    """Redacting a hit before it becomes a record, first half: the vault learns the secret a rule
     named, and the signal and message (what a record's key is made of) are
     masked (through `memo` when given: one per output).  Returns the vault
     as `redact_hit_details` takes it."""
@@ -269,7 +263,7 @@ def redact_hit_text(hit: Hit, vault: set[str], memo: TextMemo | None = None) -> 
 
 
 def redact_hit_details(hit: Hit, secrets: Sequence[str], keys: Iterable[str] | None = None) -> None:
-    """The second half of `redact_hit`: the hint (only `keys` of it, when
+    """The second half (after `redact_hit_text`): the hint (only `keys` of it, when
     given: a hit merged into an existing record gives it no more) and the
     related locations' messages."""
     if keys is None:
