@@ -258,10 +258,11 @@ def summary_text(report: RunReport, recover: bool) -> str:
     for o in report.outcomes:
         counts[o.result] = counts.get(o.result, 0) + 1
     lines.append("")
+    attempted = recover and bool(report.outcomes)
     groups = group_summary(
-        [o.record for o in report.outcomes[: len(report.records)]] if recover else report.records
+        [o.record for o in report.outcomes[: len(report.records)]] if attempted else report.records
     )
-    if recover:
+    if attempted:
         parts = [f"{counts.get(k, 0)} {k}" for k in ("recovered", "escalated", "skipped")]
         new = len(report.outcomes) - len(report.records)
         extra = f"; {new} new" if new > 0 else ""
@@ -269,6 +270,8 @@ def summary_text(report: RunReport, recover: bool) -> str:
         lines.append(
             f"faultlens: {groups}: {', '.join(parts)}{extra}{again}; exit {report.exit_code}"
         )
+    elif recover:  # asked for, but no recipe could be attempted (said above why)
+        lines.append(f"faultlens: {groups}; no recipe attempted; exit {report.exit_code}")
     else:
         lines.append(
             f"faultlens: {groups}; run with --recover to attempt recipes; exit {report.exit_code}"

@@ -202,6 +202,27 @@ class RunRow:
     finished: float | None
 
 
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Put the ledger in WAL mode (kept in the file: once is enough).
+
+    Switching needs the file's exclusive lock, and SQLite answers "database
+    is locked" at once, without its busy handler, while another process
+    holds a shared one: two runs starting together on a new ledger met it
+    (one went on without a ledger, so without recipes).  So retry, within
+    the same time the busy handler allows."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 # Per-thread read connections (see Ledger._read).
 _READERS = threading.local()
 
@@ -221,7 +242,7 @@ class Ledger:
             statedir.ensure(path.parent)
             ledgerguard.adopt(path)
         with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
+            _use_wal(db)
         with self._tx() as db:
             for stmt in _SCHEMA.split(";"):
                 if stmt.strip():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import sqlite3
 
+import pytest
+
 from faultlens.classifier import classify_text
 from faultlens.recipes import Ledger, Outcome, Workspace, retry_task
 
@@ -275,3 +277,24 @@ def test_the_gitignore_keeps_the_state_out_of_git(tmp_path):
         check=True,
     )
     assert out.stdout == ""
+
+
+def test_wal_mode_is_set_while_another_process_reads_a_new_ledger(tmp_path):
+    """Two runs starting together on a new ledger: SQLite refuses the switch
+    to WAL at once (no busy wait) while the other holds a read lock; one run
+    went on without a ledger, so without recipes.  The switch now waits."""
+    import threading
+
+    from faultlens.recipes.ledger import _use_wal
+
+    path = tmp_path / "l.sqlite3"
+    reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    reader.execute("CREATE TABLE t (x)")
+    reader.execute("BEGIN")
+    reader.execute("SELECT * FROM t").fetchall()  # a shared lock, held
+    db = sqlite3.connect(path, timeout=5, isolation_level=None)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):  # at once, no busy wait
+        db.execute("PRAGMA journal_mode=WAL")
+    threading.Timer(0.3, lambda: reader.execute("COMMIT")).start()
+    _use_wal(db)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

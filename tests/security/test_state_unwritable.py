@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -109,6 +110,9 @@ def test_a_read_only_state_dir_still_runs_the_command_and_says_so_once(
     _check_ran(proc, "Permission denied")
     if recover:
         assert "recipes are not attempted" in proc.stderr
+        # the totals still name what was found, and that nothing was tried
+        (total,) = [ln for ln in proc.stderr.splitlines() if "; exit 3" in ln]
+        assert re.match(r"faultlens: 1 \w+ failure; no recipe attempted; exit 3$", total), total
 
 
 def test_a_state_dir_linked_out_of_the_workspace_gets_nothing_and_the_command_runs(tmp_path):
