@@ -83,16 +83,28 @@ class _RuleSet:
     trigger's rules mask, and the rules each mask names (filled as masks are
     met).  Pure, so one is shared by every Classifier with the same rules."""
 
-    __slots__ = ("by_mask", "cross_line", "masks", "prefilter", "rules")
+    __slots__ = ("by_mask", "cross_line", "every_line", "masks", "prefilter", "rules")
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.rules = rules
         triggers, self.masks = _trigger_index(rules)
         # a trigger with a line end inside (a project rule's) can be found
-        # across two lines: then each line's rules check their triggers again
+        # across two lines: then each line's rules are looked at again
         self.cross_line = any(b"\n" in t and t != b"\n" for t in triggers)
+        # the rules naming the trigger "\n": they see every line
+        self.every_line = self.masks[triggers.index(b"\n")] if b"\n" in triggers else 0
         self.prefilter = _automaton(triggers)
         self.by_mask: dict[int, tuple[Rule, ...]] = {0: ()}
+
+    def present(self, line: str) -> int:
+        """The mask of the rules with a trigger in `line` (a str contains a
+        str exactly when its UTF-8 bytes contain the other's)."""
+        mask = self.every_line
+        masks = self.masks
+        data = line.encode("utf-8", "surrogatepass")
+        for idx, _, _ in self.prefilter.find_matches_as_indexes(data, overlapping=True):
+            mask |= masks[idx]
+        return mask
 
     def rules_for(self, mask: int) -> tuple[Rule, ...]:
         """The rules of the set bits of `mask`, in priority order."""
@@ -465,22 +477,17 @@ class Classifier:
                 floor = None
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
-        # A line decoded to as many characters as it has bytes is its bytes
-        # (decoding only ever drops or merges bytes: a CR redraw, a runner's
-        # timestamp, a multi-byte character, the cut above), so every trigger
-        # the prefilter found in it is in it; otherwise each rule's triggers
-        # are looked for again (one rule names 1,332 of them).
-        recheck = len(line) != raw_len or self._ruleset.cross_line
+        # A rule is tried only when one of its triggers is in the line as
+        # decoded.  A line decoded to as many characters as it has bytes is
+        # its bytes (decoding only ever drops or merges bytes: a CR redraw, a
+        # runner's timestamp, a multi-byte character, the cut above), so the
+        # prefilter's mask holds; otherwise the decoded line is looked at again.
+        if mask and (len(line) != raw_len or self._ruleset.cross_line):
+            mask &= self._ruleset.present(line)
         ctx: _Context | None = None
         for rule in self._ruleset.rules_for(mask):
             if floor is not None and rule.priority <= floor:
                 continue  # hidden from rules at or below the consuming block's priority
-            if recheck:
-                for t in rule.triggers:
-                    if t in line or t == "\n":  # "\n": a rule that sees every line
-                        break
-                else:
-                    continue  # its trigger was in the raw line, not the decoded one (cut, redrawn)
             try:
                 m = rule.pattern.search(line)
             except Exception as exc:  # a project rule's guarded pattern that gave up
