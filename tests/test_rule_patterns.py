@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from faultlens.classifier.rules import all_rules
+from faultlens.classifier.rules import all_rules, registry
 from faultlens.classifier.rules.base import LazyPattern
 
 RULES = all_rules()
@@ -27,3 +27,12 @@ def test_a_lazy_pattern_finds_what_the_compiled_pattern_finds_and_then_is_it():
     assert lazy.search == compiled.search  # the compiled pattern's own method from now on
     assert lazy.match("error TS1") is not None and lazy.match("x error TS1") is None
     assert lazy == LazyPattern(r"error (?P<code>TS\d+)", re.IGNORECASE)
+
+
+def test_a_warm_up_compiles_every_built_in_pattern_before_any_search():
+    lazy = [r.pattern for r in RULES if isinstance(r.pattern, LazyPattern)]
+    for p in lazy:  # back to not compiled (other tests searched some)
+        vars(p).pop("search", None)
+        vars(p).pop("match", None)
+    registry.compile_patterns()
+    assert lazy and all("search" in vars(p) and "match" in vars(p) for p in lazy)

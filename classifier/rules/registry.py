@@ -178,6 +178,15 @@ def all_rules() -> list[Rule]:
     return list(_sorted[1])
 
 
+def compile_patterns() -> None:
+    """Compile every built-in rule's pattern now, not on its first search:
+    for a long-lived process's warm-up thread (the server's), so its first
+    classification waits for none of them."""
+    for r in all_rules():
+        if isinstance(r.pattern, LazyPattern):
+            r.pattern.compile()
+
+
 def get_rule(rule_id: str) -> Rule:
     load_builtin()
     return _RULES[rule_id]
