@@ -17,8 +17,8 @@ Rules never do I/O except through the context (`ctx.resolve`, `ctx.exists`),
 so the registry stays pure and fast.
 
 A rule's pattern is compiled on its first search (:class:`LazyPattern`): the
-prefilter keeps most rules off most outputs, and compiling every pattern at
-start-up was the larger part of a short run's time.
+prefilter keeps most rules off most outputs, and compiling all ~220 patterns
+at start-up was a sixth of what a run on a short output did.
 """
 
 from __future__ import annotations
