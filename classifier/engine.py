@@ -27,7 +27,6 @@ from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
 from .postprocess import finalize
-from .record import FailureRecord, Location
 from .redact import TextMemo, redact_hit_details, redact_hit_text
 from .rules.base import Block, Hit, Rule
 from .taxonomy import TAXONOMY, FailureType
@@ -35,6 +34,8 @@ from .text import clean_bytes, clean_joined, decode_line, decode_lines
 
 if TYPE_CHECKING:
     from ahocorasick_rs import BytesAhoCorasick
+
+    from .record import FailureRecord  # imported when the first record is made (pydantic)
 
 log = logging.getLogger(__name__)
 
@@ -585,6 +586,8 @@ class Classifier:
         seen = self._ids.get(base_id, 0)
         self._ids[base_id] = seen + 1
         rid = base_id if seen == 0 else f"{base_id}.{seen + 1}"
+        from .record import FailureRecord, Location  # (pydantic: not for an output with none)
+
         related = [
             Location(
                 file=self.locator.resolve(f) if f else f,
