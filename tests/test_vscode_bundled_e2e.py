@@ -130,7 +130,9 @@ def test_the_extension_alone_shows_the_seed_failure_with_hover_and_quick_fix(
     )
     assert result_file.exists(), done.stdout + done.stderr
     result = json.loads(result_file.read_text())
-    assert "error" not in result, f"{result['error']}\n{done.stderr[-3000:]}\nsee {artifacts}"
+    assert "error" not in result, (
+        f"{result['error']}\n{done.stderr[-3000:]}\nextension log: {result.get('extensionLog', '')[-3000:]}\nsee {artifacts}"
+    )
     assert ("middleware.ts", 42, "compile") in _locations(result["problems"]), result["problems"]
     assert "TS2304" in result["hover"] and "compile" in result["hover"], result["hover"]
     assert re.search(r"faultlens: .*UserProfile", result["chosenFix"])

@@ -201,12 +201,28 @@ async function main() {
     await page.keyboard.press("Escape");
 
     // Apply the quick fix.
-    await openFileAt(page, scenario.quickFix.file, scenario.quickFix.line);
-    await runCommand(page, "Quick Fix...");
+    // Asked as a user asks: Quick Fix on the line, and once more when the editor
+    // answered "No code actions available" (an answer given before the server's
+    // was in: seen under load in CI); the asks are counted in the result.
+    const askQuickFix = async () => {
+      await openFileAt(page, scenario.quickFix.file, scenario.quickFix.line);
+      await runCommand(page, "Quick Fix...");
+      result.quickFixAsks = (result.quickFixAsks ?? 0) + 1;
+      asked = Date.now();
+    };
+    let asked = 0;
+    await askQuickFix();
     const want = new RegExp(scenario.quickFix.title);
     result.quickFixes = await waitFor(async () => {
       const rows = await actionRows(page);
-      return rows.some((r) => want.test(r.text)) ? rows : undefined;
+      if (rows.some((r) => want.test(r.text))) {
+        return rows;
+      }
+      if (rows.length === 0 && Date.now() - asked > 3_000 && result.quickFixAsks < 4) {
+        await page.keyboard.press("Escape");
+        await askQuickFix();
+      }
+      return undefined;
     }, 20_000, `a quick fix matching ${want}`).catch(async (err) => {
       result.quickFixes = await actionRows(page);
       throw err;
