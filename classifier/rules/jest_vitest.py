@@ -79,13 +79,13 @@ class JestBlock:
     def feed(self, line: str, line_no: int) -> bool:
         if not line.strip():
             return True
-        bullet = _JEST_BULLET.match(line)
+        bullet = _JEST_BULLET.match(line) if line.startswith("  ● ") else None
         if bullet:
             self._close()
             if bullet.group("title").strip() != "Console":
                 self.current = _JestFailure(bullet.group("title"), line_no)
             return True
-        fm = _JEST_FILE.match(line)
+        fm = _JEST_FILE.match(line) if "FAIL" in line or "PASS" in line else None
         if fm and not line.startswith("    "):
             self._close()
             self.test_file = fm.group("file")

@@ -117,8 +117,11 @@ def chai_values(message: str) -> dict[str, str]:
     return {"expected": m.group("expected"), "actual": m.group("actual")} if m else {}
 
 
+_VALUE = re.compile(r"^\s*(Expected|Received)(?: [\w ]+?)?: (?P<v>.+)$")
+
+
 def value_lines(values: dict[str, str], line: str) -> None:
-    m = re.match(r"^\s*(Expected|Received)(?: [\w ]+?)?: (?P<v>.+)$", line)
+    m = _VALUE.match(line) if "Expected" in line or "Received" in line else None
     if m:
         key = "expected" if m.group(1) == "Expected" else "actual"
         values.setdefault(key, m.group("v").strip())

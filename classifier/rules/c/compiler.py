@@ -147,13 +147,15 @@ class _CompilerDiagnostic:
         self._gcc_excerpt = False  # a `  8 | ...` gutter: gcc (display columns)
 
     def feed(self, line: str, line_no: int) -> bool:
-        diag = _DIAG.match(line)
+        # (each regex is tried only on lines holding what its matches must:
+        # most lines are source excerpts and carets)
+        diag = _DIAG.match(line) if ": " in line else None
         if diag:
             if diag.group("severity") != "note":
                 return False
             self._note(diag)
             return True
-        fixit = _FIXIT.match(line)
+        fixit = _FIXIT.match(line) if line.startswith('fix-it:"') else None
         if fixit:
             self.fixits.append(
                 {
@@ -166,18 +168,18 @@ class _CompilerDiagnostic:
                 }
             )
             return True
-        insert = _GCC_INSERT.match(line)
+        insert = _GCC_INSERT.match(line) if "+++ |+" in line else None
         if insert and self._note_at is not None:
             file, ln, col = self._note_at
             self.fixits.append(
                 {"file": file, "line": ln, "column": col or 1, "insert_line": insert.group("text")}
             )
             return True
-        if _GCC_SNIPPET.match(line):
+        if " |" in line and _GCC_SNIPPET.match(line):
             self._free = 0  # gcc's excerpt has a gutter: no free source line follows
             self._gcc_excerpt = True
             return True
-        if _CARET.match(line):
+        if ("^" in line or "~" in line) and _CARET.match(line):
             self._after_caret = True
             self._free = 0
             return True
