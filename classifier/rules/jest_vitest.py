@@ -122,6 +122,7 @@ VITEST_FAIL = r"^\s*FAIL\s+(?P<file>\S+?)(?: > (?P<names>.+?)| \[ (?P<suite>\S+)
 _VITEST_LOC = re.compile(
     r"^\s*❯ (?:(?P<func>\S+) )?(?P<file>\S+?):(?P<line>\d+):(?P<column>\d+)\s*$"
 )
+_VITEST_FAIL = re.compile(VITEST_FAIL)
 _VITEST_SEPARATOR = re.compile(r"^⎯{3,}")
 
 
@@ -167,7 +168,7 @@ class VitestBlock:
             # comes before its "Serialized Error:" (the error's properties)
             self.done = "[" in s
             return True
-        heading = re.match(VITEST_FAIL, line)
+        heading = _VITEST_FAIL.match(line) if "FAIL" in line else None
         if heading and not self.message and not self.frames and heading.group("names"):
             # vitest prints one error under the headings of every test that
             # failed with it: this test shares the error below

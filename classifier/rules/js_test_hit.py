@@ -127,14 +127,15 @@ def value_lines(values: dict[str, str], line: str) -> None:
         values.setdefault(key, m.group("v").strip())
 
 
-def suite_path(before: Sequence[str], indent: int, suite: re.Pattern[str]) -> list[str]:
+def suite_path(before: Sequence[str], indent: int, suite: re.Pattern[str], mark: str) -> list[str]:
     """The names of the suites a test printed at `indent` is nested in:
     the nearest less-indented `suite` lines above it (groups `indent` and
-    `name`), outermost first; node:test prints them as `▶ name` (spec) and
-    `# Subtest: name` (TAP)."""
+    `name`; every one holds `mark`, so the others are passed over without
+    the regex), outermost first; node:test prints them as `▶ name` (spec)
+    and `# Subtest: name` (TAP)."""
     path: list[str] = []
     for prev in reversed(before):
-        s = suite.match(prev)
+        s = suite.match(prev) if mark in prev else None
         if s and len(s.group("indent")) < indent:
             path.insert(0, s.group("name"))
             indent = len(s.group("indent"))
