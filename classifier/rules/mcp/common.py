@@ -27,9 +27,11 @@ _SCRIPT = re.compile(r"[\w.~/\\-]*?([\w.-]+\.(?:py|js|mjs|cjs|ts))\b")
 _PATH = re.compile(r"[\w.~/\\-]+")  # the characters _SCRIPT's matches are made of
 _SCRIPT_END = re.compile(r"\.(?:py|js|mjs|cjs|ts)\b")  # how each of them ends
 _HOSTPORT = re.compile(r"\b((?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]):\d{2,5})\b")
-# What every _HOSTPORT match holds (the end of its address, a port): _HOSTPORT
-# has no literal to look for, so it is tried only on lines holding this.
-_PORT = re.compile(r"(?:\.\d{1,3}|localhost|\]):\d\d")
+# What every _HOSTPORT match holds, a port after the end of its address:
+# _HOSTPORT has no literal to look for, so it is tried only on lines holding
+# a _PORT (a literal first: found fast) right after an _ADDRESS_END.
+_PORT = re.compile(r":\d\d")
+_ADDRESS_END = re.compile(r"(?:\.\d{1,3}|localhost|\])\Z")
 _LIBRARY = ("site-packages", "node_modules", "<frozen", "node:internal", "/lib/python", "Node.js v")
 
 
@@ -49,7 +51,7 @@ def mentions(ctx: LineContext) -> list[str]:
     # the lines at once: most look-backs hold neither.
     text = "\n".join(lines)
     scripts = _lines_with(text, _SCRIPT_END)
-    ports = _lines_with(text, _PORT)
+    ports = _lines_with(text, _PORT, _ADDRESS_END)
     found: list[str] = []
     for i in sorted(scripts | ports):
         line = lines[i]
@@ -60,14 +62,20 @@ def mentions(ctx: LineContext) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _lines_with(text: str, pattern: re.Pattern[str]) -> set[int]:
+def _lines_with(
+    text: str, pattern: re.Pattern[str], after: re.Pattern[str] | None = None
+) -> set[int]:
     """The indexes of the lines of `text` that `pattern` (which never matches
-    a line end) matches."""
+    a line end) matches; with `after`, only where `after` matches the (at
+    most 9) characters right before the match."""
     found: set[int] = set()
     line = pos = 0
     for m in pattern.finditer(text):
-        line += text.count("\n", pos, m.start())
-        pos = m.start()
+        at = m.start()
+        if after is not None and after.search(text, max(0, at - 9), at) is None:
+            continue
+        line += text.count("\n", pos, at)
+        pos = at
         found.add(line)
     return found
 
