@@ -123,7 +123,12 @@ class _GoTestRun:
         name = m.group("name")
         before = ctx.before(200)
         start = next(
-            (i for i in range(len(before) - 1, -1, -1) if _run_name(before[i]) == name), None
+            (
+                i
+                for i in range(len(before) - 1, -1, -1)
+                if before[i].startswith("=== ") and _run_name(before[i]) == name
+            ),
+            None,
         )
         if start is not None:
             for line in before[start:]:
