@@ -83,13 +83,28 @@ class _RuleSet:
     trigger's rules mask, and the rules each mask names (filled as masks are
     met).  Pure, so one is shared by every Classifier with the same rules."""
 
-    __slots__ = ("by_mask", "masks", "prefilter", "rules")
+    __slots__ = ("by_mask", "cross_line", "every_line", "masks", "prefilter", "rules")
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.rules = rules
         triggers, self.masks = _trigger_index(rules)
+        # a trigger with a line end inside (a project rule's) can be found
+        # across two lines: then each line's rules are looked at again
+        self.cross_line = any(b"\n" in t and t != b"\n" for t in triggers)
+        # the rules naming the trigger "\n": they see every line
+        self.every_line = self.masks[triggers.index(b"\n")] if b"\n" in triggers else 0
         self.prefilter = _automaton(triggers)
         self.by_mask: dict[int, tuple[Rule, ...]] = {0: ()}
+
+    def present(self, line: str) -> int:
+        """The mask of the rules with a trigger in `line` (a str contains a
+        str exactly when its UTF-8 bytes contain the other's)."""
+        mask = self.every_line
+        masks = self.masks
+        data = line.encode("utf-8", "surrogatepass")
+        for idx, _, _ in self.prefilter.find_matches_as_indexes(data, overlapping=True):
+            mask |= masks[idx]
+        return mask
 
     def rules_for(self, mask: int) -> tuple[Rule, ...]:
         """The rules of the set bits of `mask`, in priority order."""
@@ -386,7 +401,7 @@ class Classifier:
             else:
                 break
             self._lines = lines
-            self._line(buf, pos, decode_line(buf[pos:end]), lines + 1, mask)
+            self._line(buf, pos, decode_line(buf[pos:end]), lines + 1, mask, end - pos)
             lines += 1
             pos = end + 1
         if pos < n:
@@ -427,7 +442,9 @@ class Classifier:
         """The last lines read (up to TAIL_LINES), oldest first."""
         return self._tail_last(TAIL_LINES)
 
-    def _line(self, buf: bytes, start: int, line: str, line_no: int, mask: int) -> None:
+    def _line(
+        self, buf: bytes, start: int, line: str, line_no: int, mask: int, raw_len: int
+    ) -> None:
         # A block consuming the line hides it from rules of its own priority
         # or lower; a higher-priority rule still sees it (an MCP SDK error
         # inside a Python or Node traceback), but may only add a hit.
@@ -460,15 +477,17 @@ class Classifier:
                 floor = None
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
+        # A rule is tried only when one of its triggers is in the line as
+        # decoded.  A line decoded to as many characters as it has bytes is
+        # its bytes (decoding only ever drops or merges bytes: a CR redraw, a
+        # runner's timestamp, a multi-byte character, the cut above), so the
+        # prefilter's mask holds; otherwise the decoded line is looked at again.
+        if mask and (len(line) != raw_len or self._ruleset.cross_line):
+            mask &= self._ruleset.present(line)
         ctx: _Context | None = None
         for rule in self._ruleset.rules_for(mask):
             if floor is not None and rule.priority <= floor:
                 continue  # hidden from rules at or below the consuming block's priority
-            for t in rule.triggers:
-                if t in line or t == "\n":  # "\n": a rule that sees every line
-                    break
-            else:
-                continue  # its trigger was in the raw line, not the decoded one (cut, redrawn)
             try:
                 m = rule.pattern.search(line)
             except Exception as exc:  # a project rule's guarded pattern that gave up

@@ -227,3 +227,36 @@ def test_two_failures_on_one_line_differing_only_in_numbers_are_two_records_with
 def test_one_failure_printed_twice_is_still_one_record():
     line = "calls.ts(3,33): error TS2554: Expected 2 arguments,  but got 3.\n"
     assert len(classify_text(line + line.replace("  ", " "))) == 1
+
+
+def test_a_rule_sees_a_line_only_when_its_trigger_survives_decoding():
+    """The prefilter reads raw bytes; a rule is tried only when one of its
+    triggers is still in the line as decoded: not when a CR redraw, a CI
+    the long-line cut removed it, but whenever the
+    line decodes byte for byte (then no trigger is looked for again)."""
+    from faultlens.classifier.rules import all_rules
+    from faultlens.classifier.rules.base import Hit, Rule
+
+    def hit(m, ctx):
+        return Hit(signal=ctx.line, message=ctx.line)
+
+    probe = Rule(
+        id="test.probe",
+        category=all_rules()[0].category,
+        tool="x",
+        pattern=__import__("re").compile(""),  # matches any line it is tried on
+        triggers=("BOOM", "Übel"),
+        func=hit,
+        family="test",
+    )
+    lines = [
+        b"BOOM at start\n",  # kept
+        b"BOOM\rprogress 100%\n",  # redrawn: the trigger is gone
+        b"2024-05-01T10:00:00.1234567Z BOOM\n",  # a runner's stamp cut off: looked for, kept
+        b"ein \xc3\x9cbel hier\n",  # a multi-byte trigger, decoded: kept
+        b"x" * 70_000 + b" BOOM\n",  # past the cut
+        b"mid \xff BOOM\n",  # an invalid byte decodes to one character: kept
+    ]
+    c = Classifier(Options(rules=[probe]))
+    c.feed(b"".join(lines))
+    assert [r.log_line for r in c.close()] == [1, 3, 4, 6]
