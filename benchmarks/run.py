@@ -240,6 +240,14 @@ def main(argv: list[str] | None = None) -> int:
             say()
             for row in throughput_table(results, st.bytes, st.lines):
                 say(row)
+            empty = Path(tmp) / "empty.log"
+            empty.touch()
+            runs = [peers.faultlens_classify(empty, cpu) for _ in range(max(5, a.repeat))]
+            fixed = min((r for r in runs if r.cpu is not None), key=lambda r: r.cpu or 0.0)
+            say(
+                f"\nfixed start-up (the same command on an empty file, least CPU of {len(runs)}): "
+                f"{fixed.cpu or 0.0:.2f} s CPU, {fixed.wall or 0.0:.2f} s wall"
+            )
             say(f"\nload average after: {_load()}")
             say()
         if "redact" in sections:

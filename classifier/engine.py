@@ -27,7 +27,6 @@ from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
 from .postprocess import finalize
-from .record import FailureRecord, Location
 from .redact import TextMemo, redact_hit_details, redact_hit_text
 from .rules.base import Block, Hit, Rule
 from .taxonomy import TAXONOMY, FailureType
@@ -35,6 +34,8 @@ from .text import clean_bytes, clean_joined, decode_line, decode_lines
 
 if TYPE_CHECKING:
     from ahocorasick_rs import BytesAhoCorasick
+
+    from .record import FailureRecord  # imported when the first record is made (pydantic)
 
 log = logging.getLogger(__name__)
 
@@ -68,14 +69,21 @@ def _pos(value: int | None) -> int | None:
 
 
 @lru_cache(maxsize=32)
-def _automaton(triggers: tuple[bytes, ...]) -> BytesAhoCorasick:
-    """One automaton per distinct trigger list (built once, shared).
+def _automaton(triggers: tuple[bytes, ...], dfa: bool) -> BytesAhoCorasick:
+    """One automaton per distinct trigger list and kind (built once, shared).
 
-    A DFA: the triggers share no rare byte, so the automaton gets no
-    prefilter, and the DFA is 2-3 times faster than the default NFA there."""
+    The DFA scans 2-3 times faster than the library's default NFA (the
+    triggers share no rare byte, so neither gets a prefilter of its own) but
+    takes ~13 ms to build against ~3 ms: short outputs (a hook call, most
+    runs) are read with the NFA, longer ones with the DFA.  Both report the
+    same matches with the same pattern indexes."""
     from ahocorasick_rs import BytesAhoCorasick, Implementation
 
-    return BytesAhoCorasick(triggers or (b"\x00never\x00",), implementation=Implementation.DFA)
+    kind = Implementation.DFA if dfa else None
+    return BytesAhoCorasick(triggers or (b"\x00never\x00",), implementation=kind)
+
+
+DFA_AFTER = 1 << 20  # bytes read before the engine builds the DFA (one CHUNK)
 
 
 class _RuleSet:
@@ -83,7 +91,16 @@ class _RuleSet:
     trigger's rules mask, and the rules each mask names (filled as masks are
     met).  Pure, so one is shared by every Classifier with the same rules."""
 
-    __slots__ = ("by_mask", "cross_line", "every_line", "masks", "prefilter", "rules")
+    __slots__ = (
+        "_dfa",
+        "_nfa",
+        "by_mask",
+        "cross_line",
+        "every_line",
+        "masks",
+        "rules",
+        "triggers",
+    )
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.rules = rules
@@ -93,8 +110,22 @@ class _RuleSet:
         self.cross_line = any(b"\n" in t and t != b"\n" for t in triggers)
         # the rules naming the trigger "\n": they see every line
         self.every_line = self.masks[triggers.index(b"\n")] if b"\n" in triggers else 0
-        self.prefilter = _automaton(triggers)
+        self.triggers = triggers
+        self._nfa: BytesAhoCorasick | None = None
+        self._dfa: BytesAhoCorasick | None = None
         self.by_mask: dict[int, tuple[Rule, ...]] = {0: ()}
+
+    def prefilter(self, long: bool) -> BytesAhoCorasick:
+        """The automaton of the triggers: the DFA for a long output (`long`:
+        more than DFA_AFTER bytes read), else whichever is built, else the NFA."""
+        if long:
+            if self._dfa is None:
+                self._dfa = _automaton(self.triggers, True)
+            return self._dfa
+        found = self._dfa or self._nfa
+        if found is None:
+            found = self._nfa = _automaton(self.triggers, False)
+        return found
 
     def present(self, line: str) -> int:
         """The mask of the rules with a trigger in `line` (a str contains a
@@ -102,7 +133,7 @@ class _RuleSet:
         mask = self.every_line
         masks = self.masks
         data = line.encode("utf-8", "surrogatepass")
-        for idx, _, _ in self.prefilter.find_matches_as_indexes(data, overlapping=True):
+        for idx, _, _ in self.prefilter(False).find_matches_as_indexes(data, overlapping=True):
             mask |= masks[idx]
         return mask
 
@@ -369,7 +400,8 @@ class Classifier:
         ends: list[int] = []
         line_masks: list[int] = []
         line_end = -1
-        for idx, s, _ in self._ruleset.prefilter.find_matches_as_indexes(buf, overlapping=True):
+        prefilter = self._ruleset.prefilter(self.bytes_read > DFA_AFTER)
+        for idx, s, _ in prefilter.find_matches_as_indexes(buf, overlapping=True):
             if s > line_end:
                 begin = buf.rfind(b"\n", 0, s) + 1
                 line_end = buf.find(b"\n", s)
@@ -585,6 +617,8 @@ class Classifier:
         seen = self._ids.get(base_id, 0)
         self._ids[base_id] = seen + 1
         rid = base_id if seen == 0 else f"{base_id}.{seen + 1}"
+        from .record import FailureRecord, Location  # (pydantic: not for an output with none)
+
         related = [
             Location(
                 file=self.locator.resolve(f) if f else f,

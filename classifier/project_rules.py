@@ -149,7 +149,7 @@ def regex_rule(
         rid,
         category,
         tool,
-        GuardedPattern(compiled, guard),  # type: ignore[arg-type]
+        GuardedPattern(compiled, guard),
         tuple(triggers),
         func,
         "project",

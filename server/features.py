@@ -247,7 +247,7 @@ def warm_up() -> None:
     import faultlens.classifier.rules.registry
     import faultlens.recipes
 
-    faultlens.classifier.rules.registry.all_rules()
+    faultlens.classifier.rules.registry.compile_patterns()  # loads the rules, then their regexes
     faultlens.classifier.detectors.finder()  # the secret forms (a run's key is redacted)
     # The record models' validators are built on first use (record.py: defer_build).
     record = faultlens.classifier.record

@@ -93,6 +93,7 @@ def test_benchmark_command_prints_its_tables_at_a_tiny_size():
     assert proc.returncode == 0, proc.stderr[-4000:]
     out = proc.stdout
     assert "## Throughput (one CPU)" in out
+    assert "fixed start-up (the same command on an empty file" in out
     rows = {line.split("|")[1].strip(): line for line in out.splitlines() if line.startswith("| ")}
     for tool in ("faultlens classify", "grep -E", "vim errorformat", "efm-langserver"):
         assert tool in rows, out

@@ -260,3 +260,20 @@ def test_a_rule_sees_a_line_only_when_its_trigger_survives_decoding():
     c = Classifier(Options(rules=[probe]))
     c.feed(b"".join(lines))
     assert [r.log_line for r in c.close()] == [1, 3, 4, 6]
+
+
+def test_the_nfa_and_the_dfa_prefilters_find_the_same_records(monkeypatch):
+    """Short outputs are read with the automaton that builds fast, long ones
+    with the one that scans fast: every sample's output, read with either,
+    gives the same records."""
+    from pathlib import Path
+
+    from faultlens.classifier import engine
+
+    samples = sorted(Path(__file__).parent.glob("samples/*/*/output.txt"))
+    data = b"".join(p.read_bytes() for p in samples)
+    found = []
+    for after in (-1, 1 << 40):  # DFA from the start, NFA throughout
+        monkeypatch.setattr(engine, "DFA_AFTER", after)
+        found.append([r.to_json() for r in classify_bytes(data)])
+    assert found[0] == found[1] and len(found[0]) > 300

@@ -11,11 +11,10 @@ at import.  `all_rules()` imports every family module listed in
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Callable
 
 from ..taxonomy import FailureType
-from .base import Rule, RuleFunc
+from .base import LazyPattern, Rule, RuleFunc
 
 # One module per tool family; add a new family here.
 FAMILIES: tuple[str, ...] = (
@@ -102,6 +101,7 @@ def rule(
     when it contains at least one of them.  They are what keeps the engine
     fast, so they must be precise: every line the pattern can match must
     contain one of them (the sample test checks this on real output).
+    The pattern is compiled on the rule's first search (`LazyPattern`).
     """
     if not triggers:
         raise ValueError(f"rule {id}: at least one literal trigger is required")
@@ -115,7 +115,7 @@ def rule(
             id=id,
             category=category,
             tool=tool,
-            pattern=re.compile(pattern, flags),
+            pattern=LazyPattern(pattern, flags),
             triggers=tuple(triggers),
             func=func,
             family=family,
@@ -176,6 +176,15 @@ def all_rules() -> list[Rule]:
     if _sorted[0] != _version:
         _sorted = (_version, tuple(sorted(_RULES.values(), key=lambda r: (-r.priority, r.id))))
     return list(_sorted[1])
+
+
+def compile_patterns() -> None:
+    """Compile every built-in rule's pattern now, not on its first search:
+    for a long-lived process's warm-up thread (the server's), so its first
+    classification waits for none of them."""
+    for r in all_rules():
+        if isinstance(r.pattern, LazyPattern):
+            r.pattern.compile()
 
 
 def get_rule(rule_id: str) -> Rule:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..engine import CHUNK, Classifier, Options
-from ..record import FailureRecord
 from .parsing import Parser as Parser  # re-exported: the parsers type-check with it
 from .parsing import Sniffer
+
+if TYPE_CHECKING:
+    from ..record import FailureRecord
 
 SNIFF_BYTES = 64 * 1024
 
