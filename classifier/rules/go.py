@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext, hit_from_match, match_above
+from .base import FALLBACK, Block, Hit, LazyPattern, LineContext, hit_from_match, match_above
 from .causes import environment_cause
 from .registry import rule
 
@@ -88,7 +88,7 @@ _RUN = re.compile(r"^=== (?:RUN|CONT|NAME|PAUSE)\s+(?P<name>\S+)$")
 _LOG = re.compile(r"^\s+(?P<file>[^\s:][^:]*\.go):(?P<line>\d+): (?P<message>.*)$")
 _END = re.compile(r"^(?:FAIL|ok)\s+(?P<package>\S+)(?:\s|$)")
 _FRAME = re.compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
-_BUILD_ERROR = re.compile(r"^[^\s:][^:]*\.go:\d+:\d+: ")  # another package's build output
+_BUILD_ERROR = LazyPattern(r"^[^\s:][^:]*\.go:\d+:\d+: ")  # another package's build output
 _PANIC = re.compile(r"^panic: (?P<message>.+?)(?: \[recovered\])?$")
 _GOT_WANT = re.compile(
     r"(?:got:? (?P<actual>.+?),? want:? (?P<expected>.+)$)|(?:= (?P<actual2>.+?), want (?P<expected2>.+)$)"

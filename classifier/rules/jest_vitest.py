@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .base import Hit, LineContext
+from .base import Hit, LazyPattern, LineContext
 from .js_frames import DiffValues, Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, test_hit, value_lines
 
@@ -122,7 +122,7 @@ VITEST_FAIL = r"^\s*FAIL\s+(?P<file>\S+?)(?: > (?P<names>.+?)| \[ (?P<suite>\S+)
 _VITEST_LOC = re.compile(
     r"^\s*❯ (?:(?P<func>\S+) )?(?P<file>\S+?):(?P<line>\d+):(?P<column>\d+)\s*$"
 )
-_VITEST_FAIL = re.compile(VITEST_FAIL)
+_VITEST_FAIL = LazyPattern(VITEST_FAIL)  # (compiled on first use, as the rule's own)
 _VITEST_SEPARATOR = re.compile(r"^⎯{3,}")
 
 

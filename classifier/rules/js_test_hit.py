@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LazyPattern, LineContext
 from .js_causes import code_lines, error_type, js_cause
 from .js_frames import Frame, module_hint, project_frame, related, same_file
 
@@ -117,7 +117,7 @@ def chai_values(message: str) -> dict[str, str]:
     return {"expected": m.group("expected"), "actual": m.group("actual")} if m else {}
 
 
-_VALUE = re.compile(r"^\s*(Expected|Received)(?: [\w ]+?)?: (?P<v>.+)$")
+_VALUE = LazyPattern(r"^\s*(Expected|Received)(?: [\w ]+?)?: (?P<v>.+)$")
 
 
 def value_lines(values: dict[str, str], line: str) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext
+from .base import FALLBACK, Block, Hit, LazyPattern, LineContext
 from .registry import rule
 
 ECOSYSTEM = "Perl"
@@ -237,7 +237,7 @@ def perl_test_more(m: re.Match[str], ctx: LineContext) -> Block | None:
 
 
 # A failed script in prove's `Test Summary Report`.
-_WSTAT = re.compile(r"^(?P<file>\S+\.t) \(Wstat: ")
+_WSTAT = LazyPattern(r"^(?P<file>\S+\.t) \(Wstat: ")
 
 
 @rule(
