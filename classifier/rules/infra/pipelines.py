@@ -78,6 +78,65 @@ def terraform(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
+_TF_ON = re.compile(r"^(?:│\s*)?\s+on \S+\.tf(?:\.json)? line \d+")
+
+
+def _tf_header(line: str) -> re.Match[str] | None:
+    return _TF_HEADER.match(line.strip() if not line.startswith("│") else line)
+
+
+@rule(
+    id="infra.terraform_init",
+    category=FailureType.INFRA,
+    tool="terraform",
+    pattern=r'^(?:│\s*)?\s*terraform init\s*$|"terraform init"',
+    triggers=("terraform init",),
+    url="https://developer.hashicorp.com/terraform/cli/commands/init",
+    priority=PRIORITY,
+)
+def terraform_init(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """A Terraform error that names no file and asks for `terraform init`.
+
+    What it detects: an `Error: <summary>` diagnostic (with or without the
+    `╷ │ ╵` box) whose text tells the user to run `terraform init`: a
+    provider not installed ("Missing required provider"), a backend not
+    initialised, a lock file out of date.  It has no `on FILE line N`
+    (a diagnostic that has one is infra.terraform's, at that line).  The
+    rule reads the line that names `terraform init` (alone on its line, or
+    quoted) and looks back for its diagnostic's heading.
+
+    Example output (`terraform validate -no-color`, Terraform v1.11.4):
+        Error: Missing required provider
+
+        This configuration requires provider registry.terraform.io/hashicorp/null,
+        but that provider isn't available. You may be able to install it
+        automatically by running:
+          terraform init
+
+    Recipe: infra, permanent: escalated with the command to run (hint
+    command: `terraform init`); the backoff retry cannot help.
+
+    References: https://developer.hashicorp.com/terraform/cli/commands/init
+    """
+    header = _tf_header(ctx.line)
+    if header is None:
+        for prev in reversed(ctx.before(25)):
+            if _TF_ON.match(prev) or prev.strip() == "╵":
+                return None  # another diagnostic's: placed by infra.terraform, or ended
+            header = _tf_header(prev)
+            if header is not None:
+                break
+    if header is None or header.group("level") != "Error":
+        return None
+    message = header.group("message")
+    return Hit(
+        signal=f"Error: {message}",
+        message=message,
+        code="terraform-init",
+        hint=infra_hint("terraform-init", command="terraform init"),
+    )
+
+
 # -- CI ----------------------------------------------------------------------------
 
 _GROUP_RUN = re.compile(r"##\[group\]Run (?P<step>.+?)\s*$")

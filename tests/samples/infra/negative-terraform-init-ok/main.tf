@@ -1,0 +1,8 @@
+variable "name" {
+  type    = string
+  default = "app"
+}
+
+output "greeting" {
+  value = "hello ${var.name}"
+}

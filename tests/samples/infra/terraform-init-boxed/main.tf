@@ -1,0 +1,5 @@
+resource "null_resource" "web" {
+  triggers = {
+    version = "1"
+  }
+}

@@ -1,0 +1,51 @@
+"""pre-commit's hook reports (classifier/rules/precommit.py) on captured output:
+a formatter that changed files is a record at the file it changed; a hook
+whose output a linter rule reads is reported by the linter's findings only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from faultlens.classifier import Options, classify_file
+
+SAMPLES = Path(__file__).parent / "samples" / "precommit"
+
+
+def _records(case: str):
+    d = SAMPLES / case
+    return classify_file(d / "output.txt", Options(cwd=str(d)))
+
+
+def test_formatters_that_changed_files_are_records_and_a_linters_hook_is_its_findings():
+    recs = _records("formatters-and-linter")
+    hooks = {r.hint["hook_id"]: r for r in recs if r.rule == "precommit.hook_failed"}
+    assert sorted(hooks) == ["black", "isort", "trailing-whitespace"]  # flake8: its F401s
+    for r in hooks.values():
+        assert r.hint["modified"] is True and r.hint["files"] == ["app/cart.py"]
+        assert r.source_file == "app/cart.py"
+    assert hooks["isort"].message == "pre-commit hook isort modified 1 file"
+    assert sorted(r.message for r in recs if r.rule != "precommit.hook_failed") == [
+        "'os' imported but unused",
+        "'sys' imported but unused",
+    ]
+
+
+def test_a_hook_that_only_exits_non_zero_says_its_status_and_first_words():
+    (rec,) = _records("exit-code-only")
+    assert rec.hint["exit_code"] == 3 and rec.hint["modified"] is False
+    assert rec.message == (
+        "pre-commit hook check-todo failed (exit code 3): "
+        "TODO markers must be resolved before merging"
+    )
+    assert rec.log_line == 1  # the hook's result line
+
+
+def test_passed_and_skipped_hooks_start_no_report():
+    assert _records("negative-all-passed") == []
+    text = (
+        "mypy.................................................(no files to check)Skipped\n"
+        "- hook id: mypy\n"
+    )
+    from faultlens.classifier import classify_text
+
+    assert classify_text(text) == []
