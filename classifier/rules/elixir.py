@@ -248,7 +248,7 @@ class _WarningsFailed:
         self.hits: list[Hit] = []
         before = ctx.before(400)
         for i, line in enumerate(before):
-            head = _DIAGNOSTIC.match(line)
+            head = _DIAGNOSTIC.match(line) if "warning: " in line else None
             if head is None or head.group("sev") != "warning":
                 continue
             for after in before[i + 1 : i + 12]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext, hit_from_match, match_above
+from .base import FALLBACK, Block, Hit, LazyPattern, LineContext, hit_from_match, match_above
 from .causes import environment_cause
 from .registry import rule
 
@@ -88,6 +88,7 @@ _RUN = re.compile(r"^=== (?:RUN|CONT|NAME|PAUSE)\s+(?P<name>\S+)$")
 _LOG = re.compile(r"^\s+(?P<file>[^\s:][^:]*\.go):(?P<line>\d+): (?P<message>.*)$")
 _END = re.compile(r"^(?:FAIL|ok)\s+(?P<package>\S+)(?:\s|$)")
 _FRAME = re.compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+_BUILD_ERROR = LazyPattern(r"^[^\s:][^:]*\.go:\d+:\d+: ")  # another package's build output
 _PANIC = re.compile(r"^panic: (?P<message>.+?)(?: \[recovered\])?$")
 _GOT_WANT = re.compile(
     r"(?:got:? (?P<actual>.+?),? want:? (?P<expected>.+)$)|(?:= (?P<actual2>.+?), want (?P<expected2>.+)$)"
@@ -122,7 +123,12 @@ class _GoTestRun:
         name = m.group("name")
         before = ctx.before(200)
         start = next(
-            (i for i in range(len(before) - 1, -1, -1) if _run_name(before[i]) == name), None
+            (
+                i
+                for i in range(len(before) - 1, -1, -1)
+                if before[i].startswith("=== ") and _run_name(before[i]) == name
+            ),
+            None,
         )
         if start is not None:
             for line in before[start:]:
@@ -132,26 +138,30 @@ class _GoTestRun:
     def feed(self, line: str, line_no: int) -> bool:
         if self._done:
             return False
-        if _HEADER.match(line) or re.match(r"^[^\s:][^:]*\.go:\d+:\d+: ", line):
+        if (line.startswith("# ") and _HEADER.match(line)) or (
+            ".go:" in line and _BUILD_ERROR.match(line)
+        ):
             return False  # another package's build output
         self._read(line, line_no)
         return True
 
     def _read(self, line: str, line_no: int) -> None:
-        fail = _FAIL.match(line)
+        # (each regex is tried only on lines holding its literal part: most
+        # lines are a test's log)
+        fail = _FAIL.match(line) if "--- FAIL: " in line else None
         if fail:
             name = fail.group("name")
             self.failed.append(_Test(name, line.strip(), line_no, list(self.logs.get(name, []))))
             self.current = name
             return
-        if _PASS.match(line):
+        if "--- " in line and _PASS.match(line):
             self.current = None
             return
-        run = _RUN.match(line)
+        run = _RUN.match(line) if line.startswith("=== ") else None
         if run:
             self.current = run.group("name")
             return
-        log = _LOG.match(line)
+        log = _LOG.match(line) if ".go:" in line else None
         if log and self.current is not None:
             entry = (log.group("file"), int(log.group("line")), log.group("message").strip())
             self.logs.setdefault(self.current, []).append(entry)
@@ -159,15 +169,15 @@ class _GoTestRun:
                 if t.name == self.current:
                     t.messages.append(entry)
             return
-        panic = _PANIC.match(line)
+        panic = _PANIC.match(line) if line.startswith("panic: ") else None
         if panic and self.panic is None:
             self.panic = panic.group("message")
             return
-        frame = _FRAME.match(line)
+        frame = _FRAME.match(line) if line.startswith("\t") else None
         if frame and self.panic is not None and self.ctx.in_project(frame.group("file")):
             self.frames.append((frame.group("file"), int(frame.group("line"))))
             return
-        end = _END.match(line)
+        end = _END.match(line) if line.startswith(("FAIL", "ok")) else None
         if end and line_no:
             self.package = end.group("package")
             self._done = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .base import Hit, LineContext
+from .base import Hit, LazyPattern, LineContext
 from .js_frames import DiffValues, Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, test_hit, value_lines
 
@@ -79,13 +79,13 @@ class JestBlock:
     def feed(self, line: str, line_no: int) -> bool:
         if not line.strip():
             return True
-        bullet = _JEST_BULLET.match(line)
+        bullet = _JEST_BULLET.match(line) if line.startswith("  ● ") else None
         if bullet:
             self._close()
             if bullet.group("title").strip() != "Console":
                 self.current = _JestFailure(bullet.group("title"), line_no)
             return True
-        fm = _JEST_FILE.match(line)
+        fm = _JEST_FILE.match(line) if "FAIL" in line or "PASS" in line else None
         if fm and not line.startswith("    "):
             self._close()
             self.test_file = fm.group("file")
@@ -122,6 +122,7 @@ VITEST_FAIL = r"^\s*FAIL\s+(?P<file>\S+?)(?: > (?P<names>.+?)| \[ (?P<suite>\S+)
 _VITEST_LOC = re.compile(
     r"^\s*❯ (?:(?P<func>\S+) )?(?P<file>\S+?):(?P<line>\d+):(?P<column>\d+)\s*$"
 )
+_VITEST_FAIL = LazyPattern(VITEST_FAIL)  # (compiled on first use, as the rule's own)
 _VITEST_SEPARATOR = re.compile(r"^⎯{3,}")
 
 
@@ -167,7 +168,7 @@ class VitestBlock:
             # comes before its "Serialized Error:" (the error's properties)
             self.done = "[" in s
             return True
-        heading = re.match(VITEST_FAIL, line)
+        heading = _VITEST_FAIL.match(line) if "FAIL" in line else None
         if heading and not self.message and not self.frames and heading.group("names"):
             # vitest prints one error under the headings of every test that
             # failed with it: this test shares the error below

@@ -53,7 +53,7 @@ def code_lines(lines: Sequence[str]) -> list[str]:
     """The source text of the code-frame lines among printed lines."""
     out = []
     for line in lines:
-        m = _CODE_FRAME.match(line)
+        m = _CODE_FRAME.match(line) if "|" in line else None
         if m and m.group("code").strip():
             out.append(m.group("code").strip())
     return out

@@ -46,7 +46,10 @@ class Frame:
 def parse_frame(line: str, *, bare: bool = False) -> Frame | None:
     """A V8 stack frame (`at fn (file:l:c)`); `bare` also accepts the
     `fn (file:l:c)` form without `at` (node:test TAP `stack:` lines)."""
-    m = V8_FRAME.match(line) or (_BARE_FRAME.match(line) if bare else None)
+    # (each form is tried only on lines holding what it needs)
+    m = V8_FRAME.match(line) if "at " in line else None
+    if m is None and bare and ":" in line:
+        m = _BARE_FRAME.match(line)
     if m is None:
         return None
     return Frame(

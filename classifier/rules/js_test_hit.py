@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LazyPattern, LineContext
 from .js_causes import code_lines, error_type, js_cause
 from .js_frames import Frame, module_hint, project_frame, related, same_file
 
@@ -117,21 +117,25 @@ def chai_values(message: str) -> dict[str, str]:
     return {"expected": m.group("expected"), "actual": m.group("actual")} if m else {}
 
 
+_VALUE = LazyPattern(r"^\s*(Expected|Received)(?: [\w ]+?)?: (?P<v>.+)$")
+
+
 def value_lines(values: dict[str, str], line: str) -> None:
-    m = re.match(r"^\s*(Expected|Received)(?: [\w ]+?)?: (?P<v>.+)$", line)
+    m = _VALUE.match(line) if "Expected" in line or "Received" in line else None
     if m:
         key = "expected" if m.group(1) == "Expected" else "actual"
         values.setdefault(key, m.group("v").strip())
 
 
-def suite_path(before: Sequence[str], indent: int, suite: re.Pattern[str]) -> list[str]:
+def suite_path(before: Sequence[str], indent: int, suite: re.Pattern[str], mark: str) -> list[str]:
     """The names of the suites a test printed at `indent` is nested in:
     the nearest less-indented `suite` lines above it (groups `indent` and
-    `name`), outermost first; node:test prints them as `▶ name` (spec) and
-    `# Subtest: name` (TAP)."""
+    `name`; every one holds `mark`, so the others are passed over without
+    the regex), outermost first; node:test prints them as `▶ name` (spec)
+    and `# Subtest: name` (TAP)."""
     path: list[str] = []
     for prev in reversed(before):
-        s = suite.match(prev)
+        s = suite.match(prev) if mark in prev else None
         if s and len(s.group("indent")) < indent:
             path.insert(0, s.group("name"))
             indent = len(s.group("indent"))

@@ -188,7 +188,7 @@ class _BustedFailure:
         self.lines: list[str] = []
 
     def feed(self, line: str, line_no: int) -> bool:
-        if _BUSTED_HEAD.match(line):
+        if line.startswith(("Failure ", "Error ")) and _BUSTED_HEAD.match(line):
             return False
         if self.name is None:
             self.name = line.strip()

@@ -112,7 +112,7 @@ class MochaBlock:
 
 
 def _mocha_item(line: str, expected_n: int) -> str | None:
-    m = _MOCHA_ITEM.match(line)
+    m = _MOCHA_ITEM.match(line) if line.startswith("  ") else None
     if m and int(m.group("n")) == expected_n:
         return m.group("title")
     return None
@@ -174,7 +174,7 @@ class NodeTestBlock:
         before = ctx.before(300)
         if before and _NODE_TEST_AT.match(before[-1]):
             return []  # the "failing tests" recap names no suites
-        return suite_path(before, self.indent, _NODE_SUITE)
+        return suite_path(before, self.indent, _NODE_SUITE, "▶ ")
 
     def feed(self, line: str, line_no: int) -> bool:
         if not line.strip():

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LineContext
+from .base import FALLBACK, Block, Hit, LazyPattern, LineContext
 from .registry import rule
 
 ECOSYSTEM = "Perl"
@@ -236,6 +236,10 @@ def perl_test_more(m: re.Match[str], ctx: LineContext) -> Block | None:
     return _TestMoreFailure(m, ctx)
 
 
+# A failed script in prove's `Test Summary Report`.
+_WSTAT = LazyPattern(r"^(?P<file>\S+\.t) \(Wstat: ")
+
+
 @rule(
     id="perl.prove_failed",
     category=FailureType.TEST,
@@ -267,7 +271,7 @@ def perl_prove_failed(m: re.Match[str], ctx: LineContext) -> Hit:
     files = [
         f.group("file")
         for line in ctx.before(200)
-        if (f := re.match(r"^(?P<file>\S+\.t) \(Wstat: ", line))
+        if " (Wstat: " in line and (f := _WSTAT.match(line))
     ]
     hint: dict[str, Any] = {"files": files} if files else {}
     return Hit(

@@ -185,14 +185,16 @@ class PytestBlock:
             if self.native.feed(line, line_no):
                 return True
             self._end_native()
-        if SECTION.match(line):
+        # (each anchored regex is tried only on the lines starting with its
+        # first character: most lines of a report are source and `E` lines)
+        head = line[:1]
+        if head == "=" and SECTION.match(line):
             return False
-        h = _HEADER.match(line)
-        if h and not line.startswith("_ _"):
+        if head == "_" and _HEADER.match(line) and not line.startswith("_ _"):
             return False
         if self.captured:
             return True
-        if _CAPTURED.match(line):
+        if head == "-" and _CAPTURED.match(line):
             # what the test printed or logged follows: not part of the failure
             self.captured = True
             return True
@@ -214,7 +216,7 @@ class PytestBlock:
                 self.doctest[self.doctest_part].append(line[4:])
                 return True
             self.doctest_part = None
-        e = E_LINE.match(line)
+        e = E_LINE.match(line) if head == "E" else None
         if e:
             text = e.group("text").rstrip()
             where = FRAME.match(text)
@@ -231,14 +233,16 @@ class PytestBlock:
             if line.endswith("DocTestFailure"):
                 self.frames.add(*self.doctest_at, "DocTestFailure")
             return True
-        loc = LOCATION.match(line) or _FIXTURE_AT.match(line)
+        loc = (LOCATION.match(line) if ".py:" in line else None) or (
+            _FIXTURE_AT.match(line) if head == "f" else None
+        )
         if loc:
             rest = (loc.groupdict().get("rest") or "").strip()
             self.frames.add(loc.group("file"), int(loc.group("line")), rest)
             return True
-        if line[:1] in (" ", ">") and stripped and len(self.code) < _MAX_CODE:
+        if head in (" ", ">") and stripped and len(self.code) < _MAX_CODE:
             self.code.append(stripped.lstrip("> "))
-        return not self.strict or line[:1] in (" ", "\t")
+        return not self.strict or head in (" ", "\t")
 
     def _next_part(self) -> None:
         """A chain marker: what was read so far is the context of what follows."""

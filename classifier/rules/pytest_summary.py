@@ -134,7 +134,8 @@ class SectionBlock:
             if self.sub.feed(line, line_no):
                 return True
             self._close_sub()
-        if SECTION.match(line):
+        head = line[:1]  # (an anchored regex is tried only where it can start)
+        if head == "=" and SECTION.match(line):
             if _SECTION_NAMES.match(line):
                 return True  # ERRORS followed by FAILURES
             if (self.entries or self.reports) and any(n in line for n in _BETWEEN_SECTIONS):
@@ -145,7 +146,7 @@ class SectionBlock:
             return self.summary
         if self.skipping:
             return True
-        title = _TITLE.match(line) or _COLLECT_TITLE.match(line)
+        title = (_TITLE.match(line) or _COLLECT_TITLE.match(line)) if head == "_" else None
         if title and title.group("title").strip("_ "):
             self.sub = PytestBlock(self.ctx, title.group("title"), line_no)
             return True
@@ -167,12 +168,12 @@ class SectionBlock:
         return True
 
     def _line_style(self, line: str, line_no: int) -> bool:
-        e = E_LINE.match(line)
+        e = E_LINE.match(line) if line[:1] == "E" else None
         if e:
             self.e_text = e.group("text").strip()
             self.e_line_no = line_no
             return True
-        loc = LOCATION.match(line)
+        loc = LOCATION.match(line) if ".py:" in line else None
         if loc and self.e_text is not None:
             text = self.e_text
             exc, message = exception_of(text)

@@ -205,7 +205,11 @@ def exception_hint(exc: str, message: str, ctx: LineContext | None = None) -> di
         s = _DID_YOU_MEAN.search(message)
         if s:
             hint["suggestion"] = s.group("suggestion")
-    advice = [m.group(0) for p in (_DID_YOU_MEAN, _FORGOT_IMPORT) if (m := p.search(message))]
+    advice = [
+        m.group(0)
+        for p in (_DID_YOU_MEAN, _FORGOT_IMPORT)
+        if "Did you " in message and (m := p.search(message))
+    ]
     if advice:  # the interpreter's own suggestion, verbatim, for a person to read
         hint["advice"] = advice
     return hint

@@ -142,7 +142,7 @@ class Traceback:
         return False
 
     def _frames(self, line: str, line_no: int) -> bool:
-        m = FRAME.match(line)
+        m = FRAME.match(line) if 'File "' in line else None
         if m:
             frame = Frame(m.group("file"), int(m.group("line")), m.group("func"))
             if frame.func is None:

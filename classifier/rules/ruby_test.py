@@ -30,11 +30,15 @@ def _values(lines: list[str]) -> dict[str, str]:
     / `Actual: 2` (Minitest) and `<3> expected but was\\n<2>` (test-unit)."""
     found: dict[str, str] = {}
     for i, text in enumerate(lines):
-        if m := re.match(r"^(?:expected|Expected):? (?P<v>.+)$", text):
+        # (each regex is tried only on lines starting as it does)
+        first = text[:1]
+        if first in "eE" and (m := re.match(r"^(?:expected|Expected):? (?P<v>.+)$", text)):
             found.setdefault("expected", m.group("v").strip())
-        elif m := re.match(r"^(?:got|Actual):? (?P<v>.+)$", text):
+        elif first in "gA" and (m := re.match(r"^(?:got|Actual):? (?P<v>.+)$", text)):
             found.setdefault("actual", m.group("v").strip())
-        elif (m := re.match(r"^<(?P<v>.*)> expected but was$", text)) and i + 1 < len(lines):
+        elif (
+            first == "<" and (m := re.match(r"^<(?P<v>.*)> expected but was$", text))
+        ) and i + 1 < len(lines):
             found["expected"] = m.group("v")
             found["actual"] = lines[i + 1].strip().removeprefix("<").removesuffix(">")
     return found if "expected" in found and "actual" in found else {}

@@ -77,17 +77,18 @@ class RustDiagnostic:
     def feed(self, line: str, line_no: int) -> bool:
         if not line.strip():
             return False
-        if _DIAG_START.match(line):
+        # (each regex is tried only on lines holding its literal part)
+        if line.startswith(("error", "warning")) and _DIAG_START.match(line):
             return False
-        span = SPAN.match(line)
+        span = SPAN.match(line) if "--> " in line or "::: " in line else None
         if span:
             self.feed_span(span)
             return True
-        help_ = _HELP.match(line)
+        help_ = _HELP.match(line) if "help: " in line else None
         if help_:
             self._start_help(help_.group("message").strip(), inline=bool(help_.group("indent")))
             return True
-        note = _NOTE.match(line)
+        note = _NOTE.match(line) if "note: " in line else None
         if note:
             self._note(note.group("message").strip())
             return True

@@ -96,7 +96,10 @@ class _TapFailure:
         # kind of failure; other TAP producers (tape, prove, bats) do not
         node = "failureType" in self.fields
         path = (
-            [*suite_path(self.ctx.before(300), len(self.indent), _SUBTEST), self.name]
+            [
+                *suite_path(self.ctx.before(300), len(self.indent), _SUBTEST, "# Subtest: "),
+                self.name,
+            ]
             if node
             else [self.name]
         )

@@ -17,11 +17,16 @@ _MODULE = re.compile(r"Cannot find module '(?P<module>[^']+)'")
 
 def _hint(message: str) -> dict[str, Any]:
     hint: dict[str, Any] = {}
-    for pattern in (_NAME, _DID_YOU_MEAN, _MODULE):
-        m = pattern.search(message)
+    # (each pattern is tried only on messages holding its literal start)
+    for pattern, start in (
+        (_NAME, "Cannot find name '"),
+        (_DID_YOU_MEAN, "Did you mean "),
+        (_MODULE, "Cannot find module '"),
+    ):
+        m = pattern.search(message) if start in message else None
         if m:
             hint.update(m.groupdict())
-    mean = _DID_YOU_MEAN.search(message)
+    mean = _DID_YOU_MEAN.search(message) if "Did you mean " in message else None
     if mean:  # tsc's own suggestion, verbatim, for a person to read
         hint["advice"] = [mean.group(0)]
     return hint

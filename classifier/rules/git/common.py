@@ -26,9 +26,9 @@ def fetched(ctx: LineContext, n: int = 8) -> dict[str, str]:
     """The remote and branch of a `git pull` (its "From ..." and "* branch" lines)."""
     out: dict[str, str] = {}
     for line in ctx.before(n):
-        if m := _FROM.match(line):
+        if line.startswith("From ") and (m := _FROM.match(line)):
             out["remote"] = m.group("remote")
-        elif m := _FETCH_HEAD.match(line):
+        elif "* branch" in line and (m := _FETCH_HEAD.match(line)):
             out["upstream_branch"] = m.group("branch")
             out["upstream"] = m.group("branch")
     return out

@@ -217,7 +217,9 @@ class _RolldownBlock:
 
     def feed(self, line: str, line_no: int) -> bool:
         s = line.rstrip()
-        if V8_FRAME.match(line) or (self.in_stack and (s.startswith("  ") or s == "}")):
+        if ("at " in line and V8_FRAME.match(line)) or (
+            self.in_stack and (s.startswith("  ") or s == "}")
+        ):
             self.in_stack = True
             return True
         if self.in_stack:

@@ -24,8 +24,14 @@ _CONTEXT = (
     "[MCP]",
 )
 _SCRIPT = re.compile(r"[\w.~/\\-]*?([\w.-]+\.(?:py|js|mjs|cjs|ts))\b")
-_SCRIPT_EXTS = (".py", ".js", ".mjs", ".cjs", ".ts")
+_PATH = re.compile(r"[\w.~/\\-]+")  # the characters _SCRIPT's matches are made of
+_SCRIPT_END = re.compile(r"\.(?:py|js|mjs|cjs|ts)\b")  # how each of them ends
 _HOSTPORT = re.compile(r"\b((?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]):\d{2,5})\b")
+# What every _HOSTPORT match holds, a port after the end of its address:
+# _HOSTPORT has no literal to look for, so it is tried only on lines holding
+# a _PORT (a literal first: found fast) right after an _ADDRESS_END.
+_PORT = re.compile(r":\d\d")
+_ADDRESS_END = re.compile(r"(?:\.\d{1,3}|localhost|\])\Z")
 _LIBRARY = ("site-packages", "node_modules", "<frozen", "node:internal", "/lib/python", "Node.js v")
 
 
@@ -39,29 +45,58 @@ def in_mcp_client(ctx: LineContext) -> bool:
 def mentions(ctx: LineContext) -> list[str]:
     """Script names and host:port pairs in the lines before this one (library
     frames left out): what the output says about which server failed."""
-    found: list[str] = []
     lines = (*ctx.before(LOOK_BACK), ctx.line)
-    # _SCRIPT is slow on long lines it cannot match: try it only where an
-    # extension it needs is present; _HOSTPORT only where a ':' is (first
-    # asked of all the lines at once: most look-backs hold neither)
+    # Each regex is tried only on the lines holding what its matches end
+    # with (a script extension; an address's end and a port), found in all
+    # the lines at once: most look-backs hold neither.
     text = "\n".join(lines)
-    scripts = any(e in text for e in _SCRIPT_EXTS)
-    ports = ":" in text
-    for line in lines:
-        if (
-            scripts
-            and any(e in line for e in _SCRIPT_EXTS)
-            and not any(lib in line for lib in _LIBRARY)
-        ):
+    scripts = _lines_with(text, _SCRIPT_END)
+    ports = _lines_with(text, _PORT, _ADDRESS_END)
+    found: list[str] = []
+    for i in sorted(scripts | ports):
+        line = lines[i]
+        if i in scripts and not any(lib in line for lib in _LIBRARY):
             found.extend(_scripts_in(line) if len(line) <= 1024 else _find_scripts(line))
-        if ports and ":" in line:
+        if i in ports:
             found.extend(m.group(1) for m in _HOSTPORT.finditer(line))
     return list(dict.fromkeys(found))
 
 
+def _lines_with(
+    text: str, pattern: re.Pattern[str], after: re.Pattern[str] | None = None
+) -> set[int]:
+    """The indexes of the lines of `text` that `pattern` (which never matches
+    a line end) matches; with `after`, only where `after` matches the (at
+    most 9) characters right before the match."""
+    found: set[int] = set()
+    line = pos = 0
+    for m in pattern.finditer(text):
+        at = m.start()
+        if after is not None and after.search(text, max(0, at - 9), at) is None:
+            continue
+        line += text.count("\n", pos, at)
+        pos = at
+        found.add(line)
+    return found
+
+
 def _find_scripts(line: str) -> tuple[str, ...]:
-    """The script names _SCRIPT finds in a line."""
-    return tuple(m.group(1) for m in _SCRIPT.finditer(line))
+    """The script names _SCRIPT finds in a line.
+
+    A match is made of _PATH characters only, and the character after a
+    run of them is not a word character (as at the end of the line): the
+    matches in the line are those in each run.  _SCRIPT's lazy prefix makes
+    it cubic in the length of a run it tries, so it is tried only on the
+    runs holding a script extension, not on every word of the line (a
+    `.test.tsx` or `.json` line holds none)."""
+    if _SCRIPT_END.search(line) is None:
+        return ()
+    return tuple(
+        m.group(1)
+        for run in _PATH.findall(line)
+        if _SCRIPT_END.search(run)
+        for m in _SCRIPT.finditer(run)
+    )
 
 
 # Cached for lines of up to 1,024 characters (pure: its lazy prefix makes it

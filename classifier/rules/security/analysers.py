@@ -27,14 +27,17 @@ class _BanditBlock:
         if line.startswith("-----"):
             self.max_lines = 0  # the separator ends the issue
             return True
-        if m := re.match(r"^\s+Severity: (\w+)\s+Confidence: (\w+)", line):
+        # (each regex is tried only on lines holding its label)
+        if "Severity: " in line and (
+            m := re.match(r"^\s+Severity: (\w+)\s+Confidence: (\w+)", line)
+        ):
             self.hit.hint["severity"] = m.group(1)
             self.hit.hint["confidence"] = m.group(2)
-        elif m := re.match(r"^\s+CWE: (CWE-\d+)", line):
+        elif "CWE: " in line and (m := re.match(r"^\s+CWE: (CWE-\d+)", line)):
             self.hit.hint["cwe"] = m.group(1)
-        elif m := re.match(r"^\s+More Info: (\S+)", line):
+        elif "More Info: " in line and (m := re.match(r"^\s+More Info: (\S+)", line)):
             self.hit.hint["more_info"] = m.group(1)
-        elif m := re.match(r"^\s+Location: (.+?):(\d+):(\d+)\s*$", line):
+        elif "Location: " in line and (m := re.match(r"^\s+Location: (.+?):(\d+):(\d+)\s*$", line)):
             self.hit.file = m.group(1)
             self.hit.line = int(m.group(2))
             self.hit.column = int(m.group(3)) + 1  # bandit's column is 0-based
