@@ -188,11 +188,26 @@ async function main() {
     await shot(page, "problems");
 
     // Hover the failure.
-    await openFileAt(page, scenario.hover.file, scenario.hover.line);
-    await runCommand(page, "Show or Focus Hover");
+    // Asked again (up to 4 times) when the hover that opened has no faultlens part
+    // after 3 s: under load the editor can show the other providers' hover alone.
+    let hovered = 0;
+    const askHover = async () => {
+      await openFileAt(page, scenario.hover.file, scenario.hover.line);
+      await runCommand(page, "Show or Focus Hover");
+      result.hoverAsks = (result.hoverAsks ?? 0) + 1;
+      hovered = Date.now();
+    };
+    await askHover();
     result.hover = await waitFor(async () => {
       const text = await hoverText(page);
-      return /faultlens/.test(text) ? text : undefined;
+      if (/faultlens/.test(text)) {
+        return text;
+      }
+      if (Date.now() - hovered > 3_000 && result.hoverAsks < 4) {
+        await page.keyboard.press("Escape");
+        await askHover();
+      }
+      return undefined;
     }, 20_000, "a hover mentioning faultlens");
     await page.waitForTimeout(400);
     result.hover = await hoverText(page);
