@@ -49,3 +49,11 @@ def test_passed_and_skipped_hooks_start_no_report():
     from faultlens.classifier import classify_text
 
     assert classify_text(text) == []
+
+
+def test_the_diff_of_show_diff_on_failure_after_the_last_hook_adds_nothing():
+    """`--show-diff-on-failure` (how CI runs pre-commit) prints every hook's
+    changes as one diff after the last hook: the same records as without it."""
+    plain = [(r.rule, r.source_file, r.message) for r in _records("formatters-and-linter")]
+    with_diff = [(r.rule, r.source_file, r.message) for r in _records("show-diff-on-failure")]
+    assert with_diff == plain

@@ -1,0 +1,6 @@
+import sys
+import os
+
+
+def total(prices):  
+    return sum( prices )
