@@ -180,7 +180,7 @@ def npm_package_not_found(m: re.Match[str], ctx: LineContext) -> Hit | None:
     nothing published under it).  The record is on the package's line in
     the package.json of the working directory, when it declares it
     (classifier/manifests.py).  A tarball URL (`/-/name-1.0.0.tgz`) is a
-    missing version, not a missing name: left to the network rules.
+    missing version, not a missing name: this rule leaves it.
 
     Example output (`npm install`, npm 11.19.1):
         npm error code E404

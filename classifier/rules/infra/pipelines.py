@@ -23,6 +23,11 @@ _TF_TRANSIENT = re.compile(
 )
 
 
+def _tf_header(line: str) -> re.Match[str] | None:
+    """A diagnostic's `Error:`/`Warning:` heading, boxed (`│ `) or not."""
+    return _TF_HEADER.match(line.strip() if not line.startswith("│") else line)
+
+
 @rule(
     id="infra.terraform",
     category=FailureType.INFRA,
@@ -59,7 +64,7 @@ def terraform(m: re.Match[str], ctx: LineContext) -> Hit | None:
             if w:
                 resource = w.group("resource")
                 continue
-        h = _TF_HEADER.match(prev.strip() if not prev.startswith("│") else prev)
+        h = _tf_header(prev)
         if h:
             header = h
             break
@@ -79,10 +84,6 @@ def terraform(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
 
 _TF_ON = re.compile(r"^(?:│\s*)?\s+on \S+\.tf(?:\.json)? line \d+")
-
-
-def _tf_header(line: str) -> re.Match[str] | None:
-    return _TF_HEADER.match(line.strip() if not line.startswith("│") else line)
 
 
 @rule(
