@@ -17,7 +17,8 @@ def test_a_backend_that_needs_init_is_one_record_though_init_is_named_twice():
     assert text.count("terraform init") == 2
     (rec,) = classify_file(d / "output.txt", Options(cwd=str(d)))
     assert rec.rule == "infra.terraform_init"
-    assert rec.hint["command"] == "terraform init" and rec.hint["transient"] is False
+    assert rec.hint["suggested_command"] == "terraform init" and rec.hint["transient"] is False
+    assert "command" not in rec.hint  # the run's own command line goes there
 
 
 def test_running_terraform_init_after_another_tools_error_is_no_terraform_record():

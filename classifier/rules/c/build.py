@@ -116,8 +116,8 @@ class _CMakeError:
         text = " ".join(self.lines).strip()
         message = re.sub(r"\s+", " ", text) or self.signal
         hint: dict[str, Any] = {}
-        if self.command:
-            hint["command"] = self.command
+        if self.command:  # (not "command": that key is the run's own command line)
+            hint["cmake_command"] = self.command
         pkg = _CMAKE_PACKAGE.search(message)
         if pkg and self.command == "find_package":
             hint["package"] = pkg.group("a") or pkg.group("b") or pkg.group("c")

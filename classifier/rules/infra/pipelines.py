@@ -115,7 +115,7 @@ def terraform_init(m: re.Match[str], ctx: LineContext) -> Hit | None:
           terraform init
 
     Recipe: infra, permanent: escalated with the command to run (hint
-    command: `terraform init`); the backoff retry cannot help.
+    suggested_command: `terraform init`); the backoff retry cannot help.
 
     References: https://developer.hashicorp.com/terraform/cli/commands/init
     """
@@ -134,7 +134,8 @@ def terraform_init(m: re.Match[str], ctx: LineContext) -> Hit | None:
         signal=f"Error: {message}",
         message=message,
         code="terraform-init",
-        hint=infra_hint("terraform-init", command="terraform init"),
+        # not "command": that key is the run's own command line (re-run to verify)
+        hint=infra_hint("terraform-init", suggested_command="terraform init"),
     )
 
 
