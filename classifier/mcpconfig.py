@@ -265,6 +265,7 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
         hint["server"] = entry.name
         hint["config"] = entry.file
         if entry.command:  # from the config, added after redaction: redacted here
-            hint["command"] = redact_argv([entry.command, *entry.args])
+            # (not "command": that key is the run's own command line, re-run to verify)
+            hint["server_command"] = redact_argv([entry.command, *entry.args])
         if entry.url:
             hint["url"] = redact(entry.url)

@@ -29,6 +29,10 @@ def test_sample_classifies_to_expected_records(sample, capsys):
     assert len(records) == len(sample.expected), json.dumps(records, indent=1)[:4000]
     assert got == sample.expected
     assert status == (1 if sample.expected else 0)
+    # hint["command"] is the run's own command line (what a verify re-runs);
+    # a command read from the output (a Dockerfile step, an MCP server's entry)
+    # goes under another key, so it can never become the command that is run
+    assert not [r["id"] for r in records if "command" in (r.get("hint") or {})]
 
 
 RUN = [s for s in ALL if s.expected_run is not None]
@@ -46,6 +50,8 @@ def test_sample_with_its_command_and_exit_status_classifies_to_expected_run_reco
     assert len(records) == len(sample.expected_run), json.dumps(records, indent=1)[:4000]
     assert got == sample.expected_run
     assert status == (1 if sample.expected_run else 0)
+    for r in records:  # only the fallback record names a command: the run's own
+        assert (r.get("hint") or {}).get("command") in (None, command), r["id"]
 
 
 @pytest.mark.parametrize("sample", ALL, ids=[s.id for s in ALL])

@@ -124,8 +124,8 @@ def human_needs(record: FailureRecord, base: Path, env: dict[str, str]) -> list[
         value = hint.get(key)
         if value is not None:
             out.append(f"{key.replace('_', ' ').capitalize()}: {value}")
-    for key in ("service", "deployment", "pod", "resource", "step", "probe", "command"):
+    for key in ("service", "deployment", "pod", "resource", "step", "probe", "step_command"):
         value = hint.get(key)
         if isinstance(value, str) and value:
-            out.append(f"{key.capitalize()}: {value}")
+            out.append(f"{key.replace('_', ' ').capitalize()}: {value}")
     return out

@@ -21,6 +21,7 @@ unvalidated argv element or an edit outside the workspace.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import secrets
 import shutil
@@ -231,6 +232,40 @@ def test_hostile_values_in_records_never_reach_a_command_or_leave_the_workspace(
     assert planned + refused > 500
     assert refused > 0
     print(f"hostile variants: {planned} planned, {refused} refused, {len(spawned.calls)} processes")
+
+
+def test_a_command_printed_in_the_output_never_becomes_the_command_a_verify_runs(tmp_path):
+    """A Docker build prints the failed step's shell line (an MCP host log, a
+    server's command).  It goes under its own hint key: hint["command"] stays
+    the run's own command line, the one `recover` re-runs to verify a fix."""
+    work = tmp_path / "proj"
+    work.mkdir()
+    (work / ".git").mkdir()
+    canary = tmp_path / f"{MARK}-step"
+    output = (SAMPLES / "infra" / "docker-build-step-failed" / "output.txt").read_text()
+    output = output.replace("npm ci --omit=dev", f"touch {canary}")
+    (work / "out.txt").write_text(output)
+    argv = [
+        sys.executable,
+        "-c",
+        "import sys; sys.stdout.write(open('out.txt').read()); sys.exit(1)",
+    ]
+    state = tmp_path / "state"
+    run = [sys.executable, "-m", "faultlens.cli", "run", "--recover", "--state-dir", str(state)]
+    done = subprocess.run(
+        [*run, "--", *argv],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    events = [json.loads(x) for x in (state / "events.jsonl").read_text().splitlines()]
+    records = [e["record"] for e in events if e["event"] == "failure.classified"]
+    assert [r["rule"] for r in records] == ["infra.docker_build"]
+    assert records[0]["hint"]["command"] == argv
+    assert records[0]["hint"]["step_command"] == f"/bin/sh -c touch {canary}"
+    assert not canary.exists()
 
 
 # -- the runner: metacharacters are literal argv ------------------------------------------

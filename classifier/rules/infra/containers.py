@@ -96,7 +96,8 @@ def docker_build(m: re.Match[str], ctx: LineContext) -> Hit:
         hint=infra_hint(
             "docker-build",
             exit_code=int(code.group("code")) if code else None,
-            command=(cmd.group("cmd") or cmd.group("cmd2")) if cmd else None,
+            # not "command": that key is the run's own command line (re-run to verify)
+            step_command=(cmd.group("cmd") or cmd.group("cmd2")) if cmd else None,
         ),
     )
 
