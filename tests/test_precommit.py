@@ -57,3 +57,22 @@ def test_the_diff_of_show_diff_on_failure_after_the_last_hook_adds_nothing():
     plain = [(r.rule, r.source_file, r.message) for r in _records("formatters-and-linter")]
     with_diff = [(r.rule, r.source_file, r.message) for r in _records("show-diff-on-failure")]
     assert with_diff == plain
+
+
+def test_the_last_hooks_report_ends_at_pre_commits_footer_or_its_window():
+    """The last hook's output has no next result line after it: pre-commit's
+    own footer ends it, else a window of HookReport.max_lines lines, so what a
+    CI job prints next (another step's failures) is not read as its output."""
+    from faultlens.classifier import classify_text
+    from faultlens.classifier.rules.precommit import HookReport
+
+    lines = (SAMPLES / "exit-code-only" / "output.txt").read_text().splitlines()
+    hook = lines[: lines.index("fix end of files" + "." * 57 + "Passed")]
+    footer = ["pre-commit hook(s) made changes.", "All changes made by hooks:", "--- a/x.py"]
+    (rec,) = classify_text("\n".join(hook + footer) + "\n")
+    assert rec.hint["section"] == [1, len(hook)]
+    later = ["step output"] * (HookReport.max_lines + 5) + ["src/app.py:3:1: E999 bad"]
+    (rec,) = [
+        r for r in classify_text("\n".join(hook + later) + "\n") if r.rule == "precommit.hook_failed"
+    ]
+    assert rec.hint["section"] == [1, 2 + HookReport.max_lines]  # opened at `- hook id:`

@@ -39,12 +39,20 @@ _META = re.compile(
 _FIXED = re.compile(r"^(?:Fixing|reformatted) (?P<file>\S.*?)\s*$")
 _BARE_PATH = re.compile(r"^(?P<file>[\w./\\-]+\.\w+)\s*$")
 MAX_FILES = 20
+# What pre-commit itself prints once every hook has run, with
+# --show-diff-on-failure (pre_commit/commands/run.py): the last hook's output
+# ended there, and the diff below it is git's, not the hook's.
+_RUN_FOOTER = ("pre-commit hook(s) made changes.", "All changes made by hooks:")
 
 
 class HookReport:
-    """One failed hook's report, up to the next hook's result line."""
+    """One failed hook's report, up to the next hook's result line (or
+    pre-commit's footer).  The last hook's report has no such end in a longer
+    log (a CI job goes on with its next step): it is read for at most
+    max_lines lines, far more than the files and the first line of output it
+    keeps, and enough for the linter findings that explain it to fall inside."""
 
-    max_lines = 2_000
+    max_lines = 500
 
     def __init__(self, ctx: LineContext, name: str, hook_id: str, start: int) -> None:
         self.ctx = ctx
@@ -59,8 +67,8 @@ class HookReport:
         self.first: str | None = None  # the first line of the hook's own output
 
     def feed(self, line: str, line_no: int) -> bool | None:
-        if _RESULT.match(line):
-            return False  # the next hook's result: this report ended
+        if _RESULT.match(line) or line.startswith(_RUN_FOOTER):
+            return False  # the next hook's result, or the run's end: this report ended
         self.end = line_no
         if self.in_meta:
             meta = _META.match(line)
