@@ -73,6 +73,8 @@ def test_the_last_hooks_report_ends_at_pre_commits_footer_or_its_window():
     assert rec.hint["section"] == [1, len(hook)]
     later = ["step output"] * (HookReport.max_lines + 5) + ["src/app.py:3:1: E999 bad"]
     (rec,) = [
-        r for r in classify_text("\n".join(hook + later) + "\n") if r.rule == "precommit.hook_failed"
+        r
+        for r in classify_text("\n".join(hook + later) + "\n")
+        if r.rule == "precommit.hook_failed"
     ]
     assert rec.hint["section"] == [1, 2 + HookReport.max_lines]  # opened at `- hook id:`
