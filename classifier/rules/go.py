@@ -10,6 +10,7 @@ from typing import Any
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LazyPattern, LineContext, hit_from_match, match_above
 from .causes import environment_cause
+from .go_panic import GoCrash
 from .registry import rule
 
 _HEADER = re.compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
@@ -360,3 +361,49 @@ def go_test_failed(m: re.Match[str], ctx: LineContext) -> Hit:
         hint=hint,
         key=(FALLBACK, "go test", package),
     )
+
+
+@rule(
+    id="go.panic",
+    category=FailureType.COMPILE,
+    tool="go",
+    pattern=r"^(?P<kind>panic|fatal error): (?P<message>.+?)(?: \[recovered\])?$",
+    triggers=("panic: ", "fatal error: "),
+    url="https://go.dev/ref/spec#Run_time_panics",
+)
+def go_panic(m: re.Match[str], ctx: LineContext) -> Block:
+    """A Go program that crashed: a panic or a runtime fatal error.
+
+    What it detects: `panic: runtime error: index out of range [3] with
+    length 1` or `fatal error: all goroutines are asleep - deadlock!` at
+    the start of a line, followed by the goroutine traces (`goroutine 1
+    [running]:` and `\t/path/main.go:11 +0x16` frames) that `go run` or a
+    built program prints when it dies; without a goroutine trace it is not
+    a record.  The record sits at the innermost project frame of the first
+    goroutine printed that runs project code: the crashing one, or for a
+    deadlock or a test timeout (every goroutine printed) the one stuck in
+    the project (the runtime's and the module cache's frames are skipped;
+    the next project frames are related locations); the message
+    is hint["panic"] or hint["fatal_error"].  A panic inside a test is
+    go.test's (it follows the test's `--- FAIL:` line); `panic: test timed
+    out after 10m0s` is a test failure; a panic whose message names the
+    environment (`connection refused`, `X must be set`) is infra.
+
+    Example output (`go run .`, go 1.19.8, a nil pointer):
+        panic: runtime error: invalid memory address or nil pointer dereference
+        [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x480fd6]
+
+        goroutine 1 [running]:
+        main.first(...)
+            /home/me/shop/main.go:7
+        main.main()
+            /home/me/shop/main.go:11 +0x16
+        exit status 2
+
+    Recipe: compile: a crash is the code's; nothing is changed
+    automatically, the record is escalated with the message and the frames.
+
+    References: https://go.dev/ref/spec#Run_time_panics,
+    https://pkg.go.dev/runtime#hdr-Environment_Variables (GOTRACEBACK)
+    """
+    return GoCrash(m.group("kind"), m.group("message").strip(), ctx)
