@@ -10,7 +10,7 @@ from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
 from .causes import environment_cause, infra_env
 from .registry import rule
 from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
-from .rust_panic import DOC_TEST, PANIC_NEW, PANIC_OLD, RustPanic, doc_hint
+from .rust_panic import DOC_TEST, PANIC_NEW, PANIC_OLD, ProgramPanic, RustPanic, doc_hint
 from .rust_resolve import HEAD as RESOLVE_HEAD
 from .rust_resolve import CargoResolve
 
@@ -237,7 +237,7 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     assert_eq!(actual, expected) convention).  Backtrace frames inside the
     project are related locations.  The `test x ... FAILED` lines and the
     `failures:` list repeat what the panic said and are not records; a panic
-    of the `main` thread (cargo run) is not a test failure and is left out.
+    of the `main` thread (cargo run) is not a test failure: it is rust.panic's.
 
     Example output (`cargo test`, cargo 1.95.0):
         thread 'tests::it_works' (10514) panicked at src/lib.rs:15:9:
@@ -264,6 +264,44 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
         if doc:
             return RustPanic(full, ctx, doc)
     return None
+
+
+@rule(
+    id="rust.panic",
+    category=FailureType.COMPILE,
+    tool="cargo",
+    pattern=r"^thread 'main'(?: \(\d+\))? panicked at ",
+    triggers=(" panicked at ",),
+    url="https://doc.rust-lang.org/std/macro.panic.html",
+)
+def rust_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
+    """A Rust program that panicked (`cargo run`, a built binary).
+
+    What it detects: `thread 'main' (18669) panicked at src/main.rs:2:5:`
+    (or the older `thread 'main' panicked at 'msg', src/main.rs:2:5`) that
+    rust.test_panic leaves out, being no test's thread nor a doc test's
+    program, with the panic message under it and, under RUST_BACKTRACE=1,
+    the backtrace.  The record sits at the panic's location (for
+    unwrap/expect, the caller's line), or at the innermost backtrace frame
+    in the project when the panic is inside a dependency; the message is
+    hint["panic"].  `.expect("X must be set")` on a missing variable and
+    an io::Error naming the environment (`ConnectionRefused`) are infra.
+
+    Example output (`cargo run`, cargo 1.95.0):
+        thread 'main' (18669) panicked at src/main.rs:2:5:
+        index out of bounds: the len is 2 but the index is 2
+        note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+    Recipe: compile: a panic is the code's; nothing is changed
+    automatically, the record is escalated with the message and the frames.
+
+    References: https://doc.rust-lang.org/std/macro.panic.html,
+    https://doc.rust-lang.org/std/backtrace/index.html
+    """
+    full = PANIC_NEW.match(ctx.line) or PANIC_OLD.match(ctx.line)
+    if full is None or any(DOC_TEST.match(x) for x in ctx.before(8)):
+        return None  # a doc test's generated program: rust.test_panic's
+    return ProgramPanic(full, ctx)
 
 
 _STDOUT_HEADER = re.compile(r"^---- (?P<name>\S+) stdout ----$")

@@ -144,6 +144,42 @@ class RustPanic:
         ]
 
 
+class ProgramPanic(RustPanic):
+    """The `main` thread's panic of a program (`cargo run`, a built binary):
+    read like a test's panic, reported as the program's crash."""
+
+    def finish(self) -> Iterable[Hit]:
+        message = " ".join(x for x in self.lines if x).strip() or "panicked"
+        hint: dict[str, Any] = {"runner": "cargo", "panic": message[:500], "why": message[:500]}
+        category: FailureType | None = None
+        cause = environment_cause(self.lines)
+        if cause is None and _NOT_PRESENT.search(message):
+            cause = infra_env(None)
+        if cause is not None:
+            category = cause.category
+            hint.update(cause.hint)
+        at: tuple[str, int | None, int | None] = (self.file, self.line, self.column)
+        frames = self.frames
+        if not self.ctx.in_project(self.file) and frames:
+            # a panic inside a dependency: the innermost frame of the project
+            at, frames = frames[0][:3], frames[1:]
+        related = [f for f in frames if (f[0].removeprefix("./"), f[1]) != at[:2]]
+        return [
+            Hit(
+                signal=f"{self.signal} {self.lines[0] if self.lines else 'panicked'}",
+                message=message,
+                file=at[0],
+                line=at[1],
+                column=at[2],
+                category=category,
+                log_line=self.log_line,
+                hint=hint,
+                related=related,
+                key=("rust panic", self.log_line),
+            )
+        ]
+
+
 _NOT_PRESENT = re.compile(r"\bNotPresent\b")
 # cargo test's header of one doc test's output: `---- src/lib.rs - with_vat (line 7) stdout ----`
 DOC_TEST = re.compile(
