@@ -1,8 +1,8 @@
 """C and C++: gcc and clang diagnostics, the linker, make, cmake, the test
-runners (Unity, CTest); one module per tool."""
+runners (GoogleTest, Catch2, Unity, CTest); one module per tool."""
 
 from __future__ import annotations
 
-from . import build, compiler, ctest, linker
+from . import build, compiler, linker, runners
 
-__all__ = ["build", "compiler", "ctest", "linker"]
+__all__ = ["build", "compiler", "linker", "runners"]
