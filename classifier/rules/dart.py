@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
@@ -14,11 +15,11 @@ from .stack import Frame, innermost_in_project, related_frames
 
 ECOSYSTEM = "Dart"
 
-_UNDEFINED = re.compile(
+_UNDEFINED = lazy_compile(
     r"The (?:getter|setter|method|function|name|class) '(?P<name>[^']+)' isn't defined(?: for the (?:type|class) '(?P<type>[^']+)')?"
     r"|Undefined name '(?P<name2>[^']+)'"
 )
-_URI = re.compile(r"Target of URI doesn't exist: '(?P<module>[^']+)'")
+_URI = lazy_compile(r"Target of URI doesn't exist: '(?P<module>[^']+)'")
 
 
 def dart_hint(message: str) -> dict[str, Any]:
@@ -163,9 +164,9 @@ def dart_compile(m: re.Match[str], ctx: LineContext) -> Block:
 
 
 # `  test/cart_test.dart 10:5  main.<fn>` (package:test's terse frames)
-_TEST_FRAME = re.compile(r"^\s+(?P<file>[^\s:]+\.dart) (?P<line>\d+):(?P<column>\d+)\s+\S")
+_TEST_FRAME = lazy_compile(r"^\s+(?P<file>[^\s:]+\.dart) (?P<line>\d+):(?P<column>\d+)\s+\S")
 # `#1      Cart.find (package:shop/cart.dart:25:35)` (the VM's frames)
-_VM_FRAME = re.compile(
+_VM_FRAME = lazy_compile(
     r"^#\d+\s+.+? \((?P<uri>(?:package:|file://)[^)]+?\.dart):(?P<line>\d+)(?::\d+)?\)$"
 )
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
@@ -13,12 +14,12 @@ from .stack import Frame, innermost_in_project, related_frames
 
 ECOSYSTEM = "Lua"
 
-_AT = re.compile(r"^(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): (?P<message>.*)$")
-_FRAME = re.compile(r"^\t(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): in ")
-_NAMED = re.compile(
+_AT = lazy_compile(r"^(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): (?P<message>.*)$")
+_FRAME = lazy_compile(r"^\t(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): in ")
+_NAMED = lazy_compile(
     r"(?:\(|attempt to \w+ )(?:global|local|field|method|upvalue|constant) '(?P<name>[^']+)'"
 )
-_NO_MODULE = re.compile(r"module '(?P<module>[^']+)' not found")
+_NO_MODULE = lazy_compile(r"module '(?P<module>[^']+)' not found")
 _VERSIONED = tuple(f"{name}5.{minor}" for name in ("lua", "luac") for minor in range(1, 5))
 _INTERPRETERS = ("lua", "luajit", "luac", "texlua", "resty", *_VERSIONED)
 
@@ -238,7 +239,7 @@ class _BustedFailure:
         ]
 
 
-_BUSTED_HEAD = re.compile(r"^(?P<kind>Failure|Error) (?:→|->) (?P<file>\S+) @ (?P<line>\d+)$")
+_BUSTED_HEAD = lazy_compile(r"^(?P<kind>Failure|Error) (?:→|->) (?P<file>\S+) @ (?P<line>\d+)$")
 
 
 @rule(

@@ -6,14 +6,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ...lazyre import lazy_compile
 from ..base import FALLBACK, Hit, LineContext
 from ..registry import rule
 from .common import BLOCK_PRIORITY, TRUST_GATE
 
 # -- npm audit -----------------------------------------------------------------------------
 
-_NPM_PACKAGE = re.compile(r"^(?P<package>(?:@[\w.-]+/)?[\w.-]+)  (?P<range>\S.*)$")
-_ADVISORY = re.compile(r"^(?P<title>.+?) - (?P<url>https://github\.com/advisories/\S+)\s*$")
+_NPM_PACKAGE = lazy_compile(r"^(?P<package>(?:@[\w.-]+/)?[\w.-]+)  (?P<range>\S.*)$")
+_ADVISORY = lazy_compile(r"^(?P<title>.+?) - (?P<url>https://github\.com/advisories/\S+)\s*$")
 
 
 @dataclass
