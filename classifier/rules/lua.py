@@ -175,7 +175,15 @@ def lua_luacheck(m: re.Match[str], ctx: LineContext) -> Hit:
 class _BustedFailure:
     """`Failure → spec/cart_spec.lua @ 12`, the test's name, the message
     (`spec/cart_spec.lua:13: Expected objects to be equal.`) and the
-    `Passed in:` / `Expected:` values."""
+    `Passed in:` / `Expected:` values.
+
+    A failure's details end at a blank line, which busted prints between
+    failures, but the last failure of a run has none after it: whatever
+    runs next (`make -k`'s next target, a CI job's next step) follows at
+    once.  So after the message only what busted prints there is read (the
+    value labels, `(type) value` lines, indented table bodies and traceback
+    frames, `stack traceback:`); the first other line ends the failure and
+    goes to the other rules."""
 
     max_lines = 200
 
@@ -196,6 +204,8 @@ class _BustedFailure:
             return True
         if not line.strip() and self.lines:
             return False
+        if self.lines and not _BUSTED_DETAIL.match(line):
+            return False  # another tool's output after the run's last failure
         self.lines.append(line.rstrip())
         return True
 
@@ -239,6 +249,8 @@ class _BustedFailure:
         ]
 
 
+# What busted prints under a failure's message line.
+_BUSTED_DETAIL = lazy_compile(r"^(?:[\s(]|(?:Passed in|Expected|stack traceback):\s*$)")
 _BUSTED_HEAD = lazy_compile(r"^(?P<kind>Failure|Error) (?:→|->) (?P<file>\S+) @ (?P<line>\d+)$")
 
 
