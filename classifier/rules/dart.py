@@ -110,9 +110,14 @@ def dart_flutter_analyze(m: re.Match[str], ctx: LineContext) -> Hit:
     return _analyzer_hit(m, ctx, "flutter analyze")
 
 
+# The caret line under a diagnostic's source line: its last line.
+_CARET = lazy_compile(r"^\s*\^+\s*$")
+
+
 class _FrontEndError:
     """`lib/cart.dart:25:71: Error: ...`, its ` - ` context lines, the
-    `Try ...` line, the source line and the carets."""
+    `Try ...` line, the source line and the carets (the last line: what
+    follows them is the next diagnostic or another program's output)."""
 
     max_lines = 20
 
@@ -121,12 +126,16 @@ class _FrontEndError:
         self.hit = hit_from_match(
             m, ctx, message=message, log_line=ctx.line_no, hint=dart_hint(message)
         )
+        self.shown = False  # the source line and its caret were printed
 
     def feed(self, line: str, line_no: int) -> bool:
-        if re.match(r"^[^\s:][^:]*?\.dart:\d+:\d+: (?:Error|Warning|Context): ", line):
-            return False
+        if self.shown or re.match(
+            r"^[^\s:][^:]*?\.dart:\d+:\d+: (?:Error|Warning|Context): ", line
+        ):
+            return False  # the caret under the source line was the diagnostic's last line
         if line.startswith("Try "):
             self.hit.hint["suggestion"] = line.strip()
+        self.shown = bool(_CARET.match(line))
         return bool(line.strip())
 
     def finish(self) -> Iterable[Hit]:

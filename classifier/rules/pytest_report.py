@@ -204,6 +204,8 @@ class PytestBlock:
             return True
         stripped = line.strip()
         if stripped == TRACEBACK_HEAD:  # --tb=native
+            if self.strict and self.e_lines:
+                return False  # a report without a section ended: another program's traceback
             self.native = Traceback(self.ctx)
             return True
         if stripped in CHAIN_MARKERS:

@@ -140,6 +140,10 @@ def npm_audit_summary(m: re.Match[str], ctx: LineContext) -> Hit | None:
 # -- pip-audit ----------------------------------------------------------------------------
 
 
+# A row of pip-audit's table: package, version, advisory id (PYSEC-, GHSA-, CVE-...).
+_VULN_ROW = lazy_compile(r"^\S+\s+\d\S*\s+[A-Z][A-Z0-9]*-[\w-]+(?:\s|$)")
+
+
 @dataclass
 class _PipAuditBlock:
     summary: str
@@ -166,8 +170,8 @@ class _PipAuditBlock:
                 ids.append(parts[0])
             return True
         parts = line.split()
-        if len(parts) < 3:
-            return False
+        if len(parts) < 3 or not _VULN_ROW.match(line):
+            return False  # the table ended: another program's output
         name, version, vid = parts[0], parts[1], parts[2]
         fix = " ".join(parts[3:]).split(",")[0].strip() or None
         row = self.rows.setdefault(
