@@ -105,8 +105,13 @@ def _escape_free(
     return out
 
 
-# GitHub Actions' downloaded logs start every line with an ISO-8601 timestamp.
-_RUNNER_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
+# CI runners' logs start every line with an ISO-8601 timestamp: GitHub
+# Actions' downloaded logs (`2026-12-01T10:00:00.1234567Z `), GitLab's raw job
+# logs from runner 17 with FF_TIMESTAMPS and by default since 18.7, whose
+# timestamp is followed by 2 hex digits, the stream (O stdout, E stderr) and a
+# flag (`+` when the line continues the one before):
+# `2026-12-01T10:00:00.123456Z 00O `.
+_RUNNER_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z (?:[0-9a-f]{2}[EO][ +])?")
 
 
 def decode_line(raw: bytes) -> str:
