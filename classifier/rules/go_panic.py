@@ -7,20 +7,20 @@ read by go.test's block; this one reads a crash with no test around it
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .causes import environment_cause
 
 # `goroutine 1 [running]:`, `goroutine 7 [chan send, 2 minutes]:`
-_GOROUTINE = re.compile(r"^goroutine \d+ \[[^\]]+\]:$")
+_GOROUTINE = lazy_compile(r"^goroutine \d+ \[[^\]]+\]:$")
 # `\t/home/me/shop/main.go:11 +0x16` (the `+0x..` offset is absent for inlined calls)
-_FRAME = re.compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+_FRAME = lazy_compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
 # a frame's function line: `main.first(...)`, `created by main.main`
-_FUNC = re.compile(r"^(?:created by )?\S+(?:\(.*\))?(?: in goroutine \d+)?$")
+_FUNC = lazy_compile(r"^(?:created by )?\S+(?:\(.*\))?(?: in goroutine \d+)?$")
 # what the runtime prints between the message and the first goroutine
 _PREAMBLE = ("[signal ", "\tpanic: ", "runtime: ", "[recovered]")
 _TIMEOUT = "test timed out after "

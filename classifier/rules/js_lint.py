@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy_compile
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
@@ -95,7 +96,7 @@ def eslint_unix(m: re.Match[str], ctx: LineContext) -> Hit:
 
 # -- standard --------------------------------------------------------------------------------
 
-_STANDARD_LINE = re.compile(
+_STANDARD_LINE = lazy_compile(
     r"^  (?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+): (?P<message>.+?)"
     r"(?: \((?P<code>[@\w][\w@/.-]*)\))?(?P<warning> \(warning\))?\s*$"
 )
@@ -167,7 +168,7 @@ def standard_style(m: re.Match[str], ctx: LineContext) -> Block:
 
 # -- prettier --check --------------------------------------------------------------------------
 
-_PRETTIER_FILE = re.compile(r"^\[warn\] (?P<file>\S.*?)\s*$")
+_PRETTIER_FILE = lazy_compile(r"^\[warn\] (?P<file>\S.*?)\s*$")
 
 
 @dataclass

@@ -7,13 +7,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import FALLBACK, Block, Hit, LineContext
 from ..causes import environment_cause
 from ..registry import rule
 
 # `cart_test.cpp:8: Failure`, MSVC's `cart_test.cpp(8): error: ...`, `unknown file: Failure`
-_GTEST_FAILURE = re.compile(
+_GTEST_FAILURE = lazy_compile(
     r"^(?:(?P<file>[^\s:(][^:(]*?)(?::(?P<line>\d+): Failure|\((?P<mline>\d+)\): error: (?P<rest>.*))"
     r"|unknown file: Failure)$"
 )
@@ -209,7 +210,7 @@ def c_catch2(m: re.Match[str], ctx: LineContext) -> Block:
 
 
 # `Expected 3 Was 4`, `Expected "a" Was "b"`, `Expected TRUE Was FALSE`
-_EXPECTED = re.compile(r"^Expected (?P<expected>.+?) Was (?P<actual>.+?)(?:\. .*)?$")
+_EXPECTED = lazy_compile(r"^Expected (?P<expected>.+?) Was (?P<actual>.+?)(?:\. .*)?$")
 
 
 @rule(
@@ -262,7 +263,7 @@ def c_unity(m: re.Match[str], ctx: LineContext) -> Hit:
 
 
 # `\t 14 - misc_tests (Failed)`, `\t  3 - crash (SEGFAULT)`, `\t  2 - slow (Timeout)`
-_FAILED_TEST = re.compile(r"^\s+(?P<number>\d+) - (?P<name>\S+) \((?P<why>[^)]+)\)(?:\s+\S+)*$")
+_FAILED_TEST = lazy_compile(r"^\s+(?P<number>\d+) - (?P<name>\S+) \((?P<why>[^)]+)\)(?:\s+\S+)*$")
 
 
 class _CTestFailed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -63,7 +64,7 @@ _NET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
-_URL = re.compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
+_URL = lazy_compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
 
 
 _STATUS_PREFIXES = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ...lazyre import lazy_compile
 from ...security_codes import is_security_code
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
@@ -12,12 +13,12 @@ from ..registry import rule
 
 # -- eslint (stylish formatter) -------------------------------------------------------------
 
-_ESLINT_MSG = re.compile(
+_ESLINT_MSG = lazy_compile(
     r"^\s+(?P<line>\d+):(?P<column>\d+)\s+(?P<severity>error|warning)\s+(?P<message>.+?)"
     r"(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?\s*$"
 )
-_ESLINT_FILE = re.compile(r"^(?P<file>(?:[A-Za-z]:[\\/]|/|\.{1,2}[\\/]|[\w@.-]+[\\/])\S.*?)\s*$")
-_ESLINT_SUMMARY = re.compile(r"^\s*(?:✖|X) \d+ problems? \(")
+_ESLINT_FILE = lazy_compile(r"^(?P<file>(?:[A-Za-z]:[\\/]|/|\.{1,2}[\\/]|[\w@.-]+[\\/])\S.*?)\s*$")
+_ESLINT_SUMMARY = lazy_compile(r"^\s*(?:✖|X) \d+ problems? \(")
 
 
 class _EslintBlock:

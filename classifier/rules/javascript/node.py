@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..js_frames import (
@@ -23,12 +24,12 @@ from ..registry import rule
 # The throw site Node prints above an uncaught error: `file:line`, the source
 # line, a caret line, a blank line.
 # mocha prefixes it with "Exception during run: " when a spec file fails to load.
-_THROW_SITE = re.compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
+_THROW_SITE = lazy_compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
 _ERROR_LINE = (
     r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error)(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
 )
-_PROP_CODE = re.compile(r"^\s+code: '(?P<code>\w+)'")
-_NAME_NOT_DEFINED = re.compile(r"^(?P<name>[\w$]+) is not defined$")
+_PROP_CODE = lazy_compile(r"^\s+code: '(?P<code>\w+)'")
+_NAME_NOT_DEFINED = lazy_compile(r"^(?P<name>[\w$]+) is not defined$")
 
 
 @dataclass(slots=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     pass
 
 # npm packages that are plugins (or shareable configs) of a tool.
-_PLUGIN_NAME = re.compile(
+_PLUGIN_NAME = lazy_compile(
     r"(?:@[\w.-]{1,100}/)?[\w.-]{0,200}?(?:plugin|(?:eslint|prettier|babel)-(?:config|preset))[\w.-]{0,200}"
 )
 
@@ -34,7 +35,7 @@ _DEPENDENCY = (
     re.compile(r"ESLint couldn't find the (?:plugin|config) \"(?P<dep>[^\"]+)\""),
     re.compile(r"Error importing plugin \"(?P<plugin>[^\"]+)\": No module named '(?P<dep>[^']+)'"),
 )
-_MYPY_AT = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
+_MYPY_AT = lazy_compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
 
 
 @rule(
@@ -115,10 +116,10 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
     return None
 
 
-_REQUIRE_ENTRY = re.compile(
+_REQUIRE_ENTRY = lazy_compile(
     r"^- (?=\S{1,4096}\s*$)(?P<path>\S*(?P<dir>(?:/plugins?/|\\plugins?\\)(?P<plugin>[^/\\\s]+))[/\\]\S+?)\s*$"
 )
-_CANNOT_FIND = re.compile(r"Cannot find module '(?P<dep>[^']+)'")
+_CANNOT_FIND = lazy_compile(r"Cannot find module '(?P<dep>[^']+)'")
 
 
 @rule(
