@@ -103,6 +103,14 @@ class _Test:
     signal: str
     log_line: int
     messages: list[tuple[str, int, str]] = field(default_factory=list)
+    race: list[tuple[str, int]] = field(default_factory=list)  # the race report's project frames
+
+
+# `go test -race`: `WARNING: DATA RACE` and its goroutines' frames, printed
+# before the test's `--- FAIL:` (`testing.go:1319: race detected during
+# execution of test`, a line of Go's testing package, is its only message)
+_RACE_FRAME = lazy_compile(r"^\s+(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+_RACE_DETECTED = "race detected during execution of test"
 
 
 class _GoTestRun:
@@ -122,6 +130,8 @@ class _GoTestRun:
         self.panic: str | None = None
         self.frames: list[tuple[str, int]] = []  # goroutine frames in the project
         self._done = False
+        self._racing = False
+        self._race: list[tuple[str, int]] = []  # frames of the race report being read
         name = m.group("name")
         before = ctx.before(200)
         start = next(
@@ -132,9 +142,13 @@ class _GoTestRun:
             ),
             None,
         )
-        if start is not None:
-            for line in before[start:]:
-                self._read(line, 0)
+        if start is None:  # no `=== RUN` (go test without -v): a race report just above
+            start = next(
+                (i for i in range(len(before) - 1, -1, -1) if before[i] == "WARNING: DATA RACE"),
+                len(before),
+            )
+        for line in before[start:]:
+            self._read(line, 0)
         self._read(ctx.line, ctx.line_no)
 
     def feed(self, line: str, line_no: int) -> bool:
@@ -153,8 +167,18 @@ class _GoTestRun:
         fail = _FAIL.match(line) if "--- FAIL: " in line else None
         if fail:
             name = fail.group("name")
-            self.failed.append(_Test(name, line.strip(), line_no, list(self.logs.get(name, []))))
-            self.current = name
+            test = _Test(name, line.strip(), line_no, list(self.logs.get(name, [])), self._race)
+            self.failed.append(test)
+            self.current, self._race, self._racing = name, [], False
+            return
+        if line == "WARNING: DATA RACE":
+            self._racing, self._race = True, []
+            return
+        if self._racing:
+            race = _RACE_FRAME.match(line) if ".go:" in line else None
+            if race and self.ctx.in_project(race.group("file")):
+                self._race.append((race.group("file"), int(race.group("line"))))
+            self._racing = not line.startswith("=================")
             return
         if "--- " in line and _PASS.match(line):
             self.current = None
@@ -203,7 +227,15 @@ class _GoTestRun:
         message = "test failed"
         related: list[tuple[str, int | None, int | None, str]] = []
         category: FailureType | None = None
-        if t.messages:
+        if t.race and (not t.messages or t.messages[0][2].startswith(_RACE_DETECTED)):
+            # the race's first project frame, not testing.go's line
+            (file, line), message = t.race[0], _RACE_DETECTED
+            related = [
+                (f, n, None, "") for f, n in dict.fromkeys(t.race[1:]) if (f, n) != (file, line)
+            ]
+            hint["race"] = True
+            hint["why"] = message
+        elif t.messages:
             file, line, message = t.messages[0]
             file = self._locate(file)
             hint["messages"] = [f"{f}:{n}: {text}" for f, n, text in t.messages]
@@ -288,9 +320,13 @@ def go_test(m: re.Match[str], ctx: LineContext) -> Block:
     want Y" / "= X, want Y" give hint["actual"] and hint["expected"].
     A panic (`panic: runtime error: ...` and the goroutine trace) is the
     message of the test that was running; its first frame inside the
-    project is the location, the further ones related locations.  `---
-    PASS` lines and tests named TestErrorHandling that pass are not
-    failures.
+    project is the location, the further ones related locations.  A data
+    race (`go test -race`: `WARNING: DATA RACE` and its goroutines'
+    frames, printed before the test's `--- FAIL:`, whose only message is
+    `testing.go:1319: race detected during execution of test`, a line of
+    Go's testing package) is placed at the race report's first project
+    frame (hint["race"]).  `--- PASS` lines and tests named
+    TestErrorHandling that pass are not failures.
 
     Example output (`go test ./...`, go 1.19.8):
         --- FAIL: TestAdd (0.00s)
