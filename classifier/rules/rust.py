@@ -238,7 +238,8 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     assert_eq!(actual, expected) convention).  Backtrace frames inside the
     project are related locations.  The `test x ... FAILED` lines and the
     `failures:` list repeat what the panic said and are not records; a panic
-    of the `main` thread (cargo run) is not a test failure: it is rust.panic's.
+    of the `main` thread (cargo run) or of an unnamed spawned thread is not a
+    test failure: it is rust.panic's.
 
     Example output (`cargo test`, cargo 1.95.0):
         thread 'tests::it_works' (10514) panicked at src/lib.rs:15:9:
@@ -256,7 +257,7 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     full = PANIC_NEW.match(ctx.line) or PANIC_OLD.match(ctx.line)
     if full is None:
         return None
-    if full.group("thread") != "main":
+    if full.group("thread") not in _PROGRAM_THREADS:
         return RustPanic(full, ctx)
     # `main` panicking is a program's crash (cargo run), unless it is a doc
     # test's generated program: its `---- ... stdout ----` header is just above
@@ -267,11 +268,15 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     return None
 
 
+# the threads of a program, never a test's: libtest names each test's thread
+_PROGRAM_THREADS = frozenset({"main", "<unnamed>"})
+
+
 @rule(
     id="rust.panic",
     category=FailureType.COMPILE,
     tool="cargo",
-    pattern=r"^thread 'main'(?: \(\d+\))? panicked at ",
+    pattern=r"^thread '(?:main|<unnamed>)'(?: \(\d+\))? panicked at ",
     triggers=(" panicked at ",),
     url="https://doc.rust-lang.org/std/macro.panic.html",
 )
@@ -279,9 +284,10 @@ def rust_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     """A Rust program that panicked (`cargo run`, a built binary).
 
     What it detects: `thread 'main' (18669) panicked at src/main.rs:2:5:`
-    (or the older `thread 'main' panicked at 'msg', src/main.rs:2:5`) that
-    rust.test_panic leaves out, being no test's thread nor a doc test's
-    program, with the panic message under it and, under RUST_BACKTRACE=1,
+    (or the older `thread 'main' panicked at 'msg', src/main.rs:2:5`), and
+    a spawned thread's `thread '<unnamed>' panicked at ...` (libtest names
+    every test's thread after the test), that rust.test_panic leaves out,
+    being no test's thread nor a doc test's program, with the panic message under it and, under RUST_BACKTRACE=1,
     the backtrace.  The record sits at the panic's location (for
     unwrap/expect, the caller's line), or at the innermost backtrace frame
     in the project when the panic is inside a dependency; the message is
