@@ -444,3 +444,45 @@ def go_panic(m: re.Match[str], ctx: LineContext) -> Block:
     https://pkg.go.dev/runtime#hdr-Environment_Variables (GOTRACEBACK)
     """
     return GoCrash(m.group("kind"), m.group("message").strip(), ctx)
+
+
+@rule(
+    id="go.no_module",
+    category=FailureType.COMPILE,
+    tool="go",
+    pattern=(
+        r"^(?:go: (?P<nofile>go\.mod file not found in current directory or any parent directory)"
+        r"|pattern (?P<pattern>\S+): directory prefix \S+ does not contain main module"
+        r"|go: (?P<cannot>cannot find main module)).*$"
+    ),
+    triggers=("go.mod file not found", "does not contain main module", "cannot find main module"),
+    url="https://go.dev/ref/mod#go-mod-init",
+)
+def go_no_module(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A go command run where no module is: no go.mod in the folder or above.
+
+    What it detects: `go: go.mod file not found in current directory or any
+    parent directory; see 'go help modules'` (`go build`, `go run .`, `go
+    mod tidy`), `pattern ./...: directory prefix . does not contain main
+    module or its selected dependencies` (`go build ./...`, `go test
+    ./...`) and `go: cannot find main module, but found .git/config`.
+    There is no file to point at: the record has no location and
+    hint["suggestion"] is `go mod init`.
+
+    Example output (`go run .`, go 1.19.8, a folder without go.mod):
+        go: go.mod file not found in current directory or any parent directory; see 'go help modules'
+
+    Recipe: compile: escalated with the suggestion (`go mod init
+    <module path>` needs the module's path, which only the developer knows);
+    nothing is run.
+
+    References: https://go.dev/ref/mod#go-mod-init,
+    https://go.dev/ref/mod#mod-commands
+    """
+    line = ctx.line.strip()
+    return Hit(
+        signal=line,
+        message=line,
+        hint={"suggestion": "go mod init", "pattern": m.group("pattern") or ""},
+        key=("go no module",),  # one record however many go commands said it
+    )
