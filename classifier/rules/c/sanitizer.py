@@ -1,5 +1,6 @@
-"""C and C++ (and anything built with -fsanitize): the sanitizers' reports
-(AddressSanitizer, LeakSanitizer, ThreadSanitizer, MemorySanitizer)."""
+"""C and C++ programs' run-time reports: the sanitizers' (AddressSanitizer,
+LeakSanitizer, ThreadSanitizer, MemorySanitizer; anything built with
+-fsanitize) and the C++ runtime's uncaught exception."""
 
 from __future__ import annotations
 
@@ -133,3 +134,68 @@ def c_sanitizer(m: re.Match[str], ctx: LineContext) -> Block:
     https://clang.llvm.org/docs/ThreadSanitizer.html
     """
     return _SanitizerReport(m, ctx)
+
+
+@rule(
+    id="c.uncaught_exception",
+    category=FailureType.COMPILE,
+    tool="c++",
+    pattern=r"^terminate called after throwing an instance of '(?P<exc>[^']+)'$",
+    triggers=("terminate called after throwing",),
+    url="https://en.cppreference.com/w/cpp/error/terminate",
+)
+def c_uncaught_exception(m: re.Match[str], ctx: LineContext) -> Block:
+    """A C++ program ended by an exception nothing caught (libstdc++).
+
+    What it detects: `terminate called after throwing an instance of
+    'std::runtime_error'` and the `  what():  cart is empty` line under it
+    (the exception's message).  The C++ runtime prints no location: the
+    record has none; hint["exception"] is the type, hint["why"] the
+    message.  (`faultlens run` alone only knew the exit status, 134, and
+    reported it as infra.)
+
+    Example output (`./app`, g++ 12.2.0):
+        terminate called after throwing an instance of 'std::runtime_error'
+          what():  cart is empty
+
+    Recipe: compile: the crash is the code's; nothing is changed
+    automatically, the record is escalated with the exception and its
+    message (run it under a debugger, `catch throw`, for the location).
+
+    References: https://en.cppreference.com/w/cpp/error/terminate,
+    https://gcc.gnu.org/onlinedocs/libstdc++/manual/termination.html
+    """
+    return _Terminate(m, ctx)
+
+
+class _Terminate:
+    """The `  what():  message` line under libstdc++'s terminate message."""
+
+    max_lines = 2
+
+    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+        self.exc = m.group("exc")
+        self.signal = ctx.line.strip()
+        self.log_line = ctx.line_no
+        self.what: str | None = None
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if self.what is None and line.startswith("  what():  "):
+            self.what = line[len("  what():  ") :].strip()
+            return True
+        return False
+
+    def finish(self) -> Iterable[Hit]:
+        hint: dict[str, Any] = {"exception": self.exc}
+        if self.what:
+            hint["why"] = self.what[:500]
+        what = f": {self.what}" if self.what else ""
+        return [
+            Hit(
+                signal=self.signal,
+                message=f"uncaught {self.exc}{what}",
+                log_line=self.log_line,
+                hint=hint,
+                key=("c++ terminate", self.log_line),
+            )
+        ]
