@@ -130,7 +130,8 @@ class _ZigTestFailure:
         if frame := _FRAME.match(line):
             self.frames.append((frame.group("file"), int(frame.group("line"))))
         elif self.indented and not self.message and line.strip():
-            self.message = line.strip()
+            # a crashed test's stderr: `thread 22363 panic: index out of bounds: ...`
+            self.message = _THREAD_PANIC.sub("panic: ", line.strip(), count=1)
         return True
 
     def finish(self) -> Iterable[Hit]:
@@ -155,6 +156,7 @@ class _ZigTestFailure:
         ]
 
 
+_THREAD_PANIC = lazy_compile(r"^thread \d+ panic: ")
 _ZIG_TEST_LINE = lazy_compile(r"^\d+/\d+ (?P<test>\S.*?)\.\.\.(?P<message>.*)$")
 
 
@@ -162,8 +164,11 @@ _ZIG_TEST_LINE = lazy_compile(r"^\d+/\d+ (?P<test>\S.*?)\.\.\.(?P<message>.*)$")
     id="zig.test",
     category=FailureType.TEST,
     tool="zig test",
-    pattern=r"^FAIL \((?P<error>\w+)\)$|^error: '(?P<test>[^']+)' failed:(?P<rest>.*)$",
-    triggers=("FAIL (", "' failed:"),
+    pattern=(
+        r"^FAIL \((?P<error>\w+)\)$"
+        r"|^error: '(?P<test>[^']+)' (?:failed:|terminated with signal \w+ with stderr:)(?P<rest>.*)$"
+    ),
+    triggers=("FAIL (", "' failed:", "' terminated with signal "),
     url="https://ziglang.org/documentation/master/#Zig-Test",
     priority=1,  # before jest.failure, whose `FAIL <path>` pattern fits `FAIL (Error)`
 )
@@ -173,7 +178,10 @@ def zig_test(m: re.Match[str], ctx: LineContext) -> Block | None:
     What it detects: `zig test`'s `1/2 cart.test.counts the
     quantities...expected 3, found 2` and `FAIL (TestExpectedEqual)`, and
     `zig build test`'s `error: 'cart.test.counts the quantities' failed:`
-    with the message indented under it; then the error return trace,
+    with the message indented under it (a test that panicked: `error:
+    'cart.test.third price' terminated with signal ABRT with stderr:` and
+    the indented `thread 22363 panic: ...`, its message `panic: ...`);
+    then the error return trace (or the panic's stack trace),
     `src/cart.zig:31:5: 0x124fb96 in test.counts the quantities (cart.zig)`
     frames, whose innermost frame in the project (not std's testing.zig)
     is the location.  hint["test_id"] is the test's name, hint["expected"]
@@ -314,7 +322,7 @@ def zig_build_failed(m: re.Match[str], ctx: LineContext) -> Hit:
     What it detects: `Build Summary: 1/3 steps succeeded (1 failed); 1/2
     tests passed (1 failed)`.  It repeats the compile errors or test
     failures above it: a fallback (Hit.key FALLBACK, confidence 0.5),
-    dropped when those were read.  Failed tests make it test, the rest
+    dropped when those were read.  Failed or crashed tests make it test, the rest
     compile.
 
     Example output (`zig build test`, Zig 0.17.1):
@@ -324,7 +332,7 @@ def zig_build_failed(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://ziglang.org/learn/build-system/
     """
-    test = bool(re.search(r"tests passed \(\d+ failed\)", ctx.line))
+    test = bool(re.search(r"tests passed \([^)]*\b(?:failed|crashed)\b", ctx.line))
     return Hit(
         signal=ctx.line.strip(),
         message=ctx.line.strip(),
