@@ -11,7 +11,15 @@ from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
 from .causes import environment_cause, infra_env
 from .registry import rule
 from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
-from .rust_panic import DOC_TEST, PANIC_NEW, PANIC_OLD, ProgramPanic, RustPanic, doc_hint
+from .rust_panic import (
+    DOC_TEST,
+    PANIC_NEW,
+    PANIC_OLD,
+    BuildScriptFailure,
+    ProgramPanic,
+    RustPanic,
+    doc_hint,
+)
 from .rust_resolve import HEAD as RESOLVE_HEAD
 from .rust_resolve import CargoResolve
 
@@ -465,3 +473,42 @@ def rust_cargo_resolve(m: re.Match[str], ctx: LineContext) -> CargoResolve:
     https://doc.rust-lang.org/cargo/commands/cargo-fetch.html
     """
     return CargoResolve(m, ctx)
+
+
+@rule(
+    id="rust.build_script",
+    category=FailureType.COMPILE,
+    tool="cargo",
+    pattern=r"^error: failed to run custom build command for `(?P<package>[^`]+)`$",
+    triggers=("failed to run custom build command for",),
+    url="https://doc.rust-lang.org/cargo/reference/build-scripts.html",
+)
+def rust_build_script(m: re.Match[str], ctx: LineContext) -> Block:
+    """A package's build script (build.rs) that failed during cargo build.
+
+    What it detects: `error: failed to run custom build command for
+    `shop v0.1.0 (/src/shop)`` and what cargo prints under it: `Caused by:`,
+    `process didn't exit successfully: ...` and the script's indented
+    `--- stdout` / `--- stderr`.  A panic of the script (`thread 'main'
+    panicked at build.rs:2:45:`) places the record at that line of the
+    package's build.rs, its message the record's; otherwise the last lines
+    of the script's output are the message.  `.expect("X must be set")` on
+    a missing environment variable (`NotPresent`) and a network error are
+    infra; hint["package"] is the package.
+
+    Example output (`cargo build`, cargo 1.95.0):
+        error: failed to run custom build command for `buildrs v0.1.0 (/src/buildrs)`
+
+        Caused by:
+          process didn't exit successfully: `/src/buildrs/target/debug/build/buildrs-dd713ab8d04f19cd/build-script-build` (exit status: 101)
+          --- stderr
+
+          thread 'main' (27106) panicked at build.rs:2:45:
+          SHOP_PROTO_DIR must be set: NotPresent
+
+    Recipe: compile (infra for the environment): escalated with the
+    script's message; nothing is changed automatically.
+
+    References: https://doc.rust-lang.org/cargo/reference/build-scripts.html
+    """
+    return BuildScriptFailure(m.group("package"), ctx)
