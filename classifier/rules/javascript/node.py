@@ -9,6 +9,7 @@ from typing import Any
 
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
+from ..js_causes import js_cause
 from ..js_frames import (
     Frame,
     module_hint,
@@ -28,7 +29,12 @@ _ERROR_LINE = (
     r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error)(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
 )
 _PROP_CODE = re.compile(r"^\s+code: '(?P<code>\w+)'")
+_ERRNO = re.compile(r"\bE(?:CONN\w+|NOTFOUND|TIMEDOUT|AI_AGAIN|HOSTUNREACH|NETUNREACH|PIPE)\b")
+MAX_TEXTS = 40  # property lines kept of one error ([cause]:, code:), to read a cause from
 _NAME_NOT_DEFINED = re.compile(r"^(?P<name>[\w$]+) is not defined$")
+_NO_EXPORT = re.compile(
+    r"^The requested module '(?P<module>[^']+)' does not provide an export named '(?P<name>[^']+)'"
+)
 
 
 @dataclass(slots=True)
@@ -40,12 +46,19 @@ class _ThrowSite:
 
 def _throw_site(ctx: LineContext) -> _ThrowSite | None:
     before = ctx.before(4)
-    if len(before) < 4 or before[-1].strip():
+    if len(before) < 3:
         return None
-    m = _THROW_SITE.match(before[0])
+    if not before[-1].strip():
+        header, caret = before[-4] if len(before) == 4 else "", before[-2]
+    elif before[-1].strip().strip("^") == "":
+        # An ES module's link error (a missing export) has no blank line
+        # between the caret line and the error.
+        header, caret = before[-3], before[-1]
+    else:
+        return None
+    m = _THROW_SITE.match(header)
     if m is None:
         return None
-    caret = before[2]
     column = caret.index("^") + 1 if caret.strip() == "^" or caret.rstrip().endswith("^") else None
     return _ThrowSite(m.group("file"), int(m.group("line")), column)
 
@@ -64,6 +77,7 @@ class _NodeErrorBlock:
         self.require_stack: list[str] = []
         self.state = "head"  # head -> require -> frames -> props -> tail
         self.code = m.groupdict().get("code")
+        self.texts: list[str] = []
 
     def feed(self, line: str, line_no: int) -> bool:
         s = line.strip()
@@ -73,6 +87,8 @@ class _NodeErrorBlock:
             pc = _PROP_CODE.match(line)
             if pc and not self.code:
                 self.code = pc.group("code")
+            if len(self.texts) < MAX_TEXTS:
+                self.texts.append(line.strip())
             if line.startswith("}"):
                 self.state = "tail"
             return True
@@ -113,14 +129,28 @@ class _NodeErrorBlock:
             file = importer or (self.require_stack[0] if self.require_stack else None)
         elif not site_internal:
             file, line, column = site.file, site.line, site.column
-        else:
+        cause = js_cause(self.signal, self.texts) if self.kind == "uncaught" else None
+        if cause is not None and (
+            cause.hint.get("cause") != "network"
+            or not any(_ERRNO.search(t) for t in (self.signal, *self.texts))
+        ):
+            # Only a socket's error is a cause here (as for a Python traceback):
+            # a missing name or module is the program's own error (read below),
+            # and so is a network word in a message the program wrote
+            # ("connection refused: bad url"), which carries no errno code.
+            cause = None
+        if file is None and self.kind != "module":
             return
+        if cause is not None:
+            hint.update(cause.hint)
         if self.kind == "module":
             hint.update(module_hint(m.group("module")))
             message = m.group(0).split(": ", 1)[1]
         name = _NAME_NOT_DEFINED.match(message)
         if name:
             hint["name"] = name.group("name")
+        if self.kind == "syntax" and (export := _NO_EXPORT.match(message)):
+            hint.update(module=export.group("module"), missing_export=export.group("name"))
         yield Hit(
             signal=self.signal,
             message=message,
@@ -132,6 +162,7 @@ class _NodeErrorBlock:
             hint=hint,
             related=related(self.frames, frame),
             confidence=1.0 if self.kind != "uncaught" else 0.8,
+            category=cause.category if cause is not None else None,
         )
 
 
@@ -195,6 +226,11 @@ def node_syntax_error(m: re.Match[str], ctx: LineContext) -> Block | None:
     throw-site header `file:line` (or `file:///...:line` for ES modules);
     the header names the file that does not parse, so it is the location
     (the caret gives the column); the stack below only shows who loaded it.
+    An ES module importing a name its module does not export fails the
+    same way at link time, printed without the blank line under the caret
+    (`SyntaxError: The requested module './money.js' does not provide an
+    export named 'roundPrice'`): the record is on the import, with the
+    `module` and the `missing_export` in the hint.
 
     Example output (`node index.js`, Node.js 20.20.2):
         /work/app/src/cart.js:2
@@ -226,8 +262,14 @@ def node_uncaught(m: re.Match[str], ctx: LineContext) -> Block | None:
     exception, under its throw-site header (`file:line`, source, caret,
     blank line), with the stack. The location is the innermost frame inside
     the project (files that exist under the cwd, not node_modules nor
-    `node:` internals), else the throw site. An error Node reports with no
-    frame in the project and an internal throw site gives no record.
+    `node:` internals), else the throw site (`at async file:///app/main.mjs`
+    is a module's top-level await). An error whose stack has no frame in
+    the project and whose throw site is internal gives no record (the
+    other rules read what it says). An error that names a cause is the
+    cause's: a socket's error (`connect ECONNREFUSED 127.0.0.1:5432`, by
+    itself or as the `[cause]:` of `TypeError: fetch failed`) is infra and
+    transient (hint `kind`, `host`, `port`); a network word in the
+    program's own message, with no errno code, is not a cause.
 
     Example output (`node index.js`, Node.js 20.20.2):
         /work/app/src/cart.js:2
@@ -241,6 +283,7 @@ def node_uncaught(m: re.Match[str], ctx: LineContext) -> Block | None:
     Recipe: compile: the program is wrong as written; for "x is not
     defined" the missing `name` goes into the hint for the missing-import
     step. Confidence 0.8: a runtime error may also come from bad input.
+    infra (a service that did not answer): retried with backoff.
 
     References: https://nodejs.org/api/errors.html#errors
     """
