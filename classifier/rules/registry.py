@@ -21,6 +21,7 @@ FAMILIES: tuple[str, ...] = (
     "typescript",
     "javascript",
     "js_test",
+    "ava",
     "npm",
     "python",
     "python_test",
