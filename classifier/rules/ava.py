@@ -72,7 +72,7 @@ _SECTION = re.compile(
 _NO_TESTS = re.compile(r"^  ✘ No tests found in (?P<file>[^\s,]+)(?:, .*)?$")
 _EXITED = re.compile(r"^  ✘ (?P<file>\S+) exited with a non-zero exit code: (?P<code>\d+)$")
 _LOCATION = re.compile(r"^  (?P<file>[^\s:]+\.[cm]?[jt]sx?):(?P<line>\d+)$")
-_EXCERPT = re.compile(r"^\s+\d+: ")
+_EXCERPT = re.compile(r"^\s+\d+:(?: |$)")  # an excerpt line may be empty
 _ERROR = re.compile(r"^\s+(?P<error>(?:[A-Z]\w*)?Error(?: \[\w+\])?: .*)$")
 _COUNTS = re.compile(
     r"^  \d+ (?:tests?|known failures?|uncaught exceptions?|unhandled rejections?)\b"

@@ -6,7 +6,9 @@ test('joins words with underscores', t => {
 });
 
 test('counts words', t => {
+  // three words, two spaces
   t.is(wordCount('a b c'), 3);
+
 });
 
 test('titles', t => {
