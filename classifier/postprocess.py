@@ -259,16 +259,22 @@ def drop_redundant_fallbacks(classifier: Classifier) -> None:
     """Drop the summary records ("could not compile", "make: *** Error 1")
     when a more specific record explains the failure.
 
-    A rule marks such a summary with `Hit.key = (FALLBACK, ...)`; the engine
-    stores it under the key `(category, FALLBACK, ...)`.  The summary stands
-    only when it is all that was found (a truncated log, an error format no
-    rule knows), so a failed run is never reported as clean.
+    A rule marks such a summary with `Hit.key = (FALLBACK, TOOL, ...)`; the
+    engine stores it under the key `(category, FALLBACK, TOOL, ...)`.  The
+    summary stands unless a record of what TOOL runs explains it
+    (classifier/summaries.py): a truncated log, an error format no rule
+    knows, another tool's failure in the same log do not, so a failed run is
+    never reported as clean.
     """
     records = classifier._records
     summaries = [k for k in records if _is_summary(k)]
     if summaries and len(summaries) < len(records):
+        from .summaries import explained
+
+        specific = [r.rule for k, r in records.items() if not _is_summary(k)]
         for k in summaries:
-            del records[k]
+            if explained(k[2] if len(k) > 2 else None, specific):
+                del records[k]
 
 
 def place_conflict(r: FailureRecord, cwd: Path) -> None:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 
-# CSI sequences (colours, cursor moves), OSC sequences (hyperlinks, titles;
-# an unterminated one ends at the line end, never swallowing later lines),
-# every other escape (ESC, intermediates, a final byte: `ESC c`, `ESC ( B`,
-# `ESC 7`), and an ESC left alone.
+# CSI sequences (colours, cursor moves), the string sequences (OSC:
+# hyperlinks, titles; APC: Buildkite's `ESC _ bk;t=<ms> BEL` timestamp before
+# every line; DCS, PM, SOS), which end at BEL or ST and, unterminated, at the
+# line end (never swallowing later lines), every other escape (ESC,
+# intermediates, a final byte: `ESC c`, `ESC ( B`, `ESC 7`), and an ESC left
+# alone.
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
+    r"|\x1b[\]_P^X][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
     r"|\x1b[ -/]*[0-~]?"
     r"|\x9b[0-?]*[ -/]*[@-~]"
 )
@@ -23,7 +25,7 @@ _ANSI = re.compile(
 
 _ANSI_BYTES = re.compile(
     rb"\x1b\[[0-?]*[ -/]*[@-~]"
-    rb"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
+    rb"|\x1b[\]_P^X][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
     rb"|\x1b[ -/]*[0-~]?"
 )
 
@@ -105,8 +107,13 @@ def _escape_free(
     return out
 
 
-# GitHub Actions' downloaded logs start every line with an ISO-8601 timestamp.
-_RUNNER_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
+# CI runners' logs start every line with an ISO-8601 timestamp: GitHub
+# Actions' downloaded logs (`2026-12-01T10:00:00.1234567Z `), GitLab's raw job
+# logs from runner 17 with FF_TIMESTAMPS and by default since 18.7, whose
+# timestamp is followed by 2 hex digits, the stream (O stdout, E stderr) and a
+# flag (`+` when the line continues the one before):
+# `2026-12-01T10:00:00.123456Z 00O `.
+_RUNNER_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z (?:[0-9a-f]{2}[EO][ +])?")
 
 
 def decode_line(raw: bytes) -> str:
@@ -121,13 +128,33 @@ def _shown(text: str) -> str:
     return _unstamped(visible(text))
 
 
+# What a container build or run puts before each line of the program it runs:
+# BuildKit's plain progress (`#12 3.456 `: the step, the seconds since it
+# began) and docker compose's service column (`web-1  | `, `web_1  | ` before
+# compose v2).
+_CONTAINER_PREFIX = re.compile(r"#\d+ \d+\.\d+ |[\w.-]+[-_]\d+ +\| ")
+
+
 def _unstamped(line: str) -> str:
-    """The line without a CI runner's timestamp prefix."""
+    """The line without a CI runner's timestamp prefix, then without a
+    container build's or service's prefix."""
     if len(line) > 21 and line[4] == "-" and line[10] == "T":
         stamp = _RUNNER_STAMP.match(line)
         if stamp:
             line = line[stamp.end() :]
+    for _ in range(3):  # nested: a service's column inside a build step's, and so on
+        if line[:1] != "#" and " | " not in line:
+            break
+        prefix = _CONTAINER_PREFIX.match(line)
+        if prefix is None:
+            break
+        line = line[prefix.end() :]
     return line
+
+
+def _prefixed(line: str) -> bool:
+    """Whether `_unstamped` may change the line (a cheap test first)."""
+    return "Z " in line or line[:1] == "#" or " | " in line
 
 
 def decode_lines(raw: bytes) -> list[str]:
@@ -135,17 +162,17 @@ def decode_lines(raw: bytes) -> list[str]:
 
     Valid UTF-8 decodes the same whole as line by line (a newline is never
     part of a multi-byte sequence); without a CR no line needs `visible`;
-    only a line with "Z " can have a runner's timestamp (ASCII bytes are the
-    same characters in UTF-8).  Anything else takes the line-by-line path,
-    so the result is always the same."""
+    only a line `_prefixed` names can lose a runner's or a container's
+    prefix (ASCII bytes are the same characters in UTF-8).  Anything else
+    takes the line-by-line path, so the result is always the same."""
     if b"\r" not in raw:
         try:
             lines = raw.decode("utf-8").split("\n")
         except UnicodeDecodeError:
             pass
         else:
-            if b"Z " in raw:
-                return [_unstamped(line) if "Z " in line else line for line in lines]
+            if b"Z " in raw or b"#" in raw or b" | " in raw:
+                return [_unstamped(line) if _prefixed(line) else line for line in lines]
             return lines
     return [decode_line(x) for x in raw.split(b"\n")]
 

@@ -48,6 +48,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .js_frames import Frame, parse_frame
@@ -56,28 +57,28 @@ from .registry import rule
 
 ECOSYSTEM = "JavaScript"
 
-_START = re.compile(
+_START = lazy_compile(
     r"^  (?:✘ \[fail\]: .+"
     r"|(?:Uncaught exception|Unhandled rejection) in \S+"
     r"|✘ (?:No tests found in \S+?(?:, .*)?|Exiting due to process\.exit\(\) when running \S+"
     r"|\S+ exited with a non-zero exit code: \d+))$"
 )
-_FAIL = re.compile(r"^  ✘ \[fail\]: (?P<text>.+)$")
-_PROGRESS = re.compile(r"^  (?:✔|✘|◌) |^  - \[(?:skip|todo)\]")
-_SECTION = re.compile(
+_FAIL = lazy_compile(r"^  ✘ \[fail\]: (?P<text>.+)$")
+_PROGRESS = lazy_compile(r"^  (?:✔|✘|◌) |^  - \[(?:skip|todo)\]")
+_SECTION = lazy_compile(
     r"^  (?:(?P<kind>Uncaught exception|Unhandled rejection) in (?P<file>\S+)"
     r"|✘ Exiting due to process\.exit\(\) when running (?P<exit_file>\S+))$"
 )
 # AVA 7 adds ", make sure to import "ava" at the top of your test file"
-_NO_TESTS = re.compile(r"^  ✘ No tests found in (?P<file>[^\s,]+)(?:, .*)?$")
-_EXITED = re.compile(r"^  ✘ (?P<file>\S+) exited with a non-zero exit code: (?P<code>\d+)$")
-_LOCATION = re.compile(r"^  (?P<file>[^\s:]+\.[cm]?[jt]sx?):(?P<line>\d+)$")
-_EXCERPT = re.compile(r"^\s+\d+:(?: |$)")  # an excerpt line may be empty
-_ERROR = re.compile(r"^\s+(?P<error>(?:[A-Z]\w*)?Error(?: \[\w+\])?: .*)$")
-_COUNTS = re.compile(
+_NO_TESTS = lazy_compile(r"^  ✘ No tests found in (?P<file>[^\s,]+)(?:, .*)?$")
+_EXITED = lazy_compile(r"^  ✘ (?P<file>\S+) exited with a non-zero exit code: (?P<code>\d+)$")
+_LOCATION = lazy_compile(r"^  (?P<file>[^\s:]+\.[cm]?[jt]sx?):(?P<line>\d+)$")
+_EXCERPT = lazy_compile(r"^\s+\d+:(?: |$)")  # an excerpt line may be empty
+_ERROR = lazy_compile(r"^\s+(?P<error>(?:[A-Z]\w*)?Error(?: \[\w+\])?: .*)$")
+_COUNTS = lazy_compile(
     r"^  \d+ (?:tests?|known failures?|uncaught exceptions?|unhandled rejections?)\b"
 )
-_DIFF = re.compile(r"^  (?P<sign>[-+]) (?P<value>.*)$")
+_DIFF = lazy_compile(r"^  (?P<sign>[-+]) (?P<value>.*)$")
 _TEST_CALL = "/ava/lib/test.js"  # the frame that called the test function
 
 

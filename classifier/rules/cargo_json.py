@@ -7,11 +7,12 @@ import json
 import re
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .registry import rule
 
-_NAME = re.compile(
+_NAME = lazy_compile(
     r"^cannot find (?:value|type|function|struct|macro|trait|crate|module) `(?P<name>[^`]+)`"
 )
 

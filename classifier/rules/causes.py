@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 
 # -- network -------------------------------------------------------------------
@@ -115,7 +116,9 @@ _ADDRESSES: tuple[re.Pattern[str], ...] = (
     ),
 )
 # In source lines shown by a report: a ("host", port) pair.
-_CODE_PAIR = re.compile(r"""\(\s*['"](?P<host>[A-Za-z0-9.:-]+)['"]\s*,\s*(?P<port>\d{1,5})\s*\)""")
+_CODE_PAIR = lazy_compile(
+    r"""\(\s*['"](?P<host>[A-Za-z0-9.:-]+)['"]\s*,\s*(?P<port>\d{1,5})\s*\)"""
+)
 
 
 def network_kind(text: str) -> str | None:
@@ -183,7 +186,7 @@ _ENV_NEEDLES = (
     "empty",
     "provided",
 )
-_CODE_ENV = re.compile(
+_CODE_ENV = lazy_compile(
     r"""(?:environ\s*\[\s*|environ\.get\(\s*|getenv\(\s*|env::var(?:_os)?\(\s*|Getenv\(\s*|LookupEnv\(\s*|ENV\[\s*|process\.env\[\s*)['"](?P<v>[A-Za-z_][A-Za-z0-9_]*)['"]"""
     r"|process\.env\.(?P<p>[A-Za-z_][A-Za-z0-9_]*)"
 )

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .registry import rule
@@ -86,7 +87,7 @@ _CATEGORY_ROWS: tuple[tuple[FailureType, re.Pattern[str]], ...] = (
         ),
     ),
 )
-_FILE = re.compile(
+_FILE = lazy_compile(
     r"(?:\bin\s+|\bfile\s+|^)(?P<file>(?:[\w@.-]+/)*[\w@.-]+\.(?:test|spec)\.[A-Za-z]{1,5}|(?:[\w@.-]+/)+[\w@.-]+\.[A-Za-z]{1,5}|[\w@-]+\.[A-Za-z]{1,5})(?::(?P<line>\d+))?\b"
 )
 
@@ -205,7 +206,7 @@ def coordinator_log_error(m: re.Match[str], ctx: LineContext) -> _LogEntryBlock:
     )
 
 
-_KV = re.compile(r'^\s*"?(?P<key>[A-Za-z_][\w-]*)"?\s*:\s*(?P<value>.*?),?\s*$')
+_KV = lazy_compile(r'^\s*"?(?P<key>[A-Za-z_][\w-]*)"?\s*:\s*(?P<value>.*?),?\s*$')
 
 
 def _unquote(value: str) -> str:

@@ -12,15 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
 
 ECOSYSTEM = "CSS"
-_PROBLEM = re.compile(
+_PROBLEM = lazy_compile(
     r"^\s+(?P<line>\d+):(?P<column>\d+)\s+(?P<mark>✖|⚠)\s+(?P<message>.+?)(?:\s{2,}(?P<code>[a-z@][\w@/-]*))?\s*$"
 )
-_FILE = re.compile(
+_FILE = lazy_compile(
     r"^(?P<file>\S.*?\.(?:css|scss|sass|less|sss|vue|html|svelte|astro|[jt]sx?))\s*$"
 )
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
@@ -14,11 +15,11 @@ from .stack import Frame, innermost_in_project, related_frames
 
 ECOSYSTEM = "Dart"
 
-_UNDEFINED = re.compile(
+_UNDEFINED = lazy_compile(
     r"The (?:getter|setter|method|function|name|class) '(?P<name>[^']+)' isn't defined(?: for the (?:type|class) '(?P<type>[^']+)')?"
     r"|Undefined name '(?P<name2>[^']+)'"
 )
-_URI = re.compile(r"Target of URI doesn't exist: '(?P<module>[^']+)'")
+_URI = lazy_compile(r"Target of URI doesn't exist: '(?P<module>[^']+)'")
 
 
 def dart_hint(message: str) -> dict[str, Any]:
@@ -109,9 +110,14 @@ def dart_flutter_analyze(m: re.Match[str], ctx: LineContext) -> Hit:
     return _analyzer_hit(m, ctx, "flutter analyze")
 
 
+# The caret line under a diagnostic's source line: its last line.
+_CARET = lazy_compile(r"^\s*\^+\s*$")
+
+
 class _FrontEndError:
     """`lib/cart.dart:25:71: Error: ...`, its ` - ` context lines, the
-    `Try ...` line, the source line and the carets."""
+    `Try ...` line, the source line and the carets (the last line: what
+    follows them is the next diagnostic or another program's output)."""
 
     max_lines = 20
 
@@ -120,12 +126,16 @@ class _FrontEndError:
         self.hit = hit_from_match(
             m, ctx, message=message, log_line=ctx.line_no, hint=dart_hint(message)
         )
+        self.shown = False  # the source line and its caret were printed
 
     def feed(self, line: str, line_no: int) -> bool:
-        if re.match(r"^[^\s:][^:]*?\.dart:\d+:\d+: (?:Error|Warning|Context): ", line):
-            return False
+        if self.shown or re.match(
+            r"^[^\s:][^:]*?\.dart:\d+:\d+: (?:Error|Warning|Context): ", line
+        ):
+            return False  # the caret under the source line was the diagnostic's last line
         if line.startswith("Try "):
             self.hit.hint["suggestion"] = line.strip()
+        self.shown = bool(_CARET.match(line))
         return bool(line.strip())
 
     def finish(self) -> Iterable[Hit]:
@@ -163,9 +173,9 @@ def dart_compile(m: re.Match[str], ctx: LineContext) -> Block:
 
 
 # `  test/cart_test.dart 10:5  main.<fn>` (package:test's terse frames)
-_TEST_FRAME = re.compile(r"^\s+(?P<file>[^\s:]+\.dart) (?P<line>\d+):(?P<column>\d+)\s+\S")
+_TEST_FRAME = lazy_compile(r"^\s+(?P<file>[^\s:]+\.dart) (?P<line>\d+):(?P<column>\d+)\s+\S")
 # `#1      Cart.find (package:shop/cart.dart:25:35)` (the VM's frames)
-_VM_FRAME = re.compile(
+_VM_FRAME = lazy_compile(
     r"^#\d+\s+.+? \((?P<uri>(?:package:|file://)[^)]+?\.dart):(?P<line>\d+)(?::\d+)?\)$"
 )
 

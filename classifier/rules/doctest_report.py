@@ -6,12 +6,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .python_causes import cause_of, exception_hint
 from .python_traceback import FRAME, TRACEBACK_HEAD, Raised, is_pseudo
 
-DOCTEST_AT = re.compile(r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>\S+)$')
+DOCTEST_AT = lazy_compile(r'^File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>\S+)$')
 _DOCTEST_PARTS = {"Failed example:": "example", "Expected:": "expected", "Got:": "actual"}
 
 

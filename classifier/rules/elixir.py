@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, match_above
 from .registry import rule
@@ -17,24 +18,24 @@ ECOSYSTEM = "Elixir"
 _ERRORS_DOCS = "https://hexdocs.pm/elixir/main/compatibility-and-deprecations.html"
 # `    (shop 0.1.0) lib/shop/cart.ex:12: Shop.Cart.total/1` or
 # `       test/shop/cart_test.exs:16: (test)`
-FRAME = re.compile(
+FRAME = lazy_compile(
     r"^\s+(?:\((?P<app>[\w@.-]+)(?: [\w.+-]+)?\) )?(?P<file>[^\s:()][^:()]*?\.(?:exs?|erl|hrl)):(?P<line>\d+): "
 )
-_LOCATED = re.compile(
+_LOCATED = lazy_compile(
     r"^(?P<file>[^\s:][^:]*?\.(?:exs?|eex|heex|leex)):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<message>.*)$"
 )
 _LIBRARY = ("/lib/elixir/", "/lib/erlang/", "deps/", "/usr/lib/")
-_UNDEFINED = re.compile(
+_UNDEFINED = lazy_compile(
     r"undefined function (?P<name>[\w?!]+)/(?P<arity>\d+)|function (?P<module>[\w.]+)\.(?P<fname>[\w?!]+)/\d+ is undefined"
 )
 # Mix refusing to run for the environment's sake: the Elixir version, Hex, a
 # dependency that cannot be fetched.
-_MIX_ENV = re.compile(
+_MIX_ENV = lazy_compile(
     r"You're trying to run :\w+ on Elixir v|Could not find (?:Hex|an SCM for dependency)"
     r"|Unchecked dependencies|dependenc(?:y|ies) .* (?:not available|could not be fetched)"
     r"|Could not fetch|failed to fetch|Could not resolve"
 )
-_INFRA = re.compile(
+_INFRA = lazy_compile(
     r"econnrefused|nxdomain|:timeout\b|ConnectionError|enospc|eacces", re.IGNORECASE
 )
 
@@ -156,7 +157,7 @@ def elixir_error(m: re.Match[str], ctx: LineContext) -> Block:
     return _ElixirError(m, ctx)
 
 
-_DIAGNOSTIC = re.compile(r"^\s*(?P<sev>error|warning): (?P<message>.+)$")
+_DIAGNOSTIC = lazy_compile(r"^\s*(?P<sev>error|warning): (?P<message>.+)$")
 
 
 @rule(
@@ -203,7 +204,7 @@ def elixir_diagnostic(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
-_WARNING_AT = re.compile(
+_WARNING_AT = lazy_compile(
     r"^\s+(?:└─ )?(?P<file>[^\s:][^:]*?\.(?:exs?|eex|heex)):(?P<line>\d+)(?::(?P<column>\d+))?(?:: |$)"
 )
 
@@ -346,7 +347,7 @@ class _ExUnitFailure:
         ]
 
 
-_EXUNIT_HEAD = re.compile(
+_EXUNIT_HEAD = lazy_compile(
     r"^\s+\d+\) (?P<kind>test|doctest|property) (?P<name>.+) \((?P<module>[\w.]+)\)$"
 )
 

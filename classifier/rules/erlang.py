@@ -7,17 +7,18 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, match_above
 from .registry import rule
 
 ECOSYSTEM = "Erlang"
 
-_ERLC = re.compile(
+_ERLC = lazy_compile(
     r"^(?P<file>[^\s:][^:]*?\.(?:erl|hrl|escript|yrl|xrl)):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<message>.+)$"
 )
-_UNDEFINED = re.compile(r"^function (?P<name>[\w']+)/(?P<arity>\d+) undefined$")
-_NO_INCLUDE = re.compile(r"can't find include (?:lib|file) \"(?P<module>[^\"]+)\"")
+_UNDEFINED = lazy_compile(r"^function (?P<name>[\w']+)/(?P<arity>\d+) undefined$")
+_NO_INCLUDE = lazy_compile(r"can't find include (?:lib|file) \"(?P<module>[^\"]+)\"")
 
 
 class _ErlcError:
@@ -91,8 +92,8 @@ def erlang_erlc(m: re.Match[str], ctx: LineContext) -> Block | None:
 
 
 # -- EUnit -------------------------------------------------------------------------
-_IN_FUNCTION = re.compile(r"^in function (?P<mfa>\S+) \((?P<file>[^,()]+), line (?P<line>\d+)\)$")
-_TERM = re.compile(r"\{(?P<key>expected|value),(?P<v>.+?)\}(?:\]\}|,)\s*$")
+_IN_FUNCTION = lazy_compile(r"^in function (?P<mfa>\S+) \((?P<file>[^,()]+), line (?P<line>\d+)\)$")
+_TERM = lazy_compile(r"\{(?P<key>expected|value),(?P<v>.+?)\}(?:\]\}|,)\s*$")
 
 
 class _EunitFailure:
@@ -183,7 +184,7 @@ def erlang_eunit(m: re.Match[str], ctx: LineContext) -> Block:
     return _EunitFailure(m, ctx)
 
 
-_REBAR_ITEM = re.compile(r"^\s+\d+\) (?P<module>[a-z][\w@]*):(?P<test>[\w'@]+)/(?P<arity>\d+)$")
+_REBAR_ITEM = lazy_compile(r"^\s+\d+\) (?P<module>[a-z][\w@]*):(?P<test>[\w'@]+)/(?P<arity>\d+)$")
 
 
 class _RebarEunitFailure:

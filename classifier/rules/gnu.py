@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .registry import rule
@@ -85,14 +86,14 @@ _FILE = (
     r"(?P<file>(?:[A-Za-z]:[\\/])?(?:[^\s:\"'()<>|,;=*?]*[\\/])?"
     rf"(?:[^\s:\"'()<>|,;=*?/\\]*\.(?:{_EXT})|{_BARE}))"
 )
-_SEVERITY = re.compile(
+_SEVERITY = lazy_compile(
     r"^(?:(?P<kind>[A-Za-z][\w-]{0,20})\s)?(?P<sev>fatal error|error|warning|note|info|hint|remark|help)\b\s*:?\s*",
     re.IGNORECASE,
 )
-_NOT_A_DIAGNOSTIC = re.compile(
+_NOT_A_DIAGNOSTIC = lazy_compile(
     r"^\(Each undeclared identifier is reported only once|^for each function it appears in\.\)"
 )
-_SKIP_LINE = re.compile(r"^(?:In file included from |\s+from )")
+_SKIP_LINE = lazy_compile(r"^(?:In file included from |\s+from )")
 
 
 def _triggers(suffix: str, after: str) -> tuple[str, ...]:

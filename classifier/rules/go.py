@@ -7,19 +7,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LazyPattern, LineContext, hit_from_match, match_above
 from .causes import environment_cause
 from .registry import rule
 
-_HEADER = re.compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
-_UNDEFINED = re.compile(r"^undefined: (?P<name>[\w.]+)$")
-_UNUSED = re.compile(
+_HEADER = lazy_compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
+_UNDEFINED = lazy_compile(r"^undefined: (?P<name>[\w.]+)$")
+_UNUSED = lazy_compile(
     r"^(?:(?P<a>\w+) declared (?:but|and) not used|declared and not used: (?P<b>\w+))$"
 )
-_UNUSED_IMPORT = re.compile(r'^"(?P<module>[^"]+)" imported (?:but|and) not used')
-_NO_MODULE = re.compile(r"no required module provides package (?P<module>[^\s;]+)")
-_BUT_DOES_HAVE = re.compile(
+_UNUSED_IMPORT = lazy_compile(r'^"(?P<module>[^"]+)" imported (?:but|and) not used')
+_NO_MODULE = lazy_compile(r"no required module provides package (?P<module>[^\s;]+)")
+_BUT_DOES_HAVE = lazy_compile(
     r"\.(?P<name>\w+) undefined \((?P<advice>type .+? has no field or method \w+, but does have"
     r" (?:field |method )?(?P<suggestion>\w+))\)"
 )
@@ -82,15 +83,15 @@ def go_compile(m: re.Match[str], ctx: LineContext) -> Hit:
     return hit_from_match(m, ctx, message=message, hint=hint)
 
 
-_FAIL = re.compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) \((?P<seconds>[\d.]+)s\)")
-_PASS = re.compile(r"^\s*--- (?:PASS|SKIP): ")
-_RUN = re.compile(r"^=== (?:RUN|CONT|NAME|PAUSE)\s+(?P<name>\S+)$")
-_LOG = re.compile(r"^\s+(?P<file>[^\s:][^:]*\.go):(?P<line>\d+): (?P<message>.*)$")
-_END = re.compile(r"^(?:FAIL|ok)\s+(?P<package>\S+)(?:\s|$)")
-_FRAME = re.compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+_FAIL = lazy_compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) \((?P<seconds>[\d.]+)s\)")
+_PASS = lazy_compile(r"^\s*--- (?:PASS|SKIP): ")
+_RUN = lazy_compile(r"^=== (?:RUN|CONT|NAME|PAUSE)\s+(?P<name>\S+)$")
+_LOG = lazy_compile(r"^\s+(?P<file>[^\s:][^:]*\.go):(?P<line>\d+): (?P<message>.*)$")
+_END = lazy_compile(r"^(?:FAIL|ok)\s+(?P<package>\S+)(?:\s|$)")
+_FRAME = lazy_compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
 _BUILD_ERROR = LazyPattern(r"^[^\s:][^:]*\.go:\d+:\d+: ")  # another package's build output
-_PANIC = re.compile(r"^panic: (?P<message>.+?)(?: \[recovered\])?$")
-_GOT_WANT = re.compile(
+_PANIC = lazy_compile(r"^panic: (?P<message>.+?)(?: \[recovered\])?$")
+_GOT_WANT = lazy_compile(
     r"(?:got:? (?P<actual>.+?),? want:? (?P<expected>.+)$)|(?:= (?P<actual2>.+?), want (?P<expected2>.+)$)"
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match, match_above
@@ -19,7 +20,7 @@ from .registry import rule
 
 ECOSYSTEM = "Go"
 _GO_FILE = r"(?P<file>[^\s:][^:]*\.go)"
-_PACKAGE = re.compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
+_PACKAGE = lazy_compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
 
 
 @rule(
@@ -118,7 +119,7 @@ _GOLANGCI_LINTERS = (
     "intrange",
     "canonicalheader",
 )
-_GOLANGCI_CODE = re.compile(r"^(?P<code>G\d{3}|(?:SA|S|ST|QF|U)\d{4}|[a-z]+): ")
+_GOLANGCI_CODE = lazy_compile(r"^(?P<code>G\d{3}|(?:SA|S|ST|QF|U)\d{4}|[a-z]+): ")
 
 
 @rule(
@@ -192,7 +193,7 @@ def gomod_error(m: re.Match[str], ctx: LineContext) -> Hit:
     return hit_from_match(m, ctx, code="go.mod", hint={"gomod": True})
 
 
-_UNDEFINED = re.compile(r"^undefined: (?P<name>[\w.]+)$")
+_UNDEFINED = lazy_compile(r"^undefined: (?P<name>[\w.]+)$")
 
 
 @rule(

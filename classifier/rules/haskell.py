@@ -7,26 +7,27 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext
 from .registry import rule
 
 ECOSYSTEM = "Haskell"
 
-_STACK_PREFIX = re.compile(r"^[\w.-]+> ")
+_STACK_PREFIX = lazy_compile(r"^[\w.-]+> ")
 _QUOTED = r"[‘'`](?P<{}>[^’']+)[’']"
-_NOT_IN_SCOPE = re.compile(
+_NOT_IN_SCOPE = lazy_compile(
     r"(?:Variable|Data constructor|Type constructor or class) not in scope: (?P<name>[^\s:]+)"
 )
-_SUGGESTION = re.compile(
+_SUGGESTION = lazy_compile(
     r"Perhaps (?:you meant|use) (?:one of these:\s*)?(?:variable |data constructor )?"
     + _QUOTED.format("suggestion")
 )
-_NO_MODULE = re.compile(r"Could not (?:find|load) module " + _QUOTED.format("module"))
-_EXPECTED_ACTUAL = re.compile(
+_NO_MODULE = lazy_compile(r"Could not (?:find|load) module " + _QUOTED.format("module"))
+_EXPECTED_ACTUAL = lazy_compile(
     r"Expected: (?P<expected>.+?)\s+Actual: (?P<actual>.+?)(?=\s+•|\s+In |$)"
 )
-_MATCH = re.compile(
+_MATCH = lazy_compile(
     r"Couldn't match expected type "
     + _QUOTED.format("expected")
     + r" with actual type "
@@ -47,7 +48,7 @@ def ghc_hint(text: str) -> dict[str, Any]:
     return hint
 
 
-_GHC = re.compile(
+_GHC = lazy_compile(
     r"^(?:[\w.-]+> )?(?P<file>[^\s:][^:]*?\.(?:hs|lhs|hsc|hs-boot)):(?:(?P<line>\d+):(?P<column>\d+)(?:-\d+)?|\((?P<line2>\d+),(?P<column2>\d+)\)-\(\d+,\d+\)): (?P<sev>error|warning):(?: \[(?P<code>[^\]]+)\])?\s*(?P<message>.*)$"
 )
 
@@ -141,8 +142,8 @@ def haskell_ghc(m: re.Match[str], ctx: LineContext) -> Block:
 
 
 # -- hspec -----------------------------------------------------------------------
-_HSPEC_ITEM = re.compile(r"^  (?P<n>\d+)\) (?P<path>.+)$")
-_RERUN = re.compile(r'^  To rerun use: --match "(?P<match>.+)"\s*$')
+_HSPEC_ITEM = lazy_compile(r"^  (?P<n>\d+)\) (?P<path>.+)$")
+_RERUN = lazy_compile(r'^  To rerun use: --match "(?P<match>.+)"\s*$')
 
 
 class _HspecFailure:

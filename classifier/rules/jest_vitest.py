@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from .base import Hit, LazyPattern, LineContext
 from .js_frames import DiffValues, Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, test_hit, value_lines
 
-_JEST_FILE = re.compile(r"^\s*(?P<status>FAIL|PASS)\s+(?P<file>[^\s>]+?)(?:\s+\([\d.]+ m?s\))?\s*$")
-_JEST_BULLET = re.compile(r"^  ● (?P<title>.+?)\s*$")
-_JEST_TOP = re.compile(
+_JEST_FILE = lazy_compile(
+    r"^\s*(?P<status>FAIL|PASS)\s+(?P<file>[^\s>]+?)(?:\s+\([\d.]+ m?s\))?\s*$"
+)
+_JEST_BULLET = lazy_compile(r"^  ● (?P<title>.+?)\s*$")
+_JEST_TOP = lazy_compile(
     r"^(?:Summary of all failing tests|Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites"
     r"|Determining test suites)"
 )
@@ -34,7 +37,7 @@ class _JestFailure:
 
 # Babel's parse error inside "Test suite failed to run":
 # "SyntaxError: /dir/test/a.test.js: Unexpected token (2:19)" (0-based column)
-_BABEL_SYNTAX = re.compile(
+_BABEL_SYNTAX = lazy_compile(
     r"^\s*(?P<message>SyntaxError: (?P<file>\S+?): .+?) \((?P<line>\d+):(?P<column>\d+)\)\s*$"
 )
 
@@ -119,11 +122,11 @@ class JestBlock:
 
 
 VITEST_FAIL = r"^\s*FAIL\s+(?P<file>\S+?)(?: > (?P<names>.+?)| \[ (?P<suite>\S+) \])\s*$"
-_VITEST_LOC = re.compile(
+_VITEST_LOC = lazy_compile(
     r"^\s*❯ (?:(?P<func>\S+) )?(?P<file>\S+?):(?P<line>\d+):(?P<column>\d+)\s*$"
 )
 _VITEST_FAIL = LazyPattern(VITEST_FAIL)  # (compiled on first use, as the rule's own)
-_VITEST_SEPARATOR = re.compile(r"^⎯{3,}")
+_VITEST_SEPARATOR = lazy_compile(r"^⎯{3,}")
 
 
 def vitest_frame(line: str) -> Frame | None:
@@ -213,8 +216,8 @@ class VitestBlock:
             )
 
 
-_VITEST_ORIGIN = re.compile(r'^This error originated in "(?P<file>[^"]+)" test file')
-_VITEST_LATEST = re.compile(
+_VITEST_ORIGIN = lazy_compile(r'^This error originated in "(?P<file>[^"]+)" test file')
+_VITEST_LATEST = lazy_compile(
     r'^The latest test that might\'ve caused the error is "(?P<name>[^"]+)"'
 )
 

@@ -26,21 +26,24 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .causes import Cause, address, env_reads, env_variable, infra_env, infra_network, network_kind
 from .js_frames import module_hint
 
-_ERROR = re.compile(
+_ERROR = lazy_compile(
     r"^(?:Uncaught )?(?P<type>[A-Z][A-Za-z]*Error|Error)(?: \[(?P<code>[\w]+)\])?: (?P<message>.*)$"
 )
-_NOT_DEFINED = re.compile(r"^(?P<name>[A-Za-z_$][\w$]*) is not defined$")
-_MISSING_MODULE = re.compile(r"Cannot find (?:module|package) ['\"](?P<module>[^'\"]+)['\"]")
-_ASSERTION = re.compile(r"^(?:AssertionError|expect\(|Expected|assert)")
+_NOT_DEFINED = lazy_compile(r"^(?P<name>[A-Za-z_$][\w$]*) is not defined$")
+_MISSING_MODULE = lazy_compile(r"Cannot find (?:module|package) ['\"](?P<module>[^'\"]+)['\"]")
+_ASSERTION = lazy_compile(r"^(?:AssertionError|expect\(|Expected|assert)")
 # A message that says a setting is missing without naming it: the variable is
 # the one the code frame reads, when it reads exactly one.
-_MISSING_WORDS = re.compile(r"\b(?:not set|unset|must be set|environment|env var|variable)\b", re.I)
+_MISSING_WORDS = lazy_compile(
+    r"\b(?:not set|unset|must be set|environment|env var|variable)\b", re.I
+)
 # A code-frame line of vitest (`  4|   let x`) or jest (`> 4 |   let x`): its source text.
-_CODE_FRAME = re.compile(r"^\s*>?\s*\d+\s?\|(?P<code>.*)$")
+_CODE_FRAME = lazy_compile(r"^\s*>?\s*\d+\s?\|(?P<code>.*)$")
 
 
 def error_type(message: str) -> tuple[str | None, str]:

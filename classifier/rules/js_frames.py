@@ -11,13 +11,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lazyre import lazy_compile
 from .base import LineContext
 
 # `    at fn (file:line:col)`, `    at file:line:col`, `    at async fn (file:l:c)`.
-V8_FRAME = re.compile(
+V8_FRAME = lazy_compile(
     r"^\s*at (?:(?P<func>.*?) \()?(?P<file>[^()\s][^()]*?):(?P<line>\d+):(?P<column>\d+)\)?\s*$"
 )
-_BARE_FRAME = re.compile(
+_BARE_FRAME = lazy_compile(
     r"^\s*(?:(?P<func>[^()]*?) \()?(?P<file>[^()\s][^()]*?):(?P<line>\d+):(?P<column>\d+)\)?\s*$"
 )
 _INTERNAL = ("node:", "internal/", "<anonymous>", "native", "evalmachine.")

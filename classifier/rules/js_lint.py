@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy_compile
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
@@ -96,7 +97,7 @@ def eslint_unix(m: re.Match[str], ctx: LineContext) -> Hit:
 # -- xo (eslint-formatter-pretty) ---------------------------------------------------------
 
 # A file's heading: `  src/app.js:2:8` (the position of its first problem).
-_PRETTY_FILE = re.compile(r"^  (?P<file>[^\s:][^:]*):\d+:\d+$")
+_PRETTY_FILE = lazy_compile(r"^  (?P<file>[^\s:][^:]*):\d+:\d+$")
 PRETTY_HEADING_SCAN = 2000  # lines looked back for a problem's file heading
 
 
@@ -163,7 +164,7 @@ def eslint_pretty(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
 # -- standard --------------------------------------------------------------------------------
 
-_STANDARD_LINE = re.compile(
+_STANDARD_LINE = lazy_compile(
     r"^  (?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+): (?P<message>.+?)"
     r"(?: \((?P<code>[@\w][\w@/.-]*)\))?(?P<warning> \(warning\))?\s*$"
 )
@@ -235,7 +236,7 @@ def standard_style(m: re.Match[str], ctx: LineContext) -> Block:
 
 # -- prettier --check --------------------------------------------------------------------------
 
-_PRETTIER_FILE = re.compile(r"^\[warn\] (?P<file>\S.*?)\s*$")
+_PRETTIER_FILE = lazy_compile(r"^\[warn\] (?P<file>\S.*?)\s*$")
 
 
 @dataclass

@@ -10,16 +10,17 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LazyPattern, LineContext
 from .js_causes import code_lines, error_type, js_cause
 from .js_frames import Frame, module_hint, project_frame, related, same_file
 
-_COMPILE_SIGNS = re.compile(
+_COMPILE_SIGNS = lazy_compile(
     r"Cannot find (?:module|package)|SyntaxError|error TS\d+|Jest encountered an unexpected token"
     r"|Failed to (?:load|resolve) (?:url|import)|Transform failed"
 )
-_MISSING_MODULE = re.compile(r"Cannot find (?:module|package) ['\"](?P<module>[^'\"]+)['\"]")
+_MISSING_MODULE = lazy_compile(r"Cannot find (?:module|package) ['\"](?P<module>[^'\"]+)['\"]")
 MAX_TEXTS = 60  # lines kept of one error besides its message (what a cause is read from)
 
 
@@ -105,7 +106,7 @@ def _why(message: str, texts: Sequence[str]) -> str:
 
 
 # chai / vitest: "expected 11 to be 10", "expected [ 1, 2, 3 ] to include 4"
-_CHAI = re.compile(
+_CHAI = lazy_compile(
     r"^(?:AssertionError(?: \[\w+\])?: )?expected (?P<actual>.+?) to (?:not )?(?:be|equal|deeply equal|"
     r"strictly equal|include|contain|have length|have property|match|be above|be below)"
     r" (?P<expected>.+?)(?: // .*)?$"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
@@ -13,10 +14,10 @@ from .stack import Frame, related_frames
 ECOSYSTEM = "Java and the JVM"
 
 # `\tat shop.Price.plus(Price.kt:5)`
-FRAME = re.compile(
+FRAME = lazy_compile(
     r"^\s+at (?:[\w.$/@]+/)?(?P<where>[\w$.<>]+)\((?P<file>[\w$-]+\.(?:java|kt|kts|scala|groovy|clj)):(?P<line>\d+)\)$"
 )
-_CAUSED = re.compile(r"^Caused by: (?P<exc>[\w$.]+)(?::\s*(?P<message>.*))?$")
+_CAUSED = lazy_compile(r"^Caused by: (?P<exc>[\w$.]+)(?::\s*(?P<message>.*))?$")
 _LIBRARY_PACKAGES = (
     "java.",
     "javax.",

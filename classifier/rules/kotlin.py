@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
@@ -13,8 +14,8 @@ ECOSYSTEM = "Kotlin"
 
 _KOTLIN_DOCS = "https://kotlinlang.org/docs/command-line.html"
 _WERROR = "warnings found and -Werror specified"
-_UNRESOLVED = re.compile(r"[Uu]nresolved reference:? '?(?P<name>[\w.`]+?)'?\.?$")
-_MISMATCH = re.compile(
+_UNRESOLVED = lazy_compile(r"[Uu]nresolved reference:? '?(?P<name>[\w.`]+?)'?\.?$")
+_MISMATCH = lazy_compile(
     r"inferred type is (?P<found>.+?) but (?P<required>.+?) was expected"
     r"|expected '(?P<required2>[^']+)', actual '(?P<found2>[^']+)'"
 )

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
@@ -13,12 +14,12 @@ from .stack import Frame, innermost_in_project, related_frames
 
 ECOSYSTEM = "Lua"
 
-_AT = re.compile(r"^(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): (?P<message>.*)$")
-_FRAME = re.compile(r"^\t(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): in ")
-_NAMED = re.compile(
+_AT = lazy_compile(r"^(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): (?P<message>.*)$")
+_FRAME = lazy_compile(r"^\t(?P<file>[^\s:\[][^:]*?\.lua):(?P<line>\d+): in ")
+_NAMED = lazy_compile(
     r"(?:\(|attempt to \w+ )(?:global|local|field|method|upvalue|constant) '(?P<name>[^']+)'"
 )
-_NO_MODULE = re.compile(r"module '(?P<module>[^']+)' not found")
+_NO_MODULE = lazy_compile(r"module '(?P<module>[^']+)' not found")
 _VERSIONED = tuple(f"{name}5.{minor}" for name in ("lua", "luac") for minor in range(1, 5))
 _INTERPRETERS = ("lua", "luajit", "luac", "texlua", "resty", *_VERSIONED)
 
@@ -174,7 +175,15 @@ def lua_luacheck(m: re.Match[str], ctx: LineContext) -> Hit:
 class _BustedFailure:
     """`Failure → spec/cart_spec.lua @ 12`, the test's name, the message
     (`spec/cart_spec.lua:13: Expected objects to be equal.`) and the
-    `Passed in:` / `Expected:` values."""
+    `Passed in:` / `Expected:` values.
+
+    A failure's details end at a blank line, which busted prints between
+    failures, but the last failure of a run has none after it: whatever
+    runs next (`make -k`'s next target, a CI job's next step) follows at
+    once.  So after the message only what busted prints there is read (the
+    value labels, `(type) value` lines, indented table bodies and traceback
+    frames, `stack traceback:`); the first other line ends the failure and
+    goes to the other rules."""
 
     max_lines = 200
 
@@ -195,6 +204,8 @@ class _BustedFailure:
             return True
         if not line.strip() and self.lines:
             return False
+        if self.lines and not _BUSTED_DETAIL.match(line):
+            return False  # another tool's output after the run's last failure
         self.lines.append(line.rstrip())
         return True
 
@@ -238,7 +249,9 @@ class _BustedFailure:
         ]
 
 
-_BUSTED_HEAD = re.compile(r"^(?P<kind>Failure|Error) (?:→|->) (?P<file>\S+) @ (?P<line>\d+)$")
+# What busted prints under a failure's message line.
+_BUSTED_DETAIL = lazy_compile(r"^(?:[\s(]|(?:Passed in|Expected|stack traceback):\s*$)")
+_BUSTED_HEAD = lazy_compile(r"^(?P<kind>Failure|Error) (?:→|->) (?P<file>\S+) @ (?P<line>\d+)$")
 
 
 @rule(

@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from .base import Hit, LineContext
 from .js_frames import DiffValues, Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, suite_path, test_hit
 
-_MOCHA_NAMED_FILE = re.compile(r"\((?P<file>[^()\s]+\.[cm]?[jt]sx?)\)\s*$")
-_MOCHA_ITEM = re.compile(r"^  (?P<n>\d+)\) (?P<title>.*?)\s*$")
+_MOCHA_NAMED_FILE = lazy_compile(r"\((?P<file>[^()\s]+\.[cm]?[jt]sx?)\)\s*$")
+_MOCHA_ITEM = lazy_compile(r"^  (?P<n>\d+)\) (?P<title>.*?)\s*$")
 
 
 class _MochaFailure:
@@ -149,10 +150,10 @@ class ZeroPassingBlock:
 
 
 NODE_FAIL = r"^(?P<indent>\s*)✖ (?P<name>.+?) \((?P<duration>[\d.]+m?s)\)\s*$"
-_NODE_SUITE = re.compile(r"^(?P<indent>\s*)▶ (?P<name>.+?)\s*$")
-_NODE_TEST_AT = re.compile(r"^test at (?P<file>.+?):(?P<line>\d+):(?P<column>\d+)\s*$")
-_TEST_FILE = re.compile(r"[/\\][^/\\]+\.[cm]?[jt]sx?$")
-_NODE_PROP = re.compile(r"^\s+(?P<key>actual|expected): (?P<value>.+?),?\s*$")
+_NODE_SUITE = lazy_compile(r"^(?P<indent>\s*)▶ (?P<name>.+?)\s*$")
+_NODE_TEST_AT = lazy_compile(r"^test at (?P<file>.+?):(?P<line>\d+):(?P<column>\d+)\s*$")
+_TEST_FILE = lazy_compile(r"[/\\][^/\\]+\.[cm]?[jt]sx?$")
+_NODE_PROP = lazy_compile(r"^\s+(?P<key>actual|expected): (?P<value>.+?),?\s*$")
 
 
 class NodeTestBlock:

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..locate import read_in_tree
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, match_above
@@ -30,10 +31,10 @@ from .registry import rule
 ECOSYSTEM = "JavaScript"
 
 _PREFIX = r"npm (?:error|ERR!)"
-_LOCATION = re.compile(rf"^{_PREFIX} location (?P<dir>/.+)$")
-_MEANT = re.compile(rf"^{_PREFIX}\s{{2,}}(?P<advice>npm \S.*)$")
-_OWN_SCRIPT = re.compile(r'# run the "(?P<script>[^"]+)" package script$')
-_NPM_LINE = re.compile(rf"^{_PREFIX}(?: |$)")
+_LOCATION = lazy_compile(rf"^{_PREFIX} location (?P<dir>/.+)$")
+_MEANT = lazy_compile(rf"^{_PREFIX}\s{{2,}}(?P<advice>npm \S.*)$")
+_OWN_SCRIPT = lazy_compile(r'# run the "(?P<script>[^"]+)" package script$')
+_NPM_LINE = lazy_compile(rf"^{_PREFIX}(?: |$)")
 MAX_PACKAGE_JSON = 4 * 1024 * 1024
 MAX_SCRIPTS = 50
 MAX_ADVICE = 5
@@ -155,7 +156,7 @@ def npm_missing_script(m: re.Match[str], ctx: LineContext) -> Block:
 
 
 # -- a dependency the registry does not have ------------------------------------------
-_NOT_FOUND_URL = re.compile(r"^https?://[^/]+/(?P<name>(?:@[^/]+(?:/|%2[fF]))?[^/@]+)/?$")
+_NOT_FOUND_URL = lazy_compile(r"^https?://[^/]+/(?P<name>(?:@[^/]+(?:/|%2[fF]))?[^/@]+)/?$")
 
 
 @rule(

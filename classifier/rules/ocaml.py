@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, match_above
 from .registry import rule
@@ -14,15 +15,15 @@ from .stack import Frame, innermost_in_project, related_frames
 
 ECOSYSTEM = "OCaml"
 
-_UNBOUND = re.compile(
+_UNBOUND = lazy_compile(
     r"^Unbound (?P<kind>value|record field|module|constructor|type constructor) (?P<name>[\w.']+)"
 )
-_DID_YOU_MEAN = re.compile(r"Hint: Did you mean (?P<suggestion>[\w.']+)")
-_TYPES = re.compile(
+_DID_YOU_MEAN = lazy_compile(r"Hint: Did you mean (?P<suggestion>[\w.']+)")
+_TYPES = lazy_compile(
     r"has type (?P<found>.+?) but an expression was expected of type (?P<required>.+)$"
 )
 # `Called from Dune__exe__Main in file "bin/main.ml", line 4, characters 13-35`
-_FRAME = re.compile(
+_FRAME = lazy_compile(
     r'^(?:Raised at|Called from|Re-raised at|Raised by primitive operation at) .*?(?: in)? file "(?P<file>[^"]+)"(?: \(inlined\))?, line (?P<line>\d+)'
 )
 
@@ -208,7 +209,7 @@ def ocaml_uncaught_exception(m: re.Match[str], ctx: LineContext) -> Block:
     return _UncaughtException(m, ctx)
 
 
-_DUNE_TEST = re.compile(r"^\s+(?P<name>[\w-]+) alias (?P<dir>\S+)/runtest(?: \(exit \d+\))?$")
+_DUNE_TEST = lazy_compile(r"^\s+(?P<name>[\w-]+) alias (?P<dir>\S+)/runtest(?: \(exit \d+\))?$")
 
 
 class _AlcotestFailure:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LazyPattern, LineContext
 from .registry import rule
@@ -47,15 +48,15 @@ _SUMMARIES = (
     "Compilation failed in require",
     "Execution of ",
 )
-_CANT_LOCATE = re.compile(
+_CANT_LOCATE = lazy_compile(
     r"^Can't locate (?P<path>\S+\.pm) in @INC(?: \(you may need to install the (?P<module>[\w:]+) module\))?"
 )
-_GLOBAL = re.compile(r'^Global symbol "(?P<name>[$@%][\w:]+)" requires explicit package name')
-_METHOD = re.compile(
+_GLOBAL = lazy_compile(r'^Global symbol "(?P<name>[$@%][\w:]+)" requires explicit package name')
+_METHOD = lazy_compile(
     r'^Can\'t locate object method "(?P<name>\w+)" via package "(?P<package>[^"]+)"'
 )
-_UNDEF_SUB = re.compile(r"^Undefined subroutine &(?P<name>[\w:]+) called")
-_INFRA = re.compile(
+_UNDEF_SUB = lazy_compile(r"^Undefined subroutine &(?P<name>[\w:]+) called")
+_INFRA = lazy_compile(
     r"Connection refused|No space left on device|Permission denied|Can't connect to "
 )
 
@@ -195,7 +196,7 @@ class _TestMoreFailure:
         ]
 
 
-_FAILED_TEST = re.compile(
+_FAILED_TEST = lazy_compile(
     r"^#\s+Failed (?:\(TODO\) )?test (?:'(?P<name>.*)'|in (?P<file>\S+) at line (?P<line>\d+)\.)\s*$"
 )
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
@@ -21,17 +22,17 @@ _ERRORS_DOCS = "https://www.php.net/manual/en/language.errors.php"
 _LIBRARY_MARKERS = ("/vendor/", "/usr/share/php/", "phar://")
 
 # `#0 /app/src/Cart.php(28): Shop\Cart->total()`
-_TRACE_FRAME = re.compile(r"^#\d+ (?P<file>[^\s(][^(]*)\((?P<line>\d+)\): ")
-_THROWN = re.compile(r"^\s+thrown in (?P<file>.+) on line (?P<line>\d+)$")
-_CALLED_IN = re.compile(r"called in (?P<file>\S+) on line (?P<line>\d+)")
-_UNCAUGHT = re.compile(
+_TRACE_FRAME = lazy_compile(r"^#\d+ (?P<file>[^\s(][^(]*)\((?P<line>\d+)\): ")
+_THROWN = lazy_compile(r"^\s+thrown in (?P<file>.+) on line (?P<line>\d+)$")
+_CALLED_IN = lazy_compile(r"called in (?P<file>\S+) on line (?P<line>\d+)")
+_UNCAUGHT = lazy_compile(
     r"^Uncaught (?P<exc>[A-Za-z_\\][\w\\]*): (?P<message>.*) in (?P<file>\S.*?):(?P<line>\d+)$"
 )
-_UNDEFINED = re.compile(
+_UNDEFINED = lazy_compile(
     r"Call to undefined (?:method (?P<cls>[\w\\]+)::(?P<method>\w+)|function (?P<function>[\w\\]+))\(\)"
     r'|Class "(?P<class>[\w\\]+)" not found'
 )
-_INFRA = re.compile(
+_INFRA = lazy_compile(
     r"Connection refused|php_network_getaddresses|No space left on device|Permission denied"
     r"|SQLSTATE\[HY000\] \[2002\]"
 )

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
 from .php import php_hint
@@ -14,11 +15,11 @@ from .registry import rule
 ECOSYSTEM = "PHP"
 
 # -- PHP_CodeSniffer, PHPStan, Psalm ---------------------------------------------
-_PHPCS_ROW = re.compile(
+_PHPCS_ROW = lazy_compile(
     r"^\s*(?P<line>\d+) \| (?P<sev>ERROR|WARNING) \| (?:\[[ x]\] )?(?P<message>.+?)\s*$"
 )
-_PHPCS_MORE = re.compile(r"^\s+\|\s+\|\s+(?P<more>.+?)\s*$")
-_PHPCS_SNIFF = re.compile(r"^(?P<message>.*?)\s*\((?P<code>[A-Z][\w]*(?:\.[\w]+){2,})\)$")
+_PHPCS_MORE = lazy_compile(r"^\s+\|\s+\|\s+(?P<more>.+?)\s*$")
+_PHPCS_SNIFF = lazy_compile(r"^(?P<message>.*?)\s*\((?P<code>[A-Z][\w]*(?:\.[\w]+){2,})\)$")
 
 
 class _PhpcsFile:
@@ -126,8 +127,8 @@ def php_phpcs_emacs(m: re.Match[str], ctx: LineContext) -> Hit:
     return hit_from_match(m, ctx, hint={"severity": m.group("sev")})
 
 
-_PHPSTAN_ROW = re.compile(r"^  (?P<line>\d+)\s{2,}(?P<message>\S.*?)\s*$")
-_PHPSTAN_MORE = re.compile(r"^ {9}(?P<more>\S.*?)\s*$")
+_PHPSTAN_ROW = lazy_compile(r"^  (?P<line>\d+)\s{2,}(?P<message>\S.*?)\s*$")
+_PHPSTAN_MORE = lazy_compile(r"^ {9}(?P<more>\S.*?)\s*$")
 _PHPSTAN_IDENTIFIER = "\U0001faaa"  # 🪪
 _PHPSTAN_TIP = "\U0001f4a1"  # 💡
 

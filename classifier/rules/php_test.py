@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .php import in_library, php_hint
@@ -16,11 +17,11 @@ ECOSYSTEM = "PHP"
 
 # -- PHPUnit ---------------------------------------------------------------------
 _PHPUNIT_DOCS = "https://docs.phpunit.de/en/9.6/textui.html"
-_ENTRY = re.compile(
+_ENTRY = lazy_compile(
     r"^(?P<n>\d+)\) (?P<cls>[\w\\]+)::(?P<method>\w+)(?: with data set (?P<dataset>.+?))?$"
 )
-_FILE_LINE = re.compile(r"^(?P<file>(?:[A-Za-z]:)?[\\/][^:]*|[^\s:][^:]*\.php):(?P<line>\d+)$")
-_SECTION_END = re.compile(
+_FILE_LINE = lazy_compile(r"^(?P<file>(?:[A-Za-z]:)?[\\/][^:]*|[^\s:][^:]*\.php):(?P<line>\d+)$")
+_SECTION_END = lazy_compile(
     r"^(?:FAILURES!|ERRORS!|WARNINGS!|Tests: \d+|There (?:was 1|were \d+) |--$)"
 )
 _ASSERT_VALUES = (
@@ -163,7 +164,7 @@ def phpunit_failure(m: re.Match[str], ctx: LineContext) -> Block:
     return _PhpUnitSection(ctx, m.group("kind"))
 
 
-_TESTDOX_CLASS = re.compile(r"^(?P<title>\S.*?) \((?P<cls>[\w\\]+)\)$")
+_TESTDOX_CLASS = lazy_compile(r"^(?P<title>\S.*?) \((?P<cls>[\w\\]+)\)$")
 _TESTDOX_BAR = "\u2502"  # │
 
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .registry import rule
@@ -30,14 +31,16 @@ ECOSYSTEM = "Any tool (pre-commit hooks)"
 RULE_ID = "precommit.hook_failed"
 # `<name><dots><status>`, padded with dots to the terminal's width (79 by
 # default); a skipped hook says why before its status.
-_RESULT = re.compile(r"^(?P<name>\S.*?)\.{3,}(?:\([^()]*\))?(?P<status>Passed|Failed|Skipped)\s*$")
-_META = re.compile(
+_RESULT = lazy_compile(
+    r"^(?P<name>\S.*?)\.{3,}(?:\([^()]*\))?(?P<status>Passed|Failed|Skipped)\s*$"
+)
+_META = lazy_compile(
     r"^- (?:(?P<key>hook id|exit code|duration): (?P<value>.+?)|(?P<modified>files were modified by this hook))\s*$"
 )
 # what fixers print for each file they changed (pre-commit-hooks' fixers
 # and isort: `Fixing F`; black: `reformatted F`)
-_FIXED = re.compile(r"^(?:Fixing|reformatted) (?P<file>\S.*?)\s*$")
-_BARE_PATH = re.compile(r"^(?P<file>[\w./\\-]+\.\w+)\s*$")
+_FIXED = lazy_compile(r"^(?:Fixing|reformatted) (?P<file>\S.*?)\s*$")
+_BARE_PATH = lazy_compile(r"^(?P<file>[\w./\\-]+\.\w+)\s*$")
 MAX_FILES = 20
 # What pre-commit itself prints once every hook has run, with
 # --show-diff-on-failure (pre_commit/commands/run.py): the last hook's output

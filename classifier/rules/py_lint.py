@@ -15,12 +15,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
 
 ECOSYSTEM = "Python"
-_HUNK = re.compile(r"^@@ -(?P<start>\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
+_HUNK = lazy_compile(r"^@@ -(?P<start>\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 
 
 def first_changed_line(lines: Sequence[str]) -> int | None:
@@ -248,7 +249,7 @@ def pylint_message(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
 # -- pydocstyle --------------------------------------------------------------------------------
 
-_PYDOCSTYLE_ERROR = re.compile(r"^\s+(?P<code>D\d{3}): (?P<message>.+?)\s*$")
+_PYDOCSTYLE_ERROR = lazy_compile(r"^\s+(?P<code>D\d{3}): (?P<message>.+?)\s*$")
 
 
 @dataclass

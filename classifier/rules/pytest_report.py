@@ -23,10 +23,10 @@ record, the earlier exceptions in hint `context`.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .python_causes import cause_of, exception_hint
@@ -42,21 +42,25 @@ from .python_traceback import (
     is_pseudo,
 )
 
-_HEADER = re.compile(r"^_+ (?P<title>\S.*?) _+$")
-_SUBTEST_TITLE = re.compile(r"^(?P<base>\S+?(?:\[.*?\])?)(?P<sub> \[[^\]]*\](?: \(.*\))?| \(.*\))$")
-SECTION = re.compile(r"^=+ .* =+$")
-LOCATION = re.compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
-_FIXTURE_AT = re.compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
+_HEADER = lazy_compile(r"^_+ (?P<title>\S.*?) _+$")
+_SUBTEST_TITLE = lazy_compile(
+    r"^(?P<base>\S+?(?:\[.*?\])?)(?P<sub> \[[^\]]*\](?: \(.*\))?| \(.*\))$"
+)
+SECTION = lazy_compile(r"^=+ .* =+$")
+LOCATION = lazy_compile(r"^(?P<file>[^\s:][^:]*?\.py):(?P<line>\d+)(?:: ?(?P<rest>.*))?$")
+_FIXTURE_AT = lazy_compile(r"^file (?P<file>.+?\.py), line (?P<line>\d+)$")
 # The doc example a doctest report is about (any file: --doctest-glob='*.rst').
-_DOCTEST_AT = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?:DocTestFailure|UnexpectedException)$")
-_CAPTURED = re.compile(r"^-+ Captured .+ -+$")
-E_LINE = re.compile(r"^E\s{1,8}(?P<text>.*)$")
-_EXC_TEXT = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
-_EXC_NAME = re.compile(
+_DOCTEST_AT = lazy_compile(
+    r"^(?P<file>\S+?):(?P<line>\d+): (?:DocTestFailure|UnexpectedException)$"
+)
+_CAPTURED = lazy_compile(r"^-+ Captured .+ -+$")
+E_LINE = lazy_compile(r"^E\s{1,8}(?P<text>.*)$")
+_EXC_TEXT = lazy_compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?: (?P<message>.*))?$")
+_EXC_NAME = lazy_compile(
     r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed|Failure|Iteration|Timeout)"
     r"(?::|$)"
 )
-_ASSERT_EQ = re.compile(r"^(?:AssertionError: )?assert (?P<actual>.+?) == (?P<expected>.+)$")
+_ASSERT_EQ = lazy_compile(r"^(?:AssertionError: )?assert (?P<actual>.+?) == (?P<expected>.+)$")
 _LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python", "<frozen ")
 SUMMARY_WORDS = ("FAILED ", "ERROR ", "SKIPPED ", "XFAIL ", "XPASS ", "PASSED ")
 _MAX_FRAMES = 256
@@ -200,6 +204,8 @@ class PytestBlock:
             return True
         stripped = line.strip()
         if stripped == TRACEBACK_HEAD:  # --tb=native
+            if self.strict and self.e_lines:
+                return False  # a report without a section ended: another program's traceback
             self.native = Traceback(self.ctx)
             return True
         if stripped in CHAIN_MARKERS:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .pytest_report import (
@@ -30,22 +31,22 @@ TITLE_PATTERN = (
     r"(?: \[[^\]]*\])?(?: \(.*\))?) _+$"
 )
 COLLECT_PATTERN = r"^_+ (?P<title>ERROR collecting \S.*?) _+$"
-_TITLE = re.compile(TITLE_PATTERN)
-_COLLECT_TITLE = re.compile(COLLECT_PATTERN)
+_TITLE = lazy_compile(TITLE_PATTERN)
+_COLLECT_TITLE = lazy_compile(COLLECT_PATTERN)
 # Sections pytest may print between FAILURES and the short test summary.
 _BETWEEN_SECTIONS = (" warnings summary ", " PASSES ", " slowest ", " Captured ")
-_SECTION_NAMES = re.compile(r"^=+ (?:FAILURES|ERRORS) =+$")
+_SECTION_NAMES = lazy_compile(r"^=+ (?:FAILURES|ERRORS) =+$")
 
 # `FAILED node - message`; a failed subtest: `SUBFAILED(n=0) node - ...`,
 # `SUBFAILED[msg] (n=1) node` (pytest >= 9), `(n=0) SUBFAIL node` (pytest-subtests).
 _SUB = r"\[[^\]]*\](?: \(.*?\))?|\(.*?\)"
-SUMMARY = re.compile(
+SUMMARY = lazy_compile(
     rf"^(?:(?P<pre>{_SUB}) )?(?P<outcome>FAILED|ERROR|SUBFAIL(?:ED)?)(?P<post>{_SUB})? "
     r"(?P<node>[^\s:]+?\.py(?:::\S.*?)?|[^\s:]+?\.(?:rst|txt|md)::\S.*?)"
     r"(?: - (?P<message>.*))?$"
 )
 # The parent's own line after its failed subtests (pytest >= 9): not a failure of its own.
-_SUBTESTS_FAILED = re.compile(r"^contains \d+(?P<rest>.*)$")
+_SUBTESTS_FAILED = lazy_compile(r"^contains \d+(?P<rest>.*)$")
 
 
 def _counts_subtests(text: str) -> bool:

@@ -18,14 +18,15 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 
-HEAD = re.compile(
+HEAD = lazy_compile(
     r"^(?P<prog>[^:]*\bpy\.?test\b[^:]*): error: unrecognized arguments: (?P<args>.+)$"
 )
-_INIFILE = re.compile(r"^\s+(?:inifile|configfile): (?P<file>\S.*)$")
-_ROOTDIR = re.compile(r"^\s+rootdir: ")
+_INIFILE = lazy_compile(r"^\s+(?:inifile|configfile): (?P<file>\S.*)$")
+_ROOTDIR = lazy_compile(r"^\s+rootdir: ")
 
 # The plugins whose options a config names most often, by option prefix.
 PLUGINS: tuple[tuple[str, str], ...] = (

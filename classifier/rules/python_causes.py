@@ -10,11 +10,11 @@ category over the symptom (a failing test).
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import LineContext
 from .causes import Cause, address, env_reads, env_variable, infra_env, infra_network, network_kind
@@ -42,13 +42,13 @@ INFRA_ERRORS = frozenset(
         "MemoryError",
     }
 )
-_NO_SPACE = re.compile(r"\[Errno 28\]|No space left on device")
+_NO_SPACE = lazy_compile(r"\[Errno 28\]|No space left on device")
 
-_NO_MODULE = re.compile(r"No module named '(?P<module>[^']+)'")
-_CANNOT_IMPORT = re.compile(r"cannot import name '(?P<name>[^']+)' from '(?P<module>[^']+)'")
-_NAME_NOT_DEFINED = re.compile(r"name '(?P<name>[^']+)' is not defined")
-_DID_YOU_MEAN = re.compile(r"Did you mean:? '(?P<suggestion>[^']+)'\?")
-_FORGOT_IMPORT = re.compile(r"Did you forget to import '(?P<import>[^']+)'\?")
+_NO_MODULE = lazy_compile(r"No module named '(?P<module>[^']+)'")
+_CANNOT_IMPORT = lazy_compile(r"cannot import name '(?P<name>[^']+)' from '(?P<module>[^']+)'")
+_NAME_NOT_DEFINED = lazy_compile(r"name '(?P<name>[^']+)' is not defined")
+_DID_YOU_MEAN = lazy_compile(r"Did you mean:? '(?P<suggestion>[^']+)'\?")
+_FORGOT_IMPORT = lazy_compile(r"Did you forget to import '(?P<import>[^']+)'\?")
 
 # Import names whose PyPI distribution is known (a curated allow-list: a
 # package name guessed from an import could install a typosquat, so only
@@ -129,7 +129,7 @@ KNOWN_PACKAGES: dict[str, str] = {
         )
     },
 }
-_PACKAGE_OK = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$")
+_PACKAGE_OK = lazy_compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$")
 
 
 def import_hint(message: str, is_local: Callable[[str], bool] | None = None) -> dict[str, Any]:
@@ -240,7 +240,7 @@ NETWORK_ERRORS = frozenset(
         "RemoteDisconnected",
     }
 )
-_KEY = re.compile(r"^['\"](?P<key>[A-Za-z_][A-Za-z0-9_]*)['\"]$")
+_KEY = lazy_compile(r"^['\"](?P<key>[A-Za-z_][A-Za-z0-9_]*)['\"]$")
 _ASSERTIONS = frozenset({"AssertionError", "DocTestFailure", "Failed"})
 
 

@@ -8,18 +8,19 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match
 from .python_causes import KNOWN_PACKAGES
 
 MYPY_LOC = r"(?P<file>[^\s:][^:]*?\.pyi?):(?P<line>\d+)(?::(?P<column>\d+))?(?::(?P<end_line>\d+):(?P<end_column>\d+))?"
-_MYPY_NOTE = re.compile(r"^" + MYPY_LOC + r": note: (?P<message>.*)$")
-_MYPY_ANY = re.compile(r"^" + MYPY_LOC + r": (?:error|note|warning): ")
-_MYPY_CODE = re.compile(r"\s+\[(?P<code>[a-z][a-z0-9-]*)\]\s*$")
-_MYPY_MODULE = re.compile(r'module named "(?P<module>[^"]+)"')
-_MYPY_NAME = re.compile(r'Name "(?P<name>[^"]+)" is not defined')
-_MYPY_SUGGEST = re.compile(r'did you mean "(?P<suggestion>[^"]+)"\?')
+_MYPY_NOTE = lazy_compile(r"^" + MYPY_LOC + r": note: (?P<message>.*)$")
+_MYPY_ANY = lazy_compile(r"^" + MYPY_LOC + r": (?:error|note|warning): ")
+_MYPY_CODE = lazy_compile(r"\s+\[(?P<code>[a-z][a-z0-9-]*)\]\s*$")
+_MYPY_MODULE = lazy_compile(r'module named "(?P<module>[^"]+)"')
+_MYPY_NAME = lazy_compile(r'Name "(?P<name>[^"]+)" is not defined')
+_MYPY_SUGGEST = lazy_compile(r'did you mean "(?P<suggestion>[^"]+)"\?')
 
 
 class MypyBlock:
@@ -87,9 +88,9 @@ def mypy_hint(message: str) -> dict[str, Any]:
     return hint
 
 
-PYRIGHT_CODE = re.compile(r"\s*\((?P<code>report[A-Za-z]+)\)\s*$")
-PYRIGHT_IMPORT = re.compile(r'Import "(?P<module>[^"]+)" could not be resolved')
-PYRIGHT_NAME = re.compile(r'^"(?P<name>[^"]+)" is not defined')
+PYRIGHT_CODE = lazy_compile(r"\s*\((?P<code>report[A-Za-z]+)\)\s*$")
+PYRIGHT_IMPORT = lazy_compile(r'Import "(?P<module>[^"]+)" could not be resolved')
+PYRIGHT_NAME = lazy_compile(r'^"(?P<name>[^"]+)" is not defined')
 
 
 class PyrightBlock:
@@ -122,7 +123,7 @@ class PyrightBlock:
 
 
 RUFF_CODE = r"(?P<code>[A-Z]{1,4}[0-9]{1,4}|invalid-syntax|SyntaxError|unformatted)"
-RUFF_HEADER = re.compile(r"^" + RUFF_CODE + r"(?::)? (?P<fix>\[\*\] )?(?P<message>.+)$")
+RUFF_HEADER = lazy_compile(r"^" + RUFF_CODE + r"(?::)? (?P<fix>\[\*\] )?(?P<message>.+)$")
 RUFF_DOCS = "https://docs.astral.sh/ruff/rules/"
 
 

@@ -13,16 +13,18 @@ under a client library's error).
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..lazyre import lazy_compile
 from .base import LineContext
 
-FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?\s*$')
-EXCEPTION = re.compile(r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)(?::[ \t]?(?P<message>.*))?$")
+FRAME = lazy_compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?\s*$')
+EXCEPTION = lazy_compile(
+    r"^(?P<exc>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)(?::[ \t]?(?P<message>.*))?$"
+)
 TRACEBACK_HEAD = "Traceback (most recent call last):"
 CHAIN_MARKERS = (
     "During handling of the above exception, another exception occurred:",

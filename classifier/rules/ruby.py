@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
@@ -22,15 +23,15 @@ _EXCEPTIONS_DOCS = "https://docs.ruby-lang.org/en/3.1/Exception.html"
 # `lib/x.rb:18:in `total'` (Ruby <= 3.3) or `lib/x.rb:18:in 'Cart#total'`
 # (3.4), as a backtrace line: bare, `\tfrom `-prefixed, `# `-prefixed
 # (RSpec) or indented (Minitest).
-FRAME = re.compile(
+FRAME = lazy_compile(
     r"^\s*(?:from |# )?(?P<file>[^\s:'`][^:]*?|<internal:[^>]+>):(?P<line>\d+)(?::in [`'](?P<func>[^'`]*)')?\s*$"
 )
 _LIBRARY_MARKERS = ("/gems/", "/lib/ruby/", "<internal:", "/vendor/bundle/", "/rubygems/")
 
-_UNDEFINED_METHOD = re.compile(r"undefined (?:local variable or )?method [`'](?P<name>[^'`]+)'")
-_UNINITIALIZED = re.compile(r"uninitialized constant (?P<constant>[\w:]+)")
-_CANNOT_LOAD = re.compile(r"cannot load such file -- (?P<feature>\S+)")
-_DID_YOU_MEAN = re.compile(r"^\s*Did you mean\?\s+(?P<suggestion>\S+)")
+_UNDEFINED_METHOD = lazy_compile(r"undefined (?:local variable or )?method [`'](?P<name>[^'`]+)'")
+_UNINITIALIZED = lazy_compile(r"uninitialized constant (?P<constant>[\w:]+)")
+_CANNOT_LOAD = lazy_compile(r"cannot load such file -- (?P<feature>\S+)")
+_DID_YOU_MEAN = lazy_compile(r"^\s*Did you mean\?\s+(?P<suggestion>\S+)")
 # Exceptions that say the environment is wrong, not the code.
 _INFRA_EXCEPTIONS = frozenset(
     {
@@ -86,8 +87,8 @@ def exception_category(exc: str, message: str, lines: Sequence[str] = ()) -> Fai
 
 
 # -- ruby -c and the parser's errors --------------------------------------------
-_PRISM_CODE = re.compile(r"^\s*(?:>\s*)?\d+ \| ")
-_PRISM_CARET = re.compile(r"^\s+\| (?P<pad>\s*)\^+ ?(?P<message>.*)$")
+_PRISM_CODE = lazy_compile(r"^\s*(?:>\s*)?\d+ \| ")
+_PRISM_CARET = lazy_compile(r"^\s+\| (?P<pad>\s*)\^+ ?(?P<message>.*)$")
 
 
 class _SyntaxError:
@@ -334,7 +335,9 @@ def ruby_rubocop(m: re.Match[str], ctx: LineContext) -> Hit:
     return _cop_hit(m, ctx, ctx.line.strip(), "rubocop")
 
 
-_STANDARD_OFFENSE = re.compile(r"^  (?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<column>\d+): " + _COP)
+_STANDARD_OFFENSE = lazy_compile(
+    r"^  (?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<column>\d+): " + _COP
+)
 
 
 class _StandardReport:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, match_above
 from .registry import rule
@@ -18,11 +19,11 @@ from .stack import related_frames
 
 ECOSYSTEM = "Ruby"
 
-_EXC_LINE = re.compile(
+_EXC_LINE = lazy_compile(
     r"^(?P<exc>(?:[A-Z]\w*::)*(?:[A-Z]\w*(?:Error|Exception|NotFound|Invalid)|E[A-Z]+)):(?: (?P<message>.*))?$"
 )
-_HIGHLIGHT = re.compile(r"^\s*\^+\s*$")
-_SYNTAX_AT = re.compile(r"^(?P<file>[^\s:][^:]*?\.rb):(?P<line>\d+): ")
+_HIGHLIGHT = lazy_compile(r"^\s*\^+\s*$")
+_SYNTAX_AT = lazy_compile(r"^(?P<file>[^\s:][^:]*?\.rb):(?P<line>\d+): ")
 
 
 def _values(lines: list[str]) -> dict[str, str]:
@@ -102,8 +103,8 @@ def report_hit(
 
 # -- RSpec -----------------------------------------------------------------------
 _RSPEC_DOCS = "https://rspec.info/features/3-12/rspec-core/command-line/"
-_EXAMPLE = re.compile(r"^\s+\d+\) (?P<desc>.+)$")
-_SECTION = re.compile(r"^(?P<section>Failures|Pending):")
+_EXAMPLE = lazy_compile(r"^\s+\d+\) (?P<desc>.+)$")
+_SECTION = lazy_compile(r"^(?P<section>Failures|Pending):")
 
 
 class _RSpecFailure:

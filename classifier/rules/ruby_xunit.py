@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, match_above
 from .registry import rule
@@ -15,8 +16,8 @@ ECOSYSTEM = "Ruby"
 
 # -- Minitest --------------------------------------------------------------------
 _MINITEST_DOCS = "https://docs.seattlerb.org/minitest/"
-_MINITEST_KIND = re.compile(r"^\s*(?:\d+\) )?(?P<kind>Failure|Error):$")
-_RUN_SUMMARY = re.compile(r"^\d+ (?:runs|tests), \d+ assertions")
+_MINITEST_KIND = lazy_compile(r"^\s*(?:\d+\) )?(?P<kind>Failure|Error):$")
+_RUN_SUMMARY = lazy_compile(r"^\d+ (?:runs|tests), \d+ assertions")
 
 
 class _MinitestReport:
@@ -107,8 +108,8 @@ def minitest_failure(m: re.Match[str], ctx: LineContext) -> Block | None:
 
 
 # -- test-unit -------------------------------------------------------------------
-_TEST_UNIT_EXCERPT = re.compile(r"^\s+(?:=> )?\d+: ")
-_TEST_UNIT_RULE = re.compile(r"^={20,}$")
+_TEST_UNIT_EXCERPT = lazy_compile(r"^\s+(?:=> )?\d+: ")
+_TEST_UNIT_RULE = lazy_compile(r"^={20,}$")
 
 
 class _TestUnitReport:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
 from .causes import environment_cause, infra_env
@@ -266,7 +267,7 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     return None
 
 
-_STDOUT_HEADER = re.compile(r"^---- (?P<name>\S+) stdout ----$")
+_STDOUT_HEADER = lazy_compile(r"^---- (?P<name>\S+) stdout ----$")
 
 
 @rule(

@@ -10,25 +10,26 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from .base import Hit
 
-SPAN = re.compile(r"^\s*(?P<arrow>-->|:::) (?P<file>.+?):(?P<line>\d+):(?P<column>\d+)$")
+SPAN = lazy_compile(r"^\s*(?P<arrow>-->|:::) (?P<file>.+?):(?P<line>\d+):(?P<column>\d+)$")
 # A source line of a snippet or a suggestion: "3 |     subtotl + 1", "1 + use x;".
-_CODE = re.compile(r"^\s*(?P<line>\d+)\s?(?P<op>[|+~-])(?: (?P<text>.*))?$")
+_CODE = lazy_compile(r"^\s*(?P<line>\d+)\s?(?P<op>[|+~-])(?: (?P<text>.*))?$")
 # A label under a snippet: "  |     ^^^^^^^ use of undeclared type `HashMap`".
-_LABEL = re.compile(r"^(?P<gutter>\s*\| )(?P<pad>\s*)(?P<marks>[\^~+-]+)(?: (?P<label>.*))?$")
-_GUTTER = re.compile(r"^\s*\|\s*$")
-_HELP = re.compile(r"^(?P<indent>\s*=\s*)?help: (?P<message>.+)$")
-_INLINE_SUGGESTION = re.compile(r"^(?P<message>.+?): `(?P<text>[^`]+)`$")
-_NOTE = re.compile(r"^\s*(?:= )?note: (?P<message>.+)$")
-_LINT = re.compile(r"-D (?P<lint>[\w:-]+)` implied by|#\[deny\((?P<deny>[\w:]+)\)\]")
-NAME = re.compile(
+_LABEL = lazy_compile(r"^(?P<gutter>\s*\| )(?P<pad>\s*)(?P<marks>[\^~+-]+)(?: (?P<label>.*))?$")
+_GUTTER = lazy_compile(r"^\s*\|\s*$")
+_HELP = lazy_compile(r"^(?P<indent>\s*=\s*)?help: (?P<message>.+)$")
+_INLINE_SUGGESTION = lazy_compile(r"^(?P<message>.+?): `(?P<text>[^`]+)`$")
+_NOTE = lazy_compile(r"^\s*(?:= )?note: (?P<message>.+)$")
+_LINT = lazy_compile(r"-D (?P<lint>[\w:-]+)` implied by|#\[deny\((?P<deny>[\w:]+)\)\]")
+NAME = lazy_compile(
     r"^cannot find (?:value|type|function|struct|macro|trait|crate|module) `(?P<name>[^`]+)`"
 )
-_UNRESOLVED = re.compile(r"^unresolved import `(?P<module>[^`]+)`")
-_WORD = re.compile(r"\w+")
-UNCODED = re.compile(r"^error: (?P<message>.+)$")
-_DIAG_START = re.compile(r"^(?:error|warning)(?:\[\w+\])?: ")
+_UNRESOLVED = lazy_compile(r"^unresolved import `(?P<module>[^`]+)`")
+_WORD = lazy_compile(r"\w+")
+UNCODED = lazy_compile(r"^error: (?P<message>.+)$")
+_DIAG_START = lazy_compile(r"^(?:error|warning)(?:\[\w+\])?: ")
 
 
 def lint_code(lint: str) -> str:

@@ -8,20 +8,21 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .causes import environment_cause, infra_env
 
-PANIC_NEW = re.compile(
+PANIC_NEW = lazy_compile(
     r"^thread '(?P<thread>[^']+)'(?: \(\d+\))? panicked at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+):$"
 )
-PANIC_OLD = re.compile(
+PANIC_OLD = lazy_compile(
     r"^thread '(?P<thread>[^']+)'(?: \(\d+\))? panicked at '(?P<message>.*)', "
     r"(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+)$"
 )
-_SIDE = re.compile(r"^\s*(?P<side>left|right): `?(?P<value>.*?)`?,?$")
-_FRAME_AT = re.compile(r"^\s+at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+)$")
-_FRAME_FN = re.compile(r"^\s+\d+: ")
+_SIDE = lazy_compile(r"^\s*(?P<side>left|right): `?(?P<value>.*?)`?,?$")
+_FRAME_AT = lazy_compile(r"^\s+at (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<column>\d+)$")
+_FRAME_FN = lazy_compile(r"^\s+\d+: ")
 
 
 class RustPanic:
@@ -144,9 +145,9 @@ class RustPanic:
         ]
 
 
-_NOT_PRESENT = re.compile(r"\bNotPresent\b")
+_NOT_PRESENT = lazy_compile(r"\bNotPresent\b")
 # cargo test's header of one doc test's output: `---- src/lib.rs - with_vat (line 7) stdout ----`
-DOC_TEST = re.compile(
+DOC_TEST = lazy_compile(
     r"^---- (?P<name>(?P<file>\S+\.rs) - (?:(?P<item>.+?) )?\(line (?P<line>\d+)\)) stdout ----$"
 )
 

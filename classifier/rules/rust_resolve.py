@@ -26,14 +26,15 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 
-HEAD = re.compile(r"^error: no matching package (?:named `(?P<name>[^`]+)` )?found$")
-_SEARCHED_NAME = re.compile(r"^searched package name: `(?P<name>[^`]+)`$")
-_MEANT = re.compile(r"^perhaps you meant:\s+(?P<names>.+)$")
-_LOCATION = re.compile(r"^location searched: (?P<where>.+)$")
-_REQUIRED = re.compile(r"^required by package `(?P<pkg>[^`(]+?)\s*(?:\((?P<dir>[^)]+)\))?`$")
+HEAD = lazy_compile(r"^error: no matching package (?:named `(?P<name>[^`]+)` )?found$")
+_SEARCHED_NAME = lazy_compile(r"^searched package name: `(?P<name>[^`]+)`$")
+_MEANT = lazy_compile(r"^perhaps you meant:\s+(?P<names>.+)$")
+_LOCATION = lazy_compile(r"^location searched: (?P<where>.+)$")
+_REQUIRED = lazy_compile(r"^required by package `(?P<pkg>[^`(]+?)\s*(?:\((?P<dir>[^)]+)\))?`$")
 _OFFLINE = "you're using offline mode"
 _FOLLOWS = (
     "searched package name:",

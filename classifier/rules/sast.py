@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, positive_int
 from .registry import rule
@@ -66,7 +67,7 @@ def gosec_issue(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
-_BRAKEMAN_FIELD = re.compile(
+_BRAKEMAN_FIELD = lazy_compile(
     r"^(?P<key>Category|Check|Message|Code|File|Line|Link): (?P<value>.*)$"
 )
 

@@ -7,16 +7,17 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, WARNINGS_FAILED, Block, Hit, LineContext
 from .registry import rule
 
 ECOSYSTEM = "Scala"
 
-_SBT_PREFIX = re.compile(r"^\[(?:error|warn|info)\] ?")
-_NOT_MEMBER = re.compile(r"value (?P<name>\w+) is not a member of (?P<type>[\w.\[\], ]+)")
-_NOT_FOUND = re.compile(r"not found: (?:value|type|object) (?P<name>\w+)")
-_DID_YOU_MEAN = re.compile(r"did you mean (?:\w+\.)?(?P<suggestion>\w+)\?")
+_SBT_PREFIX = lazy_compile(r"^\[(?:error|warn|info)\] ?")
+_NOT_MEMBER = lazy_compile(r"value (?P<name>\w+) is not a member of (?P<type>[\w.\[\], ]+)")
+_NOT_FOUND = lazy_compile(r"not found: (?:value|type|object) (?P<name>\w+)")
+_DID_YOU_MEAN = lazy_compile(r"did you mean (?:\w+\.)?(?P<suggestion>\w+)\?")
 
 
 def _strip(line: str) -> str:
@@ -89,7 +90,7 @@ class _Scala2Error:
         ]
 
 
-_SCALA2 = re.compile(
+_SCALA2 = lazy_compile(
     r"^(?P<sbt>\[(?:error|warn)\] )?(?P<file>(?:[A-Za-z]:)?[^\s:\[][^:]*?\.(?:scala|sc|sbt)):(?P<line>\d+):(?:(?P<column>\d+):)? (?P<err>error: |warning: )?(?P<message>.+)$"
 )
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, match_above
 from .registry import rule
@@ -15,7 +16,7 @@ ECOSYSTEM = "Shell"
 
 _SHELLS = ("bash", "sh", "dash", "/bin/bash", "/bin/sh", "/usr/bin/bash", "/usr/bin/env")
 _INFRA = ("No such file or directory", "Permission denied", "No space left on device")
-_NOT_FOUND = re.compile(r"^(?P<name>[^\s:]+): (?:command )?not found$")
+_NOT_FOUND = lazy_compile(r"^(?P<name>[^\s:]+): (?:command )?not found$")
 
 
 def _shell_hit(ctx: LineContext, file: str, line: int, message: str, tool: str) -> Hit | None:
@@ -113,7 +114,7 @@ def shell_dash(m: re.Match[str], ctx: LineContext) -> Hit | None:
     return _shell_hit(ctx, m.group("file"), int(m.group("line")), m.group("message").strip(), "sh")
 
 
-_BATS_NAME = re.compile(r"(?:^not ok \d+ (?P<tap>.+?)(?: # .*)?|\u2717 (?P<pretty>.+?))\s*$")
+_BATS_NAME = lazy_compile(r"(?:^not ok \d+ (?P<tap>.+?)(?: # .*)?|\u2717 (?P<pretty>.+?))\s*$")
 
 
 class _BatsFailure:

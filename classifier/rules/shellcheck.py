@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match, match_above
 from .registry import rule
 
 ECOSYSTEM = "Shell"
 _WIKI = "https://www.shellcheck.net/wiki/"
-_TTY_HEADER = re.compile(r"^In (?P<file>.+) line (?P<line>\d+):$")
+_TTY_HEADER = lazy_compile(r"^In (?P<file>.+) line (?P<line>\d+):$")
 
 
 def _hint(code: str, level: str) -> dict[str, object]:

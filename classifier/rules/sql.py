@@ -10,16 +10,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext
 from .registry import rule
 
 ECOSYSTEM = "SQL"
-_VIOLATION = re.compile(
+_VIOLATION = lazy_compile(
     r"^L:\s*(?P<line>\d+) \| P:\s*(?P<column>\d+) \| \s*(?P<code>[A-Z]{2,3}\d{0,2}) \| (?P<message>.*?)\s*$"
 )
-_CONTINUATION = re.compile(r"^\s+\| (?P<more>.*?)\s*$")
-_NAME = re.compile(r"\s*\[(?P<name>[a-z_]+\.[a-z_]+)\]\s*$")
+_CONTINUATION = lazy_compile(r"^\s+\| (?P<more>.*?)\s*$")
+_NAME = lazy_compile(r"\s*\[(?P<name>[a-z_]+\.[a-z_]+)\]\s*$")
 
 
 @dataclass

@@ -7,16 +7,17 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "Swift"
 
-_NO_MEMBER = re.compile(r"value of type '(?P<type>[^']+)' has no member '(?P<name>[^']+)'")
-_NOT_IN_SCOPE = re.compile(r"cannot find '(?P<name>[^']+)' in scope")
-_NO_MODULE = re.compile(r"no such module '(?P<module>[^']+)'")
-_DIAG = re.compile(
+_NO_MEMBER = lazy_compile(r"value of type '(?P<type>[^']+)' has no member '(?P<name>[^']+)'")
+_NOT_IN_SCOPE = lazy_compile(r"cannot find '(?P<name>[^']+)' in scope")
+_NO_MODULE = lazy_compile(r"no such module '(?P<module>[^']+)'")
+_DIAG = lazy_compile(
     r"^(?P<file>[^\s:][^:]*?\.swift):(?P<line>\d+):(?P<column>\d+): (?P<sev>error|warning|note): (?P<message>.+)$"
 )
 

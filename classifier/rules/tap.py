@@ -6,14 +6,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .js_causes import js_cause
 from .js_test_hit import suite_path
 from .registry import rule
 
-_YAML_KEY = re.compile(r"^\s*(?P<key>[A-Za-z_]\w*):\s?(?P<value>.*)$")
-_FRAME = re.compile(
+_YAML_KEY = lazy_compile(r"^\s*(?P<key>[A-Za-z_]\w*):\s?(?P<value>.*)$")
+_FRAME = lazy_compile(
     r"\(?(?P<file>(?:/|\./|[\w@.-]+/)[^():\s]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?\)?"
 )
 
@@ -25,7 +26,7 @@ def _scalar(value: str) -> str:
     return v
 
 
-_SUBTEST = re.compile(r"^(?P<indent>\s*)# Subtest: (?P<name>.+?)\s*$")
+_SUBTEST = lazy_compile(r"^(?P<indent>\s*)# Subtest: (?P<name>.+?)\s*$")
 
 
 class _TapFailure:

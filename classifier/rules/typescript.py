@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, hit_from_match
 from .registry import rule
 
 _DOCS = "https://www.typescriptlang.org/docs/handbook/compiler-options.html"
-_NAME = re.compile(r"Cannot find name '(?P<name>[^']+)'")
-_DID_YOU_MEAN = re.compile(r"Did you mean (?:the instance member )?'(?P<suggestion>[^']+)'\?")
-_MODULE = re.compile(r"Cannot find module '(?P<module>[^']+)'")
+_NAME = lazy_compile(r"Cannot find name '(?P<name>[^']+)'")
+_DID_YOU_MEAN = lazy_compile(r"Did you mean (?:the instance member )?'(?P<suggestion>[^']+)'\?")
+_MODULE = lazy_compile(r"Cannot find module '(?P<module>[^']+)'")
 
 
 def _hint(message: str) -> dict[str, Any]:
@@ -89,8 +90,8 @@ def tsc_pretty(m: re.Match[str], ctx: LineContext) -> Hit:
     return _tsc_hit(m, ctx)
 
 
-_CONFIG_FILE = re.compile(r"config file '(?P<file>[^']+)'")
-_QUOTED_PATH = re.compile(r"(?:path does not exist: |File |file )'(?P<path>[^']+)'")
+_CONFIG_FILE = lazy_compile(r"config file '(?P<file>[^']+)'")
+_QUOTED_PATH = lazy_compile(r"(?:path does not exist: |File |file )'(?P<path>[^']+)'")
 
 
 @rule(

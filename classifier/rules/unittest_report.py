@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .python_causes import cause_of, exception_hint
 from .python_traceback import TRACEBACK_HEAD, Traceback
 
-_SEPARATOR = re.compile(r"^(?:-{20,}|={20,})$")
-_UNITTEST_NE = re.compile(r"^(?P<actual>.+?) != (?P<expected>.+?)(?: : .*)?$")
+_SEPARATOR = lazy_compile(r"^(?:-{20,}|={20,})$")
+_UNITTEST_NE = lazy_compile(r"^(?P<actual>.+?) != (?P<expected>.+?)(?: : .*)?$")
 
 
 class UnittestBlock:

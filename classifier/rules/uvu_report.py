@@ -27,14 +27,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from .base import Hit, LineContext
 from .js_frames import Frame, parse_frame
 from .js_test_hit import MAX_TEXTS, test_hit
 
-HEADER = re.compile(r'^   FAIL  (?:(?P<suite>\S(?:.*?\S)?)  )?"(?P<name>.*)"$')
-_MESSAGE = re.compile(r"^    (?P<message>\S.*?)(?:  \((?P<op>\w+)\))?$")
-_DIFF = re.compile(r"^\s{6,}(?P<sign>\+\+|--)(?P<value>.*?)(?:\s{2,}\((?:Expected|Actual)\))?$")
-_NOT_DEFINED = re.compile(r"^[A-Za-z_$][\w$]* is not defined$")
+HEADER = lazy_compile(r'^   FAIL  (?:(?P<suite>\S(?:.*?\S)?)  )?"(?P<name>.*)"$')
+_MESSAGE = lazy_compile(r"^    (?P<message>\S.*?)(?:  \((?P<op>\w+)\))?$")
+_DIFF = lazy_compile(r"^\s{6,}(?P<sign>\+\+|--)(?P<value>.*?)(?:\s{2,}\((?:Expected|Actual)\))?$")
+_NOT_DEFINED = lazy_compile(r"^[A-Za-z_$][\w$]* is not defined$")
 
 
 class UvuBlock:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Hit, LineContext, positive_int
 from .registry import rule
 
-_PROP = re.compile(r"(?P<key>\w+)=(?P<value>[^,]*)")
+_PROP = lazy_compile(r"(?P<key>\w+)=(?P<value>[^,]*)")
 # Which category a tool named in the annotation's title belongs to.
 _TOOLS: dict[FailureType, tuple[str, ...]] = {
     FailureType.TEST: ("pytest", "jest", "vitest", "mocha", "junit", "go test", "cargo test"),

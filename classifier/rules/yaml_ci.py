@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, hit_from_match
 from .registry import rule
 
 ECOSYSTEM = "YAML & GitHub Actions"
 _YAMLLINT_RULES = "https://yamllint.readthedocs.io/en/stable/rules.html"
-_STANDARD = re.compile(
+_STANDARD = lazy_compile(
     r"^\s+(?P<line>\d+):(?P<column>\d+)\s+(?P<level>error|warning)\s+(?P<message>.+?)\s+\((?P<code>[a-z][a-z-]*)\)\s*$"
 )
 
@@ -145,7 +146,7 @@ _ACTIONLINT_KINDS = (
     "deprecated-commands",
     "if-cond",
 )
-_EMBEDDED_SC = re.compile(r"\b(?P<code>SC\d{4}):(?P<level>\w+):")
+_EMBEDDED_SC = lazy_compile(r"\b(?P<code>SC\d{4}):(?P<level>\w+):")
 
 
 @rule(

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, hit_from_match, match_above
 from .registry import rule
@@ -14,18 +15,18 @@ from .stack import Frame, innermost_in_project, related_frames
 
 ECOSYSTEM = "Zig"
 
-_NOTE = re.compile(
+_NOTE = lazy_compile(
     r"^(?P<file>[^\s:][^:]*?\.zig):(?P<line>\d+):(?P<column>\d+): note: (?P<message>.+)$"
 )
 # `/src/cart.zig:31:5: 0x124fb96 in test.counts the quantities (cart.zig)`
-_FRAME = re.compile(
+_FRAME = lazy_compile(
     r"^\s*(?P<file>[^\s:][^:]*?\.zig):(?P<line>\d+):(?P<column>\d+): 0x[0-9a-f]+ in "
 )
 _LIBRARY = ("/lib/std/", "/lib/compiler_rt/", "/ziglang/lib/", "/zig/lib/")
-_NO_FIELD = re.compile(
+_NO_FIELD = lazy_compile(
     r"no field named '(?P<name>[^']+)' in (?:struct|union|enum) '(?P<type>[^']+)'"
 )
-_UNDECLARED = re.compile(r"use of undeclared identifier '(?P<name>[^']+)'")
+_UNDECLARED = lazy_compile(r"use of undeclared identifier '(?P<name>[^']+)'")
 
 
 class _ZigError:
@@ -154,7 +155,7 @@ class _ZigTestFailure:
         ]
 
 
-_ZIG_TEST_LINE = re.compile(r"^\d+/\d+ (?P<test>\S.*?)\.\.\.(?P<message>.*)$")
+_ZIG_TEST_LINE = lazy_compile(r"^\d+/\d+ (?P<test>\S.*?)\.\.\.(?P<message>.*)$")
 
 
 @rule(

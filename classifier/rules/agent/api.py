@@ -8,26 +8,27 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
 from .common import PRIORITY, provider_of
 
-_SDK_EXC = re.compile(
+_SDK_EXC = lazy_compile(
     r"\b(?P<sdk>anthropic|openai)\.(?P<exc>RateLimitError|OverloadedError|InternalServerError"
     r"|ServiceUnavailableError|APITimeoutError|APIConnectionError|DeadlineExceededError)\b"
 )
-_GENAI_EXC = re.compile(
+_GENAI_EXC = lazy_compile(
     r"\bgoogle\.genai\.errors\.(?P<exc>ClientError|ServerError): (?P<status>\d{3}) (?P<state>[A-Z_]+)"
 )
-_BODY_TYPE = re.compile(
+_BODY_TYPE = lazy_compile(
     r"['\"](?:type|code)['\"]:\s*['\"](?P<type>rate_limit_error|overloaded_error|api_error|rate_limit_exceeded"
     r"|insufficient_quota|server_error|timeout_error)['\"]"
 )
-_HOST_API_ERROR = re.compile(
+_HOST_API_ERROR = lazy_compile(
     r"API Error:? \(?(?P<status>429|5\d\d)\b|API Error: (?P<msg>Request timed out|Connection error)"
 )
-_RETRY_IN = re.compile(r"(?:try again in|Retrying in) (?P<s>[\d.]+) ?s(?:econds?)?\b")
+_RETRY_IN = lazy_compile(r"(?:try again in|Retrying in) (?P<s>[\d.]+) ?s(?:econds?)?\b")
 _PERMANENT_TYPES = frozenset({"insufficient_quota"})
 _TRANSIENT_STATES = frozenset(
     {"RESOURCE_EXHAUSTED", "UNAVAILABLE", "DEADLINE_EXCEEDED", "INTERNAL"}

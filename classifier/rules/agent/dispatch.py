@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -29,10 +30,10 @@ _DISPATCH = (
         ),
     ),
 )
-_TOOL = re.compile(r"tool call failed:? (?P<tool>[\w.:-]+)", re.I)
-_AGENT = re.compile(r"\b(?P<worker>worker-\d+|agent-\d+)\b")
-_TASK = re.compile(r"\b(?P<task>[A-Z][A-Z0-9]+-\d+)\b")
-_SECONDS = re.compile(r"within (?P<s>\d+)\s*s\b")
+_TOOL = lazy_compile(r"tool call failed:? (?P<tool>[\w.:-]+)", re.I)
+_AGENT = lazy_compile(r"\b(?P<worker>worker-\d+|agent-\d+)\b")
+_TASK = lazy_compile(r"\b(?P<task>[A-Z][A-Z0-9]+-\d+)\b")
+_SECONDS = lazy_compile(r"within (?P<s>\d+)\s*s\b")
 
 
 @rule(

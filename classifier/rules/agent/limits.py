@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -35,7 +36,7 @@ _CONTEXT = (
 _LIMIT_FIRST = (False, True, False)  # which patterns name the limit first
 
 
-_NEGATED = re.compile(r"\b(?:no|not|never|without|0)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_NEGATED = lazy_compile(r"\b(?:no|not|never|without|0)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 def budget(limit: int, ratio: float = BUDGET_RATIO) -> int:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import FALLBACK, Block, Hit, LineContext
 from ..registry import rule
@@ -75,7 +76,7 @@ def c_make(m: re.Match[str], ctx: LineContext) -> Hit:
     )
 
 
-_CMAKE_PACKAGE = re.compile(
+_CMAKE_PACKAGE = lazy_compile(
     r'provided by\s+"(?P<a>[^"]+)"|Could NOT find (?P<b>\S+)|find a package configuration file provided by\s+"(?P<c>[^"]+)"'
 )
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..registry import all_rules, rule, rules_version
@@ -24,30 +25,30 @@ _C_FILE = (
     r"(?P<file>[^\s:][^:]*?(?:\.(?:c|h|cc|cp|cpp|cxx|c\+\+|C|hh|hpp|hxx|h\+\+|H|inl|ipp|tcc|m|mm|i|ii|cu|cuh)"
     r"|/include/[^:]*))"
 )
-_DIAG = re.compile(
+_DIAG = lazy_compile(
     rf"^{_C_FILE}:(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>fatal error|error|warning|note|remark): (?P<message>.*)$"
 )
-_CONTEXT = re.compile(
+_CONTEXT = lazy_compile(
     rf"^(?P<file>.+?): (?:In (?:static )?(?:member )?(?:function|constructor|destructor|lambda function) {_Q}(?P<function>.+){_QE}|(?P<top>At top level)):$"
 )
-_INCLUDED = re.compile(r"^(?:In file included|\s+) from (?P<file>[^\s:][^:]*):(?P<line>\d+)[:,]$")
-_FIXIT = re.compile(
+_INCLUDED = lazy_compile(r"^(?:In file included|\s+) from (?P<file>[^\s:][^:]*):(?P<line>\d+)[:,]$")
+_FIXIT = lazy_compile(
     r'^fix-it:"(?P<file>(?:[^"\\]|\\.)*)":\{(?P<line>\d+):(?P<column>\d+)-(?P<end_line>\d+):(?P<end_column>\d+)\}:"(?P<text>(?:[^"\\]|\\.)*)"$'
 )
-_GCC_SNIPPET = re.compile(r"^\s*(?:\d+|\+\+\+)? \|")
-_GCC_INSERT = re.compile(r"^\s*\+\+\+ \|\+(?P<text>.*)$")
-_CARET = re.compile(r"^\s*[~^]+[~^ ]*$|^\s*~*\^~*$")
-_ESCAPE = re.compile(r"\\(.)")
+_GCC_SNIPPET = lazy_compile(r"^\s*(?:\d+|\+\+\+)? \|")
+_GCC_INSERT = lazy_compile(r"^\s*\+\+\+ \|\+(?P<text>.*)$")
+_CARET = lazy_compile(r"^\s*[~^]+[~^ ]*$|^\s*~*\^~*$")
+_ESCAPE = lazy_compile(r"\\(.)")
 
-_DID_YOU_MEAN = re.compile(rf"did you mean {_Q}(?P<suggestion>[^’'\"]+){_QE}")
-_NAME = re.compile(
+_DID_YOU_MEAN = lazy_compile(rf"did you mean {_Q}(?P<suggestion>[^’'\"]+){_QE}")
+_NAME = lazy_compile(
     rf"^{_Q}(?P<name>[^’'\"]+){_QE} (?:undeclared|was not declared|is not a member)"
     rf"|(?:undeclared identifier|unknown type name|use of undeclared identifier|implicit declaration of function|implicitly declaring library function|call to undeclared (?:library )?function) {_Q}(?P<name2>[^’'\"]+){_QE}"
 )
-_HEADER = re.compile(
+_HEADER = lazy_compile(
     rf"^(?P<gcc>.+): No such file or directory$|^{_Q}(?P<clang>.+){_QE} file not found$"
 )
-_INCLUDE = re.compile(
+_INCLUDE = lazy_compile(
     rf"did you forget to {_Q}#include (?P<gcc><[^>]+>|\"[^\"]+\"){_QE}"
     r"|include the header (?P<clang><[^>]+>)"
     rf"|include {_Q}(?P<gcc2><[^>]+>){_QE} or provide a declaration"

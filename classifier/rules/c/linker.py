@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import FALLBACK, Hit, LineContext, match_above
 from ..registry import rule
 
-_LD_CONTEXT = re.compile(
+_LD_CONTEXT = lazy_compile(
     r"^\S*ld(?:\.\w+)?: (?P<object>.+?): in function [`‘'](?P<function>.+)['’]:$"
 )
 

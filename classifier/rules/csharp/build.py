@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -14,9 +15,9 @@ _CS_DOCS = "https://learn.microsoft.com/en-us/dotnet/csharp/language-reference/c
 
 # `'Price' does not contain a definition for 'GetCents'` (Roslyn) or
 # "Type `Shop.Price' does not contain a definition for `GetCents'" (mcs)
-_NO_DEFINITION = re.compile(r"does not contain a definition for [`'](?P<name>\w+)'")
-_NOT_IN_CONTEXT = re.compile(r"The name [`'](?P<name>\w+)' does not exist in the current context")
-_NO_TYPE = re.compile(
+_NO_DEFINITION = lazy_compile(r"does not contain a definition for [`'](?P<name>\w+)'")
+_NOT_IN_CONTEXT = lazy_compile(r"The name [`'](?P<name>\w+)' does not exist in the current context")
+_NO_TYPE = lazy_compile(
     r"The type or namespace name [`'](?P<name>[\w.]+)' (?:could not be found|does not exist)"
 )
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..registry import rule
@@ -67,7 +68,7 @@ def _test_hit(
     )
 
 
-_NUNIT_ENTRY = re.compile(r"^\d+\) Test (?P<kind>Failure|Error) : (?P<test>\S+)\s*$")
+_NUNIT_ENTRY = lazy_compile(r"^\d+\) Test (?P<kind>Failure|Error) : (?P<test>\S+)\s*$")
 
 
 class _NUnitReport:

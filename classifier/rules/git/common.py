@@ -3,8 +3,7 @@ branch and remote named a few lines above (`On branch`, a pull's `From`)."""
 
 from __future__ import annotations
 
-import re
-
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import LineContext, match_above
 
@@ -12,9 +11,9 @@ BD = FailureType.BRANCH_DIVERGENCE
 DOCS_STATUS = "https://git-scm.com/docs/git-status"
 DOCS_PULL = "https://git-scm.com/docs/git-pull"
 
-_ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)")
-_FETCH_HEAD = re.compile(r"^\s*\* branch\s+(?P<branch>\S+)\s+-> FETCH_HEAD")
-_FROM = re.compile(r"^From (?P<remote>\S+)")
+_ON_BRANCH = lazy_compile(r"^On branch (?P<branch>\S+)")
+_FETCH_HEAD = lazy_compile(r"^\s*\* branch\s+(?P<branch>\S+)\s+-> FETCH_HEAD")
+_FROM = lazy_compile(r"^From (?P<remote>\S+)")
 
 
 def branch_before(ctx: LineContext, n: int = 8) -> str | None:

@@ -7,17 +7,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ...lazyre import lazy_compile
 from ..base import Hit, LineContext
 from ..registry import rule
 from .common import BD, DOCS_PULL, DOCS_STATUS, branch_before, fetched
 
 _DOCS_MERGE = "https://git-scm.com/docs/git-merge#_how_conflicts_are_presented"
 
-_CONFLICT = re.compile(r"^CONFLICT \((?P<kind>[^)]+)\): (?P<rest>.+)$")
-_MERGE_CONFLICT_IN = re.compile(r"Merge conflict in (?P<file>.+?)\s*$")
-_RENAMED_TO = re.compile(r"renamed to (?P<file>\S+?)(?: in |,|$)")
-_DELETED_IN = re.compile(r"^(?P<file>\S+) deleted in ")
-_COULD_NOT_APPLY = re.compile(
+_CONFLICT = lazy_compile(r"^CONFLICT \((?P<kind>[^)]+)\): (?P<rest>.+)$")
+_MERGE_CONFLICT_IN = lazy_compile(r"Merge conflict in (?P<file>.+?)\s*$")
+_RENAMED_TO = lazy_compile(r"renamed to (?P<file>\S+?)(?: in |,|$)")
+_DELETED_IN = lazy_compile(r"^(?P<file>\S+) deleted in ")
+_COULD_NOT_APPLY = lazy_compile(
     r"^(?:error: c|C)ould not apply (?P<commit>[0-9a-f]{4,40})\.\.\. ?(?P<subject>.*)$"
 )
 

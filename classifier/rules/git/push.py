@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext, match_above
 from ..registry import rule
 from .common import BD
 
 _DOCS_PUSH = "https://git-scm.com/docs/git-push#_note_about_fast_forwards"
-_TO = re.compile(r"^To (?P<remote>\S+)")
+_TO = lazy_compile(r"^To (?P<remote>\S+)")
 
 _PUSH_REASONS = {"non-fast-forward", "fetch first", "stale info"}
 
@@ -62,7 +63,7 @@ def git_push_rejected(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
-_REMOTE_SAYS = re.compile(r"^remote: (?:error: )?(?P<text>\S.*?)\s*$")
+_REMOTE_SAYS = lazy_compile(r"^remote: (?:error: )?(?P<text>\S.*?)\s*$")
 
 
 @rule(

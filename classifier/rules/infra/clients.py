@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..registry import rule
@@ -37,7 +38,7 @@ _CURL_KINDS = {
     90: "tls",
     91: "tls",
 }
-_CURL_HOST = re.compile(
+_CURL_HOST = lazy_compile(
     r"resolve host: (?P<h1>[\w.-]+)|connect to (?P<h2>[\w.:\[\]-]+) port (?P<port>\d+)|Could not resolve proxy: (?P<h3>[\w.-]+)"
 )
 
@@ -97,7 +98,7 @@ _NPM_KIND = {
     "EAI_AGAIN": "dns",
     "ENETUNREACH": "refused",
 }
-_NPM_FETCH = re.compile(r"request to (?P<url>\S+) failed, reason: (?P<reason>.+)$")
+_NPM_FETCH = lazy_compile(r"request to (?P<url>\S+) failed, reason: (?P<reason>.+)$")
 
 
 class _NpmBlock:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -44,9 +45,11 @@ def docker_daemon(m: re.Match[str], ctx: LineContext) -> Hit:
     return Hit(signal=ctx.line.strip(), hint=infra_hint("docker-daemon", host=m.group("host")))
 
 
-_DOCKERFILE_AT = re.compile(r"^(?P<file>(?:[\w.@/-]*/)?[\w.-]*Dockerfile[\w.-]*):(?P<line>\d+)\s*$")
-_BUILD_EXIT = re.compile(r"(?:exit code: |returned a non-zero code: )(?P<code>\d+)")
-_BUILD_CMD = re.compile(
+_DOCKERFILE_AT = lazy_compile(
+    r"^(?P<file>(?:[\w.@/-]*/)?[\w.-]*Dockerfile[\w.-]*):(?P<line>\d+)\s*$"
+)
+_BUILD_EXIT = lazy_compile(r"(?:exit code: |returned a non-zero code: )(?P<code>\d+)")
+_BUILD_CMD = lazy_compile(
     r"process \"(?P<cmd>.+?)\" did not complete|The command '(?P<cmd2>.+?)' returned"
 )
 

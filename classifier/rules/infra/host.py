@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -87,7 +88,7 @@ def env_not_set(m: re.Match[str], ctx: LineContext) -> Hit | None:
 # A Python exception line: the python.traceback rule reports it (as infra
 # for PermissionError / ENOSPC) at the frame that raised it, which says more
 # than the path alone.
-_PY_EXCEPTION = re.compile(r"^\s*[\w.]*(?:Error|Exception): ")
+_PY_EXCEPTION = lazy_compile(r"^\s*[\w.]*(?:Error|Exception): ")
 
 
 @rule(
@@ -135,7 +136,7 @@ def permission_denied(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
-_WRITING = re.compile(
+_WRITING = lazy_compile(
     r"(?:error writing|cannot (?:create|write|open)(?: to)?|write) ['\"‘]?(?P<path>/[^'\"’:]+)"
 )
 

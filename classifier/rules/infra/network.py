@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -63,11 +64,11 @@ _NET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
-_URL = re.compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
+_URL = lazy_compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
 # The header Node.js prints above the source line of an uncaught error's
 # throw site (`file:///app/db.js:2`, `/app/db.js:2`): the line under it is
 # code quoted from the program, not something that happened.
-_THROW_SITE_HEADER = re.compile(r"^\S+\.[cm]?[jt]sx?:\d+$")
+_THROW_SITE_HEADER = lazy_compile(r"^\S+\.[cm]?[jt]sx?:\d+$")
 
 
 _STATUS_PREFIXES = (

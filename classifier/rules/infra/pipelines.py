@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext, match_above
 from ..registry import rule
@@ -14,9 +15,9 @@ from .common import (
 
 # -- terraform -------------------------------------------------------------------
 
-_TF_HEADER = re.compile(r"^(?:│\s*)?(?P<level>Error|Warning): (?P<message>.+?)\s*$")
-_TF_WITH = re.compile(r"^(?:│\s*)?\s*with (?P<resource>[\w.\[\]\"-]+),\s*$")
-_TF_TRANSIENT = re.compile(
+_TF_HEADER = lazy_compile(r"^(?:│\s*)?(?P<level>Error|Warning): (?P<message>.+?)\s*$")
+_TF_WITH = lazy_compile(r"^(?:│\s*)?\s*with (?P<resource>[\w.\[\]\"-]+),\s*$")
+_TF_TRANSIENT = lazy_compile(
     r"StatusCode: (?:5\d\d|429)|\b(?:429|50[0234])\b|Throttl|RequestLimitExceeded|timeout|timed out"
     r"|connection reset|connection refused",
     re.IGNORECASE,
@@ -83,7 +84,7 @@ def terraform(m: re.Match[str], ctx: LineContext) -> Hit | None:
     )
 
 
-_TF_ON = re.compile(r"^(?:│\s*)?\s+on \S+\.tf(?:\.json)? line \d+")
+_TF_ON = lazy_compile(r"^(?:│\s*)?\s+on \S+\.tf(?:\.json)? line \d+")
 
 
 @rule(
@@ -141,7 +142,7 @@ def terraform_init(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
 # -- CI ----------------------------------------------------------------------------
 
-_GROUP_RUN = re.compile(r"##\[group\]Run (?P<step>.+?)\s*$")
+_GROUP_RUN = lazy_compile(r"##\[group\]Run (?P<step>.+?)\s*$")
 
 
 @rule(

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ..base import LineContext
 
-_EXPECTED = re.compile(
+_EXPECTED = lazy_compile(
     r"expected:? ?<(?P<expected>.*?)> but was:? ?<(?P<actual>.*?)>"
     r"|expected \[(?P<expected2>.*?)\] but found \[(?P<actual2>.*?)\]"
 )
-RESOLUTION = re.compile(
+RESOLUTION = lazy_compile(
     r"could not be resolved|Could not resolve dependencies|Could not transfer artifact|in offline mode",
     re.IGNORECASE,
 )

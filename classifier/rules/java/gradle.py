@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import FALLBACK, Block, Hit, LineContext, match_above
 from ..registry import rule
@@ -95,7 +96,7 @@ def java_gradle_test(m: re.Match[str], ctx: LineContext) -> Block:
     return _GradleTest(m, ctx)
 
 
-_BUILD_FILE_AT = re.compile(r"^Build file '(?P<file>[^']+)' line: (?P<line>\d+)$")
+_BUILD_FILE_AT = lazy_compile(r"^Build file '(?P<file>[^']+)' line: (?P<line>\d+)$")
 
 
 class _GradleFailure:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..registry import rule
@@ -14,11 +15,11 @@ from ..registry import rule
 _JAVAC_DOCS = "https://docs.oracle.com/en/java/javase/17/docs/specs/man/javac.html"
 
 # `  symbol:   variable x`, `  location: class Main`, `  required: int` ...
-_DETAIL = re.compile(
+_DETAIL = lazy_compile(
     r"^(?:\[ERROR\] )?\s+(?P<key>symbol|location|required|found|reason|method|class|variable)\s*: +(?P<value>.+)$"
 )
-_SYMBOL = re.compile(r"^(?P<kind>\w+) (?P<name>[\w$.]+)")
-_PACKAGE_MISSING = re.compile(r"^package (?P<package>[\w.]+) does not exist$")
+_SYMBOL = lazy_compile(r"^(?P<kind>\w+) (?P<name>[\w$.]+)")
+_PACKAGE_MISSING = lazy_compile(r"^package (?P<package>[\w.]+) does not exist$")
 
 
 def _java_hint(message: str, details: dict[str, str]) -> dict[str, Any]:
@@ -108,7 +109,7 @@ class _JavacError:
         ]
 
 
-_JAVAC = re.compile(
+_JAVAC = lazy_compile(
     r"^(?::\w+)*(?P<file>[^\s:][^:]*?\.java):(?P<line>\d+): (?P<severity>error|warning): (?P<message>.+)$"
 )
 

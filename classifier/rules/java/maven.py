@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import FALLBACK, Block, Hit, LineContext
 from ..registry import rule
@@ -14,14 +15,14 @@ from .common import RESOLUTION, expected_actual, source_of
 _SUREFIRE_DOCS = "https://maven.apache.org/surefire/maven-surefire-plugin/"
 
 
-_SUREFIRE_DETAIL = re.compile(
+_SUREFIRE_DETAIL = lazy_compile(
     r"^\[ERROR\] (?P<fqcn>[\w$.]+)\.(?P<method>[^\s.]+) -- Time elapsed: .* <<< (?P<kind>FAILURE|ERROR)!$"
     r"|^(?:\[ERROR\] )?(?P<method2>[^\s(]+)\((?P<fqcn2>[\w$.]+)\)\s+Time elapsed: .* <<< (?P<kind2>FAILURE|ERROR)!$"
 )
-_SUREFIRE_SUMMARY = re.compile(
+_SUREFIRE_SUMMARY = lazy_compile(
     r"^\[ERROR\]   (?P<cls>[\w$.]+)\.(?P<smethod>[\w$]+)(?::(?P<sline>\d+))?(?:»\S+)? (?P<message>.*)$"
 )
-_FRAME = re.compile(r"^\s+at (?P<where>[\w$.<>]+)\((?P<file>[\w$]+\.java):(?P<line>\d+)\)$")
+_FRAME = lazy_compile(r"^\s+at (?P<where>[\w$.<>]+)\((?P<file>[\w$]+\.java):(?P<line>\d+)\)$")
 
 
 class _SurefireFailure:
@@ -142,7 +143,7 @@ def java_surefire(m: re.Match[str], ctx: LineContext) -> Hit | Block | None:
     )
 
 
-_GOAL = re.compile(
+_GOAL = lazy_compile(
     r"^\[ERROR\] Failed to execute goal (?P<plugin>\S+) \((?P<execution>[^)]+)\) on project (?P<project>\S+): (?P<message>.+)$"
 )
 

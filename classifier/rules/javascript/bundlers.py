@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..js_frames import module_hint
@@ -13,9 +14,9 @@ from ..registry import rule
 
 # -- esbuild ------------------------------------------------------------------------
 
-_ESBUILD_LOC = re.compile(r"^ {4}(?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+):\s*$")
-QUOTED_MODULE = re.compile(r"""(?:resolve|import|module|package) ["'](?P<module>[^"']+)["']""")
-PLUGIN_TAG = re.compile(r"^\[(?:plugin )?(?P<plugin>[^\]]+)\]:? ")
+_ESBUILD_LOC = lazy_compile(r"^ {4}(?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+):\s*$")
+QUOTED_MODULE = lazy_compile(r"""(?:resolve|import|module|package) ["'](?P<module>[^"']+)["']""")
+PLUGIN_TAG = lazy_compile(r"^\[(?:plugin )?(?P<plugin>[^\]]+)\]:? ")
 
 
 class _EsbuildBlock:
@@ -91,8 +92,8 @@ def esbuild_error(m: re.Match[str], ctx: LineContext) -> Block:
 
 # -- webpack -----------------------------------------------------------------------------
 
-_CANT_RESOLVE = re.compile(r"Can't resolve '(?P<module>[^']+)'")
-_PARSE_POS = re.compile(r"\((?P<line>\d+):(?P<column>\d+)\)\s*$")
+_CANT_RESOLVE = lazy_compile(r"Can't resolve '(?P<module>[^']+)'")
+_PARSE_POS = lazy_compile(r"\((?P<line>\d+):(?P<column>\d+)\)\s*$")
 
 
 class _WebpackBlock:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ...lazyre import lazy_compile
 from ...security_codes import is_security_code
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
@@ -13,12 +14,12 @@ from ..registry import rule
 
 # -- eslint (stylish formatter) -------------------------------------------------------------
 
-_ESLINT_MSG = re.compile(
+_ESLINT_MSG = lazy_compile(
     r"^\s+(?P<line>\d+):(?P<column>\d+)\s+(?P<severity>error|warning)\s+(?P<message>.+?)"
     r"(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?\s*$"
 )
-_ESLINT_FILE = re.compile(r"^(?P<file>(?:[A-Za-z]:[\\/]|/|\.{1,2}[\\/]|[\w@.-]+[\\/])\S.*?)\s*$")
-_ESLINT_SUMMARY = re.compile(r"^\s*(?:✖|X) \d+ problems? \(")
+_ESLINT_FILE = lazy_compile(r"^(?P<file>(?:[A-Za-z]:[\\/]|/|\.{1,2}[\\/]|[\w@.-]+[\\/])\S.*?)\s*$")
+_ESLINT_SUMMARY = lazy_compile(r"^\s*(?:✖|X) \d+ problems? \(")
 
 
 class _EslintBlock:
@@ -125,12 +126,12 @@ def eslint_stylish(m: re.Match[str], ctx: LineContext) -> Block | None:
 
 # -- eslint crashed ("Oops! Something went wrong! :(") ---------------------------------------
 
-_ESLINT_VERSION = re.compile(r"^ESLint: v?\d+\.\d+")
+_ESLINT_VERSION = lazy_compile(r"^ESLint: v?\d+\.\d+")
 _CONFIG_FILES = tuple(f"eslint.config.{ext}" for ext in ("js", "mjs", "cjs", "ts", "mts", "cts"))
-_RULE_NAMED = re.compile(r"(?:Configuration for rule|Key) \"(?P<rule>[@\w][\w@/.-]*)\"")
-_LINTING = re.compile(r"^Occurred while linting (?P<file>.+?)(?::(?P<line>\d+))?$")
-_CRASH_RULE = re.compile(r"^Rule: \"(?P<rule>[^\"]+)\"$")
-_MISSING_MODULE = re.compile(r"Cannot find (?:package|module) '")
+_RULE_NAMED = lazy_compile(r"(?:Configuration for rule|Key) \"(?P<rule>[@\w][\w@/.-]*)\"")
+_LINTING = lazy_compile(r"^Occurred while linting (?P<file>.+?)(?::(?P<line>\d+))?$")
+_CRASH_RULE = lazy_compile(r"^Rule: \"(?P<rule>[^\"]+)\"$")
+_MISSING_MODULE = lazy_compile(r"Cannot find (?:package|module) '")
 
 
 class _EslintCrash:

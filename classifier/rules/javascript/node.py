@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..js_causes import js_cause
@@ -24,15 +25,15 @@ from ..registry import rule
 # The throw site Node prints above an uncaught error: `file:line`, the source
 # line, a caret line, a blank line.
 # mocha prefixes it with "Exception during run: " when a spec file fails to load.
-_THROW_SITE = re.compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
+_THROW_SITE = lazy_compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
 _ERROR_LINE = (
     r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error)(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
 )
-_PROP_CODE = re.compile(r"^\s+code: '(?P<code>\w+)'")
-_ERRNO = re.compile(r"\bE(?:CONN\w+|NOTFOUND|TIMEDOUT|AI_AGAIN|HOSTUNREACH|NETUNREACH|PIPE)\b")
+_PROP_CODE = lazy_compile(r"^\s+code: '(?P<code>\w+)'")
+_ERRNO = lazy_compile(r"\bE(?:CONN\w+|NOTFOUND|TIMEDOUT|AI_AGAIN|HOSTUNREACH|NETUNREACH|PIPE)\b")
 MAX_TEXTS = 40  # property lines kept of one error ([cause]:, code:), to read a cause from
-_NAME_NOT_DEFINED = re.compile(r"^(?P<name>[\w$]+) is not defined$")
-_NO_EXPORT = re.compile(
+_NAME_NOT_DEFINED = lazy_compile(r"^(?P<name>[\w$]+) is not defined$")
+_NO_EXPORT = lazy_compile(
     r"^The requested module '(?P<module>[^']+)' does not provide an export named '(?P<name>[^']+)'"
 )
 

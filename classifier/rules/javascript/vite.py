@@ -7,20 +7,21 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Block, Hit, LineContext
 from ..js_frames import V8_FRAME, module_hint
 from ..registry import rule
 from .bundlers import PLUGIN_TAG, QUOTED_MODULE
 
-_VITE_FILE = re.compile(
+_VITE_FILE = lazy_compile(
     r"^file: (?P<file>.+?)(?::(?P<line>\d+):(?P<column>\d+))?(?: \((?P<importer>[^)]+)\))?\s*$"
 )
-_ROLLUP_POS = re.compile(r"^(?P<file>\S+) \((?P<line>\d+):(?P<column>\d+)\): (?P<message>.+)$")
-_ESBUILD_TRANSFORM = re.compile(
+_ROLLUP_POS = lazy_compile(r"^(?P<file>\S+) \((?P<line>\d+):(?P<column>\d+)\): (?P<message>.+)$")
+_ESBUILD_TRANSFORM = lazy_compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): ERROR: (?P<message>.+)$"
 )
-_FROM_FILE = re.compile(r"""from ["'](?P<file>[^"']+)["']""")
+_FROM_FILE = lazy_compile(r"""from ["'](?P<file>[^"']+)["']""")
 
 
 class _ViteBlock:
@@ -199,10 +200,10 @@ def vite_watch_build(m: re.Match[str], ctx: LineContext) -> Block:
 
 
 _ROLLDOWN_HEAD_PATTERN = r"^Build failed with \d+ errors?:\s*$"
-_ROLLDOWN_HEAD = re.compile(_ROLLDOWN_HEAD_PATTERN)
-_ROLLDOWN_ERROR = re.compile(r"^\[(?P<code>[A-Z][A-Z0-9_]*)\] (?P<message>.+?)\s*$")
-_ROLLDOWN_FRAME = re.compile(r"^\s*╭─\[ (?P<file>.+?):(?P<line>\d+):(?P<column>\d+) \]\s*$")
-_ROLLDOWN_FRAME_LINE = re.compile(r"^\s*(?:\d+\s*)?[│─╰╭╯┬·]")
+_ROLLDOWN_HEAD = lazy_compile(_ROLLDOWN_HEAD_PATTERN)
+_ROLLDOWN_ERROR = lazy_compile(r"^\[(?P<code>[A-Z][A-Z0-9_]*)\] (?P<message>.+?)\s*$")
+_ROLLDOWN_FRAME = lazy_compile(r"^\s*╭─\[ (?P<file>.+?):(?P<line>\d+):(?P<column>\d+) \]\s*$")
+_ROLLDOWN_FRAME_LINE = lazy_compile(r"^\s*(?:\d+\s*)?[│─╰╭╯┬·]")
 
 
 class _RolldownBlock:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ...lazyre import lazy_compile
 from ..base import Hit, LineContext
 
 PRIORITY = 60
@@ -23,15 +24,15 @@ _CONTEXT = (
     "MCP error",
     "[MCP]",
 )
-_SCRIPT = re.compile(r"[\w.~/\\-]*?([\w.-]+\.(?:py|js|mjs|cjs|ts))\b")
-_PATH = re.compile(r"[\w.~/\\-]+")  # the characters _SCRIPT's matches are made of
-_SCRIPT_END = re.compile(r"\.(?:py|js|mjs|cjs|ts)\b")  # how each of them ends
-_HOSTPORT = re.compile(r"\b((?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]):\d{2,5})\b")
+_SCRIPT = lazy_compile(r"[\w.~/\\-]*?([\w.-]+\.(?:py|js|mjs|cjs|ts))\b")
+_PATH = lazy_compile(r"[\w.~/\\-]+")  # the characters _SCRIPT's matches are made of
+_SCRIPT_END = lazy_compile(r"\.(?:py|js|mjs|cjs|ts)\b")  # how each of them ends
+_HOSTPORT = lazy_compile(r"\b((?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]):\d{2,5})\b")
 # What every _HOSTPORT match holds, a port after the end of its address:
 # _HOSTPORT has no literal to look for, so it is tried only on lines holding
 # a _PORT (a literal first: found fast) right after an _ADDRESS_END.
-_PORT = re.compile(r":\d\d")
-_ADDRESS_END = re.compile(r"(?:\.\d{1,3}|localhost|\])\Z")
+_PORT = lazy_compile(r":\d\d")
+_ADDRESS_END = lazy_compile(r"(?:\.\d{1,3}|localhost|\])\Z")
 _LIBRARY = ("site-packages", "node_modules", "<frozen", "node:internal", "/lib/python", "Node.js v")
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext, match_above
 from ..registry import rule
 from .common import LOOK_BACK, PRIORITY, stage
 
-_VSCODE_START = re.compile(r"\[info\] Starting server (?P<server>.+?)\s*$")
+_VSCODE_START = lazy_compile(r"\[info\] Starting server (?P<server>.+?)\s*$")
 
 
 @rule(
@@ -62,7 +63,7 @@ def vscode(m: re.Match[str], ctx: LineContext) -> Hit:
     )
 
 
-_CURSOR_COMMAND = re.compile(r"Starting new stdio process with command: (?P<cmd>.+?)\s*$")
+_CURSOR_COMMAND = lazy_compile(r"Starting new stdio process with command: (?P<cmd>.+?)\s*$")
 
 
 @rule(
@@ -117,7 +118,7 @@ _CLAUDE_PATTERNS = (
     re.compile(r"Failed to reconnect to (?P<server>[^\s.][^\s]*?)\.?\s*$"),
     re.compile(r"\[MCP\] (?:[Ss]erver )?[\"']?(?P<server>[\w@./-]+?)[\"']?:? (?P<message>.+)$"),
 )
-_FAILED = re.compile(r"fail|error|timed out|closed|exited|crash|refused|disconnect", re.I)
+_FAILED = lazy_compile(r"fail|error|timed out|closed|exited|crash|refused|disconnect", re.I)
 
 
 @rule(

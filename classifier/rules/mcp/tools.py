@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import re
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
 from .common import PRIORITY, in_mcp_client, mentions
 
-_NO_SUCH_TOOL = re.compile(
+_NO_SUCH_TOOL = lazy_compile(
     r"No such tool available: (?P<tool>mcp__(?P<server>.+?)__(?P<name>[^\s]+))"
 )
-_UNAVAILABLE = re.compile(
+_UNAVAILABLE = lazy_compile(
     r"[Tt]ool ['\"`]?(?P<name>[\w.:/-]+)['\"`]? (?:is )?not available"
     r"|Unknown tool:? ['\"`]?(?P<unknown>[\w.:/-]+)"
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -15,14 +16,14 @@ if TYPE_CHECKING:
     pass
 
 # npm packages that are plugins (or shareable configs) of a tool.
-_PLUGIN_NAME = re.compile(
+_PLUGIN_NAME = lazy_compile(
     r"(?:@[\w.-]{1,100}/)?[\w.-]{0,200}?(?:plugin|(?:eslint|prettier|babel)-(?:config|preset))[\w.-]{0,200}"
 )
 
 
 # A tool's own config file (`eslint.config.js`, `vite.config.ts`): what it
 # imports and cannot find stops the tool before it runs, like a plugin.
-_TOOL_CONFIG = re.compile(
+_TOOL_CONFIG = lazy_compile(
     r"(?:^|[/\\])\.?(?:eslint|prettier|stylelint|vite|vitest|jest|babel|postcss|tailwind|rollup"
     r"|webpack|commitlint|lint-staged|playwright|astro|svelte|nuxt|next)(?:rc)?\.config\.[cm]?[jt]s$"
 )
@@ -42,7 +43,7 @@ _DEPENDENCY = (
     re.compile(r"ESLint couldn't find the (?:plugin|config) \"(?P<dep>[^\"]+)\""),
     re.compile(r"Error importing plugin \"(?P<plugin>[^\"]+)\": No module named '(?P<dep>[^']+)'"),
 )
-_MYPY_AT = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
+_MYPY_AT = lazy_compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
 
 
 @rule(
@@ -132,10 +133,10 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
     return None
 
 
-_REQUIRE_ENTRY = re.compile(
+_REQUIRE_ENTRY = lazy_compile(
     r"^- (?=\S{1,4096}\s*$)(?P<path>\S*(?P<dir>(?:/plugins?/|\\plugins?\\)(?P<plugin>[^/\\\s]+))[/\\]\S+?)\s*$"
 )
-_CANNOT_FIND = re.compile(r"Cannot find module '(?P<dep>[^']+)'")
+_CANNOT_FIND = lazy_compile(r"Cannot find module '(?P<dep>[^']+)'")
 
 
 @rule(

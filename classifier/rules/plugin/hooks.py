@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -14,14 +15,14 @@ from .common import PRIORITY
 if TYPE_CHECKING:
     pass
 
-_PLUGGY = re.compile(
+_PLUGGY = lazy_compile(
     r"PluginValidationError: unknown hook '(?P<hook>\w+)' in plugin <module '(?P<module>[^']+)' from '(?P<file>[^']+)'>"
 )
-_HOOK_GENERIC = re.compile(
+_HOOK_GENERIC = lazy_compile(
     r"[Hh]ook [\"'`]?(?P<hook>[\w:./-]+)[\"'`]? failed to load(?::\s*(?P<message>.+))?"
     r"|[Ff]ailed to load hook [\"'`]?(?P<hook2>[\w:./-]+)[\"'`]?(?::\s*(?P<message2>.+))?"
 )
-_PATHISH = re.compile(r"([\w.-]+(?:/[\w.-]+)+\.(?:js|mjs|cjs|ts|py|sh|json))\b")
+_PATHISH = lazy_compile(r"([\w.-]+(?:/[\w.-]+)+\.(?:js|mjs|cjs|ts|py|sh|json))\b")
 
 
 @rule(
@@ -76,7 +77,7 @@ def hook(m: re.Match[str], ctx: LineContext) -> Hit | None:
     return Hit(signal=line.strip(), message=line.strip(), file=file, hint=hint)
 
 
-_NOT_FOUND = re.compile(
+_NOT_FOUND = lazy_compile(
     r"[Pp]lugin [\"'`](?P<a>[^\"'`]+)[\"'`] (?:was |is )?not found"
     r"|[Pp]lugin (?P<b>[\w@./:-]+) (?:was |is )?not found"
     r"|[Pp]lugin not found:? [\"'`]?(?P<c>[\w@./:-]+)"

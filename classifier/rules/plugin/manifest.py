@@ -7,6 +7,7 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     pass
 
 # File names that are plugin / extension / package manifests.
-_MANIFEST = re.compile(
+_MANIFEST = lazy_compile(
     r"(?:^|/)(?:plugin|package|manifest|extension|marketplace|hooks|\.?[\w-]*plugin[\w-]*)\.json$"
 )
 
@@ -34,17 +35,17 @@ def _plugin_name(manifest: str) -> str | None:
     return parts[-1]
 
 
-_NPM_JSON = re.compile(
+_NPM_JSON = lazy_compile(
     r"^npm (?:error|ERR!) JSON\.parse Invalid (?P<file>[\w./-]*package\.json): JSONParseError: (?P<message>.+?)"
     r"(?: at position (?P<pos>\d+))?(?: \(line (?P<line>\d+) column (?P<col>\d+)\))?(?: while parsing .*)?$"
 )
-_NODE_JSON = re.compile(r"SyntaxError: (?P<file>[^:\s][^:]*\.json): (?P<message>.+)$")
-_PY_JSON = re.compile(
+_NODE_JSON = lazy_compile(r"SyntaxError: (?P<file>[^:\s][^:]*\.json): (?P<message>.+)$")
+_PY_JSON = lazy_compile(
     r"(?P<message>Expecting [^:]+|Unterminated string starting at|Invalid control character at"
     r"|Invalid \\escape|Extra data|Expecting value|Illegal trailing comma before end of \w+)"
     r": line (?P<line>\d+) column (?P<col>\d+) \(char (?P<pos>\d+)\)"
 )
-_JSON_FILE = re.compile(r"([\w.~/\\-]+\.json)\b")
+_JSON_FILE = lazy_compile(r"([\w.~/\\-]+\.json)\b")
 
 
 @rule(

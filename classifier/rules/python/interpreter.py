@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext, hit_from_match, match_above
 from ..python_causes import (
@@ -24,8 +25,8 @@ from ..registry import rule
 _TRACEBACK_DOCS = "https://docs.python.org/3/tutorial/errors.html"
 _EXCEPTIONS_DOCS = "https://docs.python.org/3/library/exceptions.html"
 
-_SORRY = re.compile(r"\((?P<file>[^()]+?), line (?P<line>\d+)\)\s*$")
-_COMPILING = re.compile(r"^\*\*\* Error compiling '(?P<file>.+)'\.\.\.$")
+_SORRY = lazy_compile(r"\((?P<file>[^()]+?), line (?P<line>\d+)\)\s*$")
+_COMPILING = lazy_compile(r"^\*\*\* Error compiling '(?P<file>.+)'\.\.\.$")
 
 
 class _TracebackBlock:

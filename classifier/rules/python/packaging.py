@@ -6,15 +6,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
 
-_FROM_FILE = re.compile(r"\(from -r (?P<file>\S+?) \(line \d+\)\)")
-_VERSIONS = re.compile(
+_FROM_FILE = lazy_compile(r"\(from -r (?P<file>\S+?) \(line \d+\)\)")
+_VERSIONS = lazy_compile(
     r"^ERROR: Could not find a version that satisfies the requirement \S+ \(from versions: (?P<versions>.*)\)\s*$"
 )
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
+_NAME = lazy_compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 @rule(
@@ -75,13 +76,13 @@ def pip_no_distribution(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
 
 # -- uv -----------------------------------------------------------------------------------
-_UV_NOT_FOUND = re.compile(
+_UV_NOT_FOUND = lazy_compile(
     r"Because (?P<name>[A-Za-z0-9][\w.-]*) was not found in the package registry"
 )
-_UV_PROJECT_NEEDS = re.compile(
+_UV_PROJECT_NEEDS = lazy_compile(
     r"(?:your project depends on|you require) (?P<reqs>.+?)(?:, we can conclude|$)"
 )
-_UV_PREFIX = re.compile(r"^\s*(?:cause:|╰─▶|×)?\s*")
+_UV_PREFIX = lazy_compile(r"^\s*(?:cause:|╰─▶|×)?\s*")
 MAX_EXPLANATION = 20
 
 

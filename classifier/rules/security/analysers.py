@@ -6,12 +6,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ...lazyre import lazy_compile
 from ..base import Hit, LineContext, match_above
 from ..registry import rule
 from .common import BLOCK_PRIORITY, TRUST_GATE
 
 _SECRET_TESTS = {"B105", "B106", "B107"}  # bandit's hard-coded password checks
-_QUOTED = re.compile(r"'(?P<secret>[^']+)'")
+_QUOTED = lazy_compile(r"'(?P<secret>[^']+)'")
 
 # -- bandit -------------------------------------------------------------------
 
@@ -93,7 +94,7 @@ def bandit_issue(m: re.Match[str], ctx: LineContext) -> _BanditBlock:
 
 # -- semgrep -------------------------------------------------------------------------------
 
-_SEMGREP_FILE = re.compile(r"^ {4}(?P<file>[^\s❯❱┆].*?\S)\s*$")
+_SEMGREP_FILE = lazy_compile(r"^ {4}(?P<file>[^\s❯❱┆].*?\S)\s*$")
 _SEMGREP_SEVERITY = {"❯❯❱": "error", "❯❱": "warning", "❱": "info"}
 
 
@@ -170,7 +171,7 @@ def semgrep_finding(m: re.Match[str], ctx: LineContext) -> _SemgrepBlock:
 
 # -- eslint-plugin-security -----------------------------------------------------------------
 
-_ESLINT_FILE = re.compile(
+_ESLINT_FILE = lazy_compile(
     r"^(?P<file>(?:/|[A-Za-z]:[\\/]|\.{0,2}/?)?[^\s:][^:]*\.[A-Za-z0-9]+)\s*$"
 )
 

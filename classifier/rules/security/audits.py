@@ -6,14 +6,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ...lazyre import lazy_compile
 from ..base import FALLBACK, Hit, LineContext
 from ..registry import rule
 from .common import BLOCK_PRIORITY, TRUST_GATE
 
 # -- npm audit -----------------------------------------------------------------------------
 
-_NPM_PACKAGE = re.compile(r"^(?P<package>(?:@[\w.-]+/)?[\w.-]+)  (?P<range>\S.*)$")
-_ADVISORY = re.compile(r"^(?P<title>.+?) - (?P<url>https://github\.com/advisories/\S+)\s*$")
+_NPM_PACKAGE = lazy_compile(r"^(?P<package>(?:@[\w.-]+/)?[\w.-]+)  (?P<range>\S.*)$")
+_ADVISORY = lazy_compile(r"^(?P<title>.+?) - (?P<url>https://github\.com/advisories/\S+)\s*$")
 
 
 @dataclass
@@ -139,6 +140,10 @@ def npm_audit_summary(m: re.Match[str], ctx: LineContext) -> Hit | None:
 # -- pip-audit ----------------------------------------------------------------------------
 
 
+# A row of pip-audit's table: package, version, advisory id (PYSEC-, GHSA-, CVE-...).
+_VULN_ROW = lazy_compile(r"^\S+\s+\d\S*\s+[A-Z][A-Z0-9]*-[\w-]+(?:\s|$)")
+
+
 @dataclass
 class _PipAuditBlock:
     summary: str
@@ -165,8 +170,8 @@ class _PipAuditBlock:
                 ids.append(parts[0])
             return True
         parts = line.split()
-        if len(parts) < 3:
-            return False
+        if len(parts) < 3 or not _VULN_ROW.match(line):
+            return False  # the table ended: another program's output
         name, version, vid = parts[0], parts[1], parts[2]
         fix = " ".join(parts[3:]).split(",")[0].strip() or None
         row = self.rows.setdefault(

@@ -1,0 +1,6 @@
+local cart = require("shop.cart")
+describe("cart", function()
+  it("counts", function() assert.are.equal(3, cart.count({1, 2, 3})) end)
+  it("lists", function() assert.are.same({a = 1, b = 3}, cart.items()) end)
+  it("errors", function() cart.nothing() end)
+end)
