@@ -22,6 +22,7 @@ FAMILIES: tuple[str, ...] = (
     "javascript",
     "js_test",
     "ava",
+    "oxc",
     "npm",
     "python",
     "python_test",
