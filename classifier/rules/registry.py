@@ -43,6 +43,7 @@ FAMILIES: tuple[str, ...] = (
     "ruby",
     "ruby_test",
     "ruby_xunit",
+    "rake",
     "php",
     "php_test",
     "php_lint",
