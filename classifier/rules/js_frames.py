@@ -21,7 +21,8 @@ V8_FRAME = lazy_compile(
 _BARE_FRAME = lazy_compile(
     r"^\s*(?:(?P<func>[^()]*?) \()?(?P<file>[^()\s][^()]*?):(?P<line>\d+):(?P<column>\d+)\)?\s*$"
 )
-_INTERNAL = ("node:", "internal/", "<anonymous>", "native", "evalmachine.")
+# `<anonymous_script>`: the text JSON.parse was given (Node prints it as the throw site)
+_INTERNAL = ("node:", "internal/", "<anonymous>", "<anonymous_script>", "native", "evalmachine.")
 
 
 @dataclass(frozen=True, slots=True)

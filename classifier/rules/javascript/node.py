@@ -27,8 +27,12 @@ from ..registry import rule
 # mocha prefixes it with "Exception during run: " when a spec file fails to load.
 _THROW_SITE = lazy_compile(r"^(?:\s*Exception during run: )?(?P<file>\S+?):(?P<line>\d+)$")
 _ERROR_LINE = (
-    r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error)(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
+    r"^(?:Uncaught )?(?P<type>(?:[A-Z][A-Za-z]*)?Error|UnhandledPromiseRejection)"
+    r"(?: \[(?P<code>\w+)\])?: (?P<message>.*)$"
 )
+# A promise rejected with a value that is not an Error: no stack to point at,
+# but always the program's own fault.
+_UNHANDLED = "UnhandledPromiseRejection"
 _PROP_CODE = lazy_compile(r"^\s+code: '(?P<code>\w+)'")
 _ERRNO = lazy_compile(r"\bE(?:CONN\w+|NOTFOUND|TIMEDOUT|AI_AGAIN|HOSTUNREACH|NETUNREACH|PIPE)\b")
 MAX_TEXTS = 40  # property lines kept of one error ([cause]:, code:), to read a cause from
@@ -98,11 +102,20 @@ class _NodeErrorBlock:
             self.frames.append(f)
             self.state = "props" if line.rstrip().endswith("{") else "frames"
             return True
+        if line.startswith("    at ") and self.state in ("head", "frames"):
+            self.state = "frames"  # `at JSON.parse (<anonymous>)`: a frame with no file
+            return True
         if self.state == "head" and s == "Require stack:":
             self.state = "require"
             return True
         if self.state == "require" and s.startswith("- "):
             self.require_stack.append(s[2:])
+            return True
+        if self.state == "head" and self.m.groupdict().get("type") == "AssertionError":
+            # node:assert's message goes on below its first line (`3 !== 4`, a
+            # diff) before the stack
+            if len(self.texts) < MAX_TEXTS and s:
+                self.texts.append(s)
             return True
         if not s:
             self.state = "tail"
@@ -140,8 +153,8 @@ class _NodeErrorBlock:
             # and so is a network word in a message the program wrote
             # ("connection refused: bad url"), which carries no errno code.
             cause = None
-        if file is None and self.kind != "module":
-            return
+        if file is None and self.kind != "module" and m.groupdict().get("type") != _UNHANDLED:
+            return  # an internal error of a tool, not the program's (the other rules read it)
         if cause is not None:
             hint.update(cause.hint)
         if self.kind == "module":
@@ -252,7 +265,7 @@ def node_syntax_error(m: re.Match[str], ctx: LineContext) -> Block | None:
     category=FailureType.COMPILE,
     tool="node",
     pattern=_ERROR_LINE,
-    triggers=("Error: ", "Error ["),
+    triggers=("Error: ", "Error [", "UnhandledPromiseRejection: "),
     url="https://nodejs.org/api/errors.html#errors",
 )
 def node_uncaught(m: re.Match[str], ctx: LineContext) -> Block | None:
@@ -266,7 +279,12 @@ def node_uncaught(m: re.Match[str], ctx: LineContext) -> Block | None:
     `node:` internals), else the throw site (`at async file:///app/main.mjs`
     is a module's top-level await). An error whose stack has no frame in
     the project and whose throw site is internal gives no record (the
-    other rules read what it says). An error that names a cause is the
+    other rules read what it says), except a promise rejected with a value
+    that is not an Error (`UnhandledPromiseRejection: ... The promise
+    rejected with the reason "x".`): no location, always the program's.
+    node:assert's message may go on over several lines (`3 !== 4`, a diff)
+    before the stack; the text JSON.parse was given (`<anonymous_script>:1`)
+    is no throw site, the parse call's frame is. An error that names a cause is the
     cause's: a socket's error (`connect ECONNREFUSED 127.0.0.1:5432`, by
     itself or as the `[cause]:` of `TypeError: fetch failed`) is infra and
     transient (hint `kind`, `host`, `port`); a network word in the
