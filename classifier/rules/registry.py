@@ -44,6 +44,7 @@ FAMILIES: tuple[str, ...] = (
     "ruby_test",
     "ruby_xunit",
     "rake",
+    "coverage",
     "php",
     "php_test",
     "php_lint",
