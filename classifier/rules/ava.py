@@ -80,6 +80,7 @@ _COUNTS = lazy_compile(
 )
 _DIFF = lazy_compile(r"^  (?P<sign>[-+]) (?P<value>.*)$")
 _TEST_CALL = "/ava/lib/test.js"  # the frame that called the test function
+MAX_FOREIGN = 200  # console lines among the progress lines before the run is taken as over
 
 
 def _cleaned_frame(line: str) -> Frame | None:
@@ -128,6 +129,7 @@ class AvaBlock:
         self.current: _Report | None = None
         self.details = False  # after the first `─`
         self.counted = False  # the counts that end AVA's output began
+        self.foreign = 0  # unindented lines (console output) seen among the progress lines
         self.feed(ctx.line, ctx.line_no)
 
     def feed(self, line: str, line_no: int) -> bool | None:
@@ -135,8 +137,10 @@ class AvaBlock:
         if self.counted and text.strip() and not _COUNTS.match(text):
             return False
         if text and not line.startswith("  "):
-            # a test's console output comes unindented among the progress lines
-            return False if self.details else None
+            # a test's console output comes unindented among the progress
+            # lines; a run cut short is followed by another tool's output
+            self.foreign += 1
+            return False if self.details or self.foreign > MAX_FOREIGN else None
         if _COUNTS.match(text):
             self.counted, self.current = True, None
             return True
