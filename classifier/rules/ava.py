@@ -44,6 +44,7 @@ assertion's message, its diff (`-` actual, `+` expected) or the thrown value.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -75,6 +76,10 @@ _EXITED = lazy_compile(r"^  ✘ (?P<file>\S+) exited with a non-zero exit code: 
 _LOCATION = lazy_compile(r"^  (?P<file>[^\s:]+\.[cm]?[jt]sx?):(?P<line>\d+)$")
 _EXCERPT = lazy_compile(r"^\s+\d+:(?: |$)")  # an excerpt line may be empty
 _ERROR = lazy_compile(r"^\s+(?P<error>(?:[A-Z]\w*)?Error(?: \[\w+\])?: .*)$")
+# The thrown value as AVA formats it (`ReferenceError {` then `message: '...',`):
+# AVA 5 prints only this, with its `›` stack, not the error's own line.
+_OBJECT = lazy_compile(r"^(?P<type>(?:[A-Z]\w*)?Error) \{$")
+_OBJECT_MESSAGE = lazy_compile(r"^message: (?P<q>['\"`])(?P<message>.*)(?P=q),?$")
 _COUNTS = lazy_compile(
     r"^  \d+ (?:tests?|known failures?|uncaught exceptions?|unhandled rejections?)\b"
 )
@@ -250,7 +255,11 @@ class AvaBlock:
             and not any((f.file, f.line) == at for f in frames)
         ):
             frames = [Frame("", report.file, report.line, 0), *frames]
-        message = report.error or next(iter(report.messages), "") or report.title
+        error = report.error or _object_error(report.messages)
+        message = error or next(iter(report.messages), "") or report.title
+        texts = (
+            report.messages[1:] if message == next(iter(report.messages), None) else report.messages
+        )
         diff = report.diff
         values = (
             {"expected": "\n".join(diff["expected"]), "actual": "\n".join(diff["actual"])}
@@ -271,7 +280,7 @@ class AvaBlock:
             values=values,
             signal=f"{report.title}: {message}" if message != report.title else message,
             suite_failure=report.section is not None,
-            texts=report.messages,
+            texts=texts,
         )
         if hit.column == 0:
             hit.column = None
@@ -295,6 +304,15 @@ class AvaBlock:
             hint={"runner": "ava", "test_file": self.ctx.resolve(file)},
             key=("ava", "file", message),
         )
+
+
+def _object_error(messages: list[str]) -> str | None:
+    """`ReferenceError: x is not defined` from AVA's formatting of the thrown
+    value (`ReferenceError {` / `message: 'x is not defined',`)."""
+    for head, below in itertools.pairwise(messages):
+        if (obj := _OBJECT.match(head)) and (msg := _OBJECT_MESSAGE.match(below)):
+            return f"{obj.group('type')}: {msg.group('message')}"
+    return None
 
 
 @rule(
