@@ -66,7 +66,36 @@ class Locator:
         return p
 
     def _resolve(self, printed: str) -> str:
-        """The path to report for a printed path."""
+        """The path to report for a printed path; an installed copy of one of
+        the project's own files is its source (`_installed_source`)."""
+        found = self._resolve_printed(printed)
+        if "-packages/" in found:
+            return self._installed_source(found) or found
+        return found
+
+    def _installed_source(self, found: str) -> str | None:
+        """The project's source file that `found`, a file in a site-packages
+        or dist-packages folder, is an installed copy of (tox, nox and a
+        non-editable `pip install .` run the tests against the copy): the
+        path after that folder names a file of the same size under the cwd,
+        directly or under `src/`, `lib/` or `python/` (any such file when
+        the copy is gone: a log read after its environment was removed)."""
+        tail = re.split(r"/(?:site|dist)-packages/", found, maxsplit=1)[-1]
+        if tail == found or tail.startswith(("/", "..")) or "/../" in tail:
+            return None
+        printed = Path(found) if found.startswith("/") else self.cwd / found
+        try:
+            size = printed.stat().st_size if printed.is_file() else None
+            for base in ("src/", "", "lib/", "python/"):
+                mine = self.cwd / f"{base}{tail}"
+                same = mine != printed and mine.is_file()
+                if same and (size is None or mine.stat().st_size == size):
+                    return f"{base}{tail}"
+        except (OSError, ValueError):
+            return None
+        return None
+
+    def _resolve_printed(self, printed: str) -> str:
         plain = _plain_relative(printed) if len(printed) <= _CACHED_CHARS else None
         if plain is not None:
             return plain

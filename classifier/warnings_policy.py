@@ -52,6 +52,7 @@ _FATAL_WORDS = frozenset(
         "--fail-on-warning",  # sphinx-build
         "--error-on-warnings",
         "--warnings-as-errors=true",
+        "--deny-warnings",  # oxlint
     }
 )
 # Flags that do so with the next word: `-D warnings`, `--max-warnings 0`.
@@ -109,6 +110,7 @@ LINTERS = frozenset(
         "markdownlint",
         "stylelint",
         "eslint",
+        "oxlint",
         "standard",
         "prettier",
         "black",

@@ -21,7 +21,8 @@ V8_FRAME = lazy_compile(
 _BARE_FRAME = lazy_compile(
     r"^\s*(?:(?P<func>[^()]*?) \()?(?P<file>[^()\s][^()]*?):(?P<line>\d+):(?P<column>\d+)\)?\s*$"
 )
-_INTERNAL = ("node:", "internal/", "<anonymous>", "native", "evalmachine.")
+# `<anonymous_script>`: the text JSON.parse was given (Node prints it as the throw site)
+_INTERNAL = ("node:", "internal/", "<anonymous>", "<anonymous_script>", "native", "evalmachine.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +54,11 @@ def parse_frame(line: str, *, bare: bool = False) -> Frame | None:
         m = _BARE_FRAME.match(line)
     if m is None:
         return None
-    return Frame(
-        m.group("func") or "", m.group("file"), int(m.group("line")), int(m.group("column"))
-    )
+    func, file = m.group("func") or "", m.group("file")
+    if not func and file.startswith("async "):
+        # `at async file:///app/main.mjs:1:13`: a module's top-level await
+        func, file = "async", file[len("async ") :]
+    return Frame(func, file, int(m.group("line")), int(m.group("column")))
 
 
 def project_frame(frames: Sequence[Frame], ctx: LineContext) -> Frame | None:

@@ -1,5 +1,5 @@
-"""JavaScript linters and format checkers as CI runs them: eslint's compact
-and unix formatters (its stylish default is in javascript/eslint.py, its JSON and
+"""JavaScript linters and format checkers as CI runs them: eslint's compact,
+unix and pretty (xo's) formatters (its stylish default is in javascript/eslint.py, its JSON and
 checkstyle reports are structured inputs), `standard`, and `prettier
 --check`.
 
@@ -92,6 +92,74 @@ def eslint_unix(m: re.Match[str], ctx: LineContext) -> Hit:
     https://www.npmjs.com/package/eslint-formatter-unix
     """
     return _eslint_hit(m, ctx, m.group("severity"))
+
+
+# -- xo (eslint-formatter-pretty) ---------------------------------------------------------
+
+# A file's heading: `  src/app.js:2:8` (the position of its first problem).
+_PRETTY_FILE = lazy_compile(r"^  (?P<file>[^\s:][^:]*):\d+:\d+$")
+PRETTY_HEADING_SCAN = 2000  # lines looked back for a problem's file heading
+
+
+@rule(
+    id="js_lint.eslint_pretty",
+    category=FailureType.COMPILE,
+    tool="eslint",
+    pattern=(
+        r"^  (?P<severity>[✖⚠]) +(?P<line>\d+):(?P<column>\d+) +(?P<message>\S.*?)"
+        r"(?: {2,}(?P<code>[@\w][\w@/.-]*))?\s*$"
+    ),
+    triggers=("  ✖ ", "  ⚠ "),
+    url="https://github.com/sindresorhus/eslint-formatter-pretty",
+    priority=20,
+)
+def eslint_pretty(m: re.Match[str], ctx: LineContext) -> Hit | None:
+    """eslint problems in the `pretty` format, xo's default reporter.
+
+    What it detects: under each file's heading (`  src/app.js:2:8`), one
+    line per problem, `  ✖  2:8   message   rule-id` (`⚠` for a warning: a
+    warning hit, kept only when the run failed because of it; a parsing
+    error has no rule id). The file is the nearest heading above (a
+    problem line with none is not read). The closing `1 warning` / `7
+    errors` counts are not records.
+
+    Example output (`xo`, xo 1.2.3):
+          extra.js:2:8
+          ⚠   5:2   Unexpected todo comment: TODO: fix this.  no-warning-comments
+          ✖   2:8   Expected === and instead saw ==.          eqeqeq
+
+    Recipe: compile (trust_gate for a security plugin's rule). hint: rule, level.
+
+    References: https://github.com/sindresorhus/eslint-formatter-pretty,
+    https://github.com/xojs/xo
+    """
+    state = ctx.state
+    last = state.get("line_no")
+    file = state.get("file") if last == ctx.line_no - 1 else None
+    if file is None:
+        for prev in reversed(ctx.before(PRETTY_HEADING_SCAN)):
+            if heading := _PRETTY_FILE.match(prev):
+                file = heading.group("file")
+                break
+            if prev.strip() and not prev.startswith(("  ✖ ", "  ⚠ ")):
+                return None
+    if file is None:
+        return None
+    state["line_no"], state["file"] = ctx.line_no, file
+    code = m.group("code")
+    security = is_security_code(code, "eslint")
+    level = "warning" if m.group("severity") == "⚠" else "error"
+    return Hit(
+        signal=ctx.line.strip(),
+        message=m.group("message").strip(),
+        file=file,
+        line=int(m.group("line")),
+        column=int(m.group("column")),
+        code=code,
+        category=FailureType.TRUST_GATE if security else None,
+        warning=level == "warning" and not security,
+        hint={"rule": code, "level": level} if code else {"level": level},
+    )
 
 
 # -- standard --------------------------------------------------------------------------------

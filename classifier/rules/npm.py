@@ -11,7 +11,9 @@
 npm says the script is not in package.json: the project's configuration (or
 the command that names it) is wrong, nothing in the machine is — compile, on
 the `"scripts"` line of the package.json npm read (a workspace's, from the
-`location` line npm prints above it).
+`location` line npm prints above it).  The same holds for a dependency the
+registry does not have (E404) and for a peer dependency conflict (ERESOLVE):
+what package.json asks for cannot be installed, on any retry.
 """
 
 from __future__ import annotations
@@ -211,3 +213,111 @@ def npm_package_not_found(m: re.Match[str], ctx: LineContext) -> Hit | None:
         code="E404" if m.group("url") else "ENOVERSIONS",
         hint=hint,
     )
+
+
+# -- a peer dependency conflict (ERESOLVE) ----------------------------------------------
+_RESOLVE_TEXT = lazy_compile(rf"^{_PREFIX}(?: (?P<text>.*))?$")
+_ROOT_DEP = lazy_compile(
+    r'^\s*(?:dev |peer |optional |peerOptional )?(?P<name>(?:@[^@\s/]+/)?[^@\s]+)@"(?P<range>[^"]*)"'
+    r" from the root project$"
+)
+_PEER = lazy_compile(r'^\s*(?:peer |peerOptional )?(?P<need>\S+@"[^"]*") from (?P<by>\S+)$')
+
+
+class _Eresolve:
+    """npm's explanation under `ERESOLVE could not resolve`: what it found,
+    the peer requirement it could not meet and the root dependency that
+    brought it."""
+
+    max_lines = 200
+
+    def __init__(self, ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.signal = ctx.line.strip()
+        self.log_line = ctx.line_no
+        self.found: str | None = None
+        self.need: re.Match[str] | None = None
+        self.root: re.Match[str] | None = None
+        self.section = ""
+
+    def feed(self, line: str, line_no: int) -> bool:
+        m = _RESOLVE_TEXT.match(line.rstrip())
+        if m is None:
+            return False
+        text = (m.group("text") or "").rstrip()
+        stripped = text.strip()
+        if stripped.startswith("Found: ") and self.found is None:
+            self.found = stripped[len("Found: ") :]
+        elif stripped in ("Could not resolve dependency:", "Conflicting peer dependency:"):
+            self.section = stripped
+        elif self.section == "Could not resolve dependency:":
+            if self.need is None and (need := _PEER.match(text)) is not None:
+                self.need = need
+            elif (root := _ROOT_DEP.match(text)) is not None:
+                self.root = root
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        hint: dict[str, Any] = {"ecosystem": "npm"}
+        parts = []
+        if self.need is not None:
+            parts.append(f"{self.need.group('by')} needs {self.need.group('need')}")
+            hint["requirement"] = self.need.group("need")
+        if self.found:
+            parts.append(f"the tree has {self.found}")
+            hint["found"] = self.found
+        if self.root is not None:
+            name = self.root.group("name")
+            hint.update(package=name, manifest_entry=name)
+        yield Hit(
+            signal=self.signal,
+            message="npm: " + ("; ".join(parts) if parts else "dependency conflict (ERESOLVE)"),
+            file="package.json"
+            if self.root is not None and self.ctx.exists("package.json")
+            else None,
+            log_line=self.log_line,
+            code="ERESOLVE",
+            hint=hint,
+        )
+
+
+@rule(
+    id="npm.eresolve",
+    category=FailureType.COMPILE,
+    tool="npm",
+    pattern=rf"^{_PREFIX} ERESOLVE (?:could not resolve|unable to resolve dependency tree)\s*$",
+    triggers=("ERESOLVE could not resolve", "ERESOLVE unable to resolve"),
+    url="https://docs.npmjs.com/cli/configuring-npm/package-json#peerdependencies",
+)
+def npm_eresolve(m: re.Match[str], ctx: LineContext) -> Block:
+    """npm cannot build a dependency tree: a peer dependency conflict.
+
+    What it detects: `npm error ERESOLVE could not resolve` (npm 7 and
+    later; `npm ERR! ERESOLVE unable to resolve dependency tree`), with the
+    explanation under it: `Found: vitest@4.1.12`, then under `Could not
+    resolve dependency:` the peer requirement (`peer vitest@"1.6.1" from
+    @vitest/coverage-v8@1.6.1`) and the project's own dependency that
+    brings it (`dev @vitest/coverage-v8@"^1.0.0" from the root project`).
+    The versions the project asks for conflict: the same on every retry,
+    so compile, on that dependency's line of package.json
+    (classifier/manifests.py), not infra.
+
+    Example output (`npm install`, npm 10.8.2):
+        npm error code ERESOLVE
+        npm error ERESOLVE could not resolve
+        npm error
+        npm error While resolving: @vitest/coverage-v8@1.6.1
+        npm error Found: vitest@4.1.12
+        npm error Could not resolve dependency:
+        npm error peer vitest@"1.6.1" from @vitest/coverage-v8@1.6.1
+        npm error node_modules/@vitest/coverage-v8
+        npm error   dev @vitest/coverage-v8@"^1.0.0" from the root project
+
+    Recipe: compile (align the versions in package.json; `--legacy-peer-deps`
+    only hides the conflict). hint: package, requirement, found,
+    manifest_entry.
+
+    References: https://docs.npmjs.com/cli/configuring-npm/package-json#peerdependencies,
+    https://docs.npmjs.com/cli/using-npm/config#legacy-peer-deps
+    """
+    return _Eresolve(ctx)

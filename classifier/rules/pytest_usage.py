@@ -10,7 +10,8 @@ No test ran.  An option pytest does not know usually belongs to a plugin that
 is not installed (`--cov` is pytest-cov's), often set in the project's
 config (`addopts`): the cause is a missing package, located on the config's
 line that uses the option.  An option no known plugin provides is a mistake
-in the command or the config."""
+in the command or the config.  `inifile: None` (no config file was found)
+names none."""
 
 from __future__ import annotations
 
@@ -74,7 +75,8 @@ class PytestUsage:
     def feed(self, line: str, line_no: int) -> bool:
         m = _INIFILE.match(line)
         if m:
-            self.config = m.group("file").strip()
+            config = m.group("file").strip()
+            self.config = None if config == "None" else config  # no config file was found
             return True
         return bool(_ROOTDIR.match(line))
 

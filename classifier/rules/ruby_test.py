@@ -273,6 +273,8 @@ class _RSpecLoadError:
             ("An error occurred ", "No examples found", "Finished in ")
         ):
             return False
+        if text.startswith("rspec ") and not self.lines:
+            return True  # a "Did you mean?" suggestion of another spec to run
         if not text.startswith("Failure/Error:"):
             self.lines.append(text)
         return True
@@ -300,7 +302,7 @@ class _RSpecLoadError:
     id="rspec.load_error",
     category=FailureType.COMPILE,
     tool="rspec",
-    pattern=r"^An error occurred while loading (?P<spec>\S+?)\.?$",
+    pattern=r"^An error occurred while loading (?P<spec>\S+?)\.?(?: - Did you mean\?)?$",
     triggers=("An error occurred while loading ",),
     url=_RSPEC_DOCS,
 )
@@ -312,7 +314,9 @@ def rspec_load_error(m: re.Match[str], ctx: LineContext) -> Block:
     / `cannot load such file -- shop/receipt`: hint["module"]; a NameError
     or SyntaxError in the code the spec loads) and its frames.  No example
     of the file ran: compile (the code, not a test, is broken), at the
-    innermost project frame.  The closing `0 examples, 0 failures, 1 error
+    innermost project frame.  RSpec may end the heading with ` - Did you
+    mean?` and list specs to run instead (`rspec ./spec/cart_spec.rb`) when
+    a `require_relative` fails: the suggestions are not the error.  The closing `0 examples, 0 failures, 1 error
     occurred outside of examples` is not a record of its own.
 
     Example output (`rspec -I lib spec`, RSpec 3.12):

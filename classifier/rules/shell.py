@@ -169,7 +169,7 @@ class _BatsFailure:
     id="shell.bats",
     category=FailureType.TEST,
     tool="bats",
-    pattern=r"^\s*#?\s*\((?:from function .*?, )?in test file (?P<file>\S+?), line (?P<line>\d+)\)$",
+    pattern=r"^\s*#?\s*\((?:from function .*?,? )?in test file (?P<file>\S+?), line (?P<line>\d+)\)$",
     triggers=("in test file ",),
     url="https://bats-core.readthedocs.io/en/stable/usage.html",
 )
@@ -180,7 +180,8 @@ def shell_bats(m: re.Match[str], ctx: LineContext) -> Block:
     (in test file test/cart.bats, line 15)` (TAP, the default when the
     output is not a terminal) or `   (in test file ..., line 15)` (the pretty
     formatter), and the failed command under it (`` `[ "$output" = "3" ]'
-    failed``).  The test's name comes from the `not ok 1 counts the
+    failed``); a failure in a hook is `# (from function `setup' in test
+    file test/cart.bats, line 2)`, with what the command printed under it.  The test's name comes from the `not ok 1 counts the
     quantities` (or ` ✗ counts the quantities`) line above, which is the
     same record.  `2 tests, 0 failures` gives nothing.
 

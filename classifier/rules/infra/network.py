@@ -65,6 +65,10 @@ _NET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 _URL = lazy_compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
+# The header Node.js prints above the source line of an uncaught error's
+# throw site (`file:///app/db.js:2`, `/app/db.js:2`): the line under it is
+# code quoted from the program, not something that happened.
+_THROW_SITE_HEADER = lazy_compile(r"^\S+\.[cm]?[jt]sx?:\d+$")
 
 
 _STATUS_PREFIXES = (
@@ -139,7 +143,7 @@ _STATUS_PREFIXES = (
     url="https://man7.org/linux/man-pages/man3/errno.3.html",
     priority=NETWORK_PRIORITY,
 )
-def network(m: re.Match[str], ctx: LineContext) -> Hit:
+def network(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """A network failure printed by any program (the generic net).
 
     What it detects: DNS failures (`Could not resolve host: x`, `getaddrinfo
@@ -148,7 +152,10 @@ def network(m: re.Match[str], ctx: LineContext) -> Hit:
     `Connection reset by peer`, `i/o timeout`), unreachable networks, TLS
     certificate problems and HTTP 5xx / 429 statuses, e.g. git's `fatal:
     unable to access 'https://x/': Could not resolve host: x`.  Lines of one
-    outage (same kind, same host) are one record.
+    outage (same kind, same host) are one record.  A line of source code
+    Node.js quotes under an uncaught error's throw site (`throw new
+    Error('connection refused')` under `file:///app/db.js:2`) is not one:
+    node.uncaught reads the error itself.
 
     Example output (`git ls-remote https://git.example.invalid/team/app.git`, git 2.39.5):
         fatal: unable to access 'https://git.example.invalid/team/app.git/': Could not resolve host: git.example.invalid
@@ -159,6 +166,9 @@ def network(m: re.Match[str], ctx: LineContext) -> Hit:
     References: https://man7.org/linux/man-pages/man3/errno.3.html
     """
     line = ctx.line
+    before = ctx.before(1)
+    if before and _THROW_SITE_HEADER.match(before[0]):
+        return None
     kind, host, status = "network", None, None
     for k, pattern in _NET_PATTERNS:
         found = pattern.search(line)

@@ -21,6 +21,14 @@ _PLUGIN_NAME = lazy_compile(
 )
 
 
+# A tool's own config file (`eslint.config.js`, `vite.config.ts`): what it
+# imports and cannot find stops the tool before it runs, like a plugin.
+_TOOL_CONFIG = lazy_compile(
+    r"(?:^|[/\\])\.?(?:eslint|prettier|stylelint|vite|vitest|jest|babel|postcss|tailwind|rollup"
+    r"|webpack|commitlint|lint-staged|playwright|astro|svelte|nuxt|next)(?:rc)?\.config\.[cm]?[jt]s$"
+)
+
+
 def is_plugin_package(name: str) -> bool:
     """Whether an npm package name (possibly with a subpath) is a plugin."""
     parts = name.split("/")
@@ -44,6 +52,7 @@ _MYPY_AT = lazy_compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
     tool="plugin-loader",
     pattern=(
         r"Cannot find (?:package|module) '[^'\s]{0,300}?(?:plugin|-config-|-preset-)"
+        r"|Cannot find (?:package|module) '[^'\s]{1,300}' imported from \S{0,500}?\.config\.[cm]?[jt]s$"
         r"|ESLint couldn't find the (?:plugin|config) \""
         r"|Error importing plugin \"[^\"]+\": No module named '"
     ),
@@ -63,7 +72,10 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
     installed (`Error [ERR_MODULE_NOT_FOUND]: Cannot find package
     'eslint-plugin-x' imported from /app/eslint.config.js`), the eslintrc
     era's `ESLint couldn't find the plugin "eslint-plugin-x"`, prettier /
-    babel / vite / rollup / postcss plugins the same way, and Python plugin
+    babel / vite / rollup / postcss plugins the same way, any other package
+    a tool's own config file imports (`Cannot find package '@eslint/js'
+    imported from /app/eslint.config.js`: the tool cannot start without
+    it), and Python plugin
     loaders: pytest `-p x` / `pytest_plugins` (`Error importing plugin "x":
     No module named 'x'`) and mypy's `plugins =` (`mypy.ini:3: error: Error
     importing plugin "x": No module named 'y'`).
@@ -84,7 +96,12 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
             continue
         groups = found.groupdict()
         dep = groups["dep"]
-        if found.re is _DEPENDENCY[0] and not is_plugin_package(dep):
+        importer = groups.get("importer") or ""
+        if (
+            found.re is _DEPENDENCY[0]
+            and not is_plugin_package(dep)
+            and not _TOOL_CONFIG.search(importer)
+        ):
             return None  # a plain missing module: the compile rules' business
         hint: dict[str, Any] = {
             "dependency": dep.split("/")[0]

@@ -1,0 +1,5 @@
+from tally import count_words
+
+
+def test_counts_words():
+    assert count_words("a b a") == {"a": 2, "b": 1}

@@ -1,0 +1,9 @@
+export default [
+  {
+    files: ["src/**/*.js"],
+    rules: {
+      eqeqeq: "error",
+      "no-unused-vars": "eror",
+    },
+  },
+];

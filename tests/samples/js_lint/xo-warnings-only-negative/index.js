@@ -1,0 +1,2 @@
+// TODO: 0 errors here, but keep an eye on the ✖ marks in the report
+export const separator = '-';

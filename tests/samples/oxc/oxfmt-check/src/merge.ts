@@ -1,0 +1,1 @@
+export function merge(  base: object,extra: object ) { return {...base, ...extra} }

@@ -1,0 +1,1 @@
+export const ok = 1;

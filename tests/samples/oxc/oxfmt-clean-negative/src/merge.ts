@@ -1,0 +1,3 @@
+export function merge(base: object, extra: object) {
+  return { ...base, ...extra };
+}

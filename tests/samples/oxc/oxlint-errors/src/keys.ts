@@ -1,0 +1,1 @@
+export const keys = (o: object) => Object.keys(o) as ;

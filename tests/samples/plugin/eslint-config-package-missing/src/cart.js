@@ -1,0 +1,1 @@
+export const total = (items) => items.reduce((sum, item) => sum + item.price, 0);

@@ -1,0 +1,3 @@
+from .counts import count_words
+
+__all__ = ["count_words"]
