@@ -14,6 +14,7 @@
 #   scripts/install-tools.sh lint       # the CI linters behind the linter samples (not in "all")
 #   scripts/install-tools.sh watch      # the watchers the watch-mode tests run (part of "test")
 #   scripts/install-tools.sh watch-capture # pytest-watcher, pytest-watch (tests/samples/watch; not in "all")
+#   scripts/install-tools.sh native     # C/C++ test frameworks and build tools behind tests/samples/c (not in "all")
 #
 # npm tools go to tools/node/node_modules/.bin (add it to PATH); PyPI tools
 # into the project's .venv; Debian packages system-wide.
@@ -194,6 +195,22 @@ watch_capture_tools() {
   "$root/tools/pywatch/bin/pip" install -q pytest pytest-watcher==0.6.3 pytest-watch==4.2.0
 }
 
+# The C and C++ test frameworks and build tools behind tests/samples/c/{gtest,catch2,
+# unity-ctest,ctest,asan,...} (GoogleTest, Catch2 v2, CTest from cmake, ninja; the
+# sanitizers come with gcc).  Unity is not packaged: its samples name the checkout
+# they were built against in cmd.txt.  Capture only: no test runs them.
+native_tools() {
+  local pkgs=(libgtest-dev catch2 cmake ninja-build g++ clang)
+  local need=()
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
+  fi
+}
+
 case $what in
   test) test_tools ;;
   node) node_tools ;;
@@ -205,6 +222,7 @@ case $what in
   lint) lint_tools ;;
   watch) watch_tools ;;
   watch-capture) watch_capture_tools ;;
+  native) native_tools ;;
   all) debian_tools; node_tools; python_tools ;;
-  *) echo "usage: $0 [all|test|node|python|debian|security|llm|ecosystems|lint|watch|watch-capture]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|test|node|python|debian|security|llm|ecosystems|lint|watch|watch-capture|native]" >&2; exit 2 ;;
 esac

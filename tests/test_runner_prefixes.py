@@ -42,8 +42,10 @@ RUNNERS: dict[str, Callable[[bytes], bytes]] = {
 
 def _records(data: bytes, sample) -> list[tuple[object, ...]]:
     recs = classify_bytes(data, Options(cwd=str(sample.dir)))
+    # (a record without a file or line sorts before one with: None is not comparable)
     return sorted(
-        (r.rule, r.failure_type.value, r.source_file, r.source_line, r.message) for r in recs
+        ((r.rule, r.failure_type.value, r.source_file, r.source_line, r.message) for r in recs),
+        key=lambda t: tuple((x is not None, x) for x in t),
     )
 
 

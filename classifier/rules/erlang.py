@@ -1,5 +1,6 @@
 """Erlang: erlc errors (alone or under rebar3), EUnit failures (plain and
-rebar3's report) and rebar3's closing lines."""
+rebar3's report), rebar3's closing lines and uncaught exceptions that end a
+program (a boot crash, an escript)."""
 
 from __future__ import annotations
 
@@ -302,3 +303,97 @@ def erlang_rebar3_failed(m: re.Match[str], ctx: LineContext) -> Hit:
         confidence=0.5,
         key=(FALLBACK, "rebar3", message),
     )
+
+
+# `{cart,main,0,[{file,"cart.erl"},{line,4}]}` in a crash's stack term
+_TERM_FRAME = lazy_compile(r'\{file,"(?P<file>[^"]+)"\},\{line,(?P<line>\d+)\}')
+# `  in function  cart:main/1 (cart.escript, line 4)`, `  in call from init:do_boot/3 `
+_CRASH_FRAME = lazy_compile(
+    r"^\s+in (?:function|call from)\s+(?P<where>\S+)(?: \((?P<file>[^,()]+), line (?P<line>\d+)\))?\s*$"
+)
+
+
+class _ErlangCrash:
+    """An uncaught exception's `in function` / `in call from` lines
+    (escript, the shell); a boot crash's stack is on its own line."""
+
+    max_lines = 60
+
+    def __init__(self, ctx: LineContext, message: str, frames: list[tuple[str, int]]) -> None:
+        self.ctx = ctx
+        self.message = message
+        self.frames = frames
+        self.signal = ctx.line.strip()
+        self.log_line = ctx.line_no
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if frame := _CRASH_FRAME.match(line):
+            if frame.group("file"):
+                self.frames.append((frame.group("file"), int(frame.group("line"))))
+            return True
+        # the boot crash's short repeat and the crash dump note
+        return line.startswith(("init terminating in do_boot (", "Crash dump is being written"))
+
+    def finish(self) -> Iterable[Hit]:
+        ours = [f for f in self.frames if self.ctx.in_project(f[0])]
+        at = ours[0] if ours else None
+        return [
+            Hit(
+                signal=self.signal,
+                message=self.message,
+                file=at[0] if at else None,
+                line=at[1] if at else None,
+                log_line=self.log_line,
+                hint={"runner": "erlang", "why": self.message[:500]},
+                related=[(f, n, None, "") for f, n in ours[1:6]],
+                key=("erlang crash", self.log_line),
+            )
+        ]
+
+
+@rule(
+    id="erlang.crash",
+    category=FailureType.COMPILE,
+    tool="erlang",
+    pattern=r'^(?:\{"init terminating in do_boot",(?P<term>.*)\}|(?:escript: |\*\* )(?P<exc>exception (?:error|exit|throw): .*))$',
+    triggers=(
+        '{"init terminating in do_boot"',
+        "exception error: ",
+        "exception exit: ",
+        "exception throw: ",
+    ),
+    url="https://www.erlang.org/doc/system/errors.html",
+)
+def erlang_crash(m: re.Match[str], ctx: LineContext) -> Block:
+    """An Erlang program that died of an uncaught exception.
+
+    What it detects: a boot crash (`erl -noshell -s cart main`, `erl -eval`,
+    a release's start), `{"init terminating in do_boot",{Reason,Stack}}`
+    with its stack frames `{cart,main,0,[{file,"cart.erl"},{line,4}]}`; and
+    an escript's or the shell's `escript: exception error: no match of
+    right hand side value {error,empty}` with its `in function  m:f/1
+    (cart.escript, line 4)` and `in call from ...` lines.  The record sits
+    at the innermost frame whose file is in the project (erl_eval's,
+    escript's and init's frames are skipped; the next project frames are
+    related); an interpreted escript's frames are all erl_eval's, so it
+    has no location.  The reason is hint["why"].
+
+    Example output (`erl -noshell -pa ebin -s shop_cart main -s init stop`, OTP 25):
+        {"init terminating in do_boot",{{badkey,pear},[{erlang,map_get,[pear,#{apple=>3}],[{error_info,#{module=>erl_erts_errors}}]},{shop_cart,price,2,[{file,"src/shop_cart.erl"},{line,5}]},{shop_cart,main,0,[{file,"src/shop_cart.erl"},{line,9}]},{init,start_em,1,[]},{init,do_boot,3,[]}]}}
+        init terminating in do_boot ({{badkey,pear},[{erlang,map_get,[pear,],[{_}]},{shop_cart,price,2,[{_},{_}]},{shop_cart,main,0,[{_},{_}]},{init,start_em,1,[]},{init,do_boot,3,[]}]})
+
+        Crash dump is being written to: erl_crash.dump...done
+
+    Recipe: compile: the crash is the code's; nothing is changed
+    automatically, the record is escalated with the reason and the frames.
+
+    References: https://www.erlang.org/doc/system/errors.html,
+    https://www.erlang.org/doc/apps/erts/escript_cmd.html
+    """
+    term = m.group("term")
+    if term is None:
+        return _ErlangCrash(ctx, m.group("exc"), [])
+    # the reason is the term before the stack list: `{badkey,pear}` of `{{badkey,pear},[{...`
+    reason = term[1 : term.find(",[{")] if term.startswith("{") and ",[{" in term else term
+    frames = [(f.group("file"), int(f.group("line"))) for f in _TERM_FRAME.finditer(term)]
+    return _ErlangCrash(ctx, f"init terminating in do_boot: {reason}", frames)

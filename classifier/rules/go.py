@@ -11,6 +11,7 @@ from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LazyPattern, LineContext, hit_from_match, match_above
 from .causes import environment_cause
+from .go_panic import GoCrash
 from .registry import rule
 
 _HEADER = lazy_compile(r"^# (?P<package>\S+)(?: \[(?P<test>\S+)\])?$")
@@ -102,6 +103,14 @@ class _Test:
     signal: str
     log_line: int
     messages: list[tuple[str, int, str]] = field(default_factory=list)
+    race: list[tuple[str, int]] = field(default_factory=list)  # the race report's project frames
+
+
+# `go test -race`: `WARNING: DATA RACE` and its goroutines' frames, printed
+# before the test's `--- FAIL:` (`testing.go:1319: race detected during
+# execution of test`, a line of Go's testing package, is its only message)
+_RACE_FRAME = lazy_compile(r"^\s+(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+_RACE_DETECTED = "race detected during execution of test"
 
 
 class _GoTestRun:
@@ -121,6 +130,8 @@ class _GoTestRun:
         self.panic: str | None = None
         self.frames: list[tuple[str, int]] = []  # goroutine frames in the project
         self._done = False
+        self._racing = False
+        self._race: list[tuple[str, int]] = []  # frames of the race report being read
         name = m.group("name")
         before = ctx.before(200)
         start = next(
@@ -131,9 +142,13 @@ class _GoTestRun:
             ),
             None,
         )
-        if start is not None:
-            for line in before[start:]:
-                self._read(line, 0)
+        if start is None:  # no `=== RUN` (go test without -v): a race report just above
+            start = next(
+                (i for i in range(len(before) - 1, -1, -1) if before[i] == "WARNING: DATA RACE"),
+                len(before),
+            )
+        for line in before[start:]:
+            self._read(line, 0)
         self._read(ctx.line, ctx.line_no)
 
     def feed(self, line: str, line_no: int) -> bool:
@@ -152,8 +167,18 @@ class _GoTestRun:
         fail = _FAIL.match(line) if "--- FAIL: " in line else None
         if fail:
             name = fail.group("name")
-            self.failed.append(_Test(name, line.strip(), line_no, list(self.logs.get(name, []))))
-            self.current = name
+            test = _Test(name, line.strip(), line_no, list(self.logs.get(name, [])), self._race)
+            self.failed.append(test)
+            self.current, self._race, self._racing = name, [], False
+            return
+        if line == "WARNING: DATA RACE":
+            self._racing, self._race = True, []
+            return
+        if self._racing:
+            race = _RACE_FRAME.match(line) if ".go:" in line else None
+            if race and self.ctx.in_project(race.group("file")):
+                self._race.append((race.group("file"), int(race.group("line"))))
+            self._racing = not line.startswith("=================")
             return
         if "--- " in line and _PASS.match(line):
             self.current = None
@@ -202,7 +227,15 @@ class _GoTestRun:
         message = "test failed"
         related: list[tuple[str, int | None, int | None, str]] = []
         category: FailureType | None = None
-        if t.messages:
+        if t.race and (not t.messages or t.messages[0][2].startswith(_RACE_DETECTED)):
+            # the race's first project frame, not testing.go's line
+            (file, line), message = t.race[0], _RACE_DETECTED
+            related = [
+                (f, n, None, "") for f, n in dict.fromkeys(t.race[1:]) if (f, n) != (file, line)
+            ]
+            hint["race"] = True
+            hint["why"] = message
+        elif t.messages:
             file, line, message = t.messages[0]
             file = self._locate(file)
             hint["messages"] = [f"{f}:{n}: {text}" for f, n, text in t.messages]
@@ -287,9 +320,13 @@ def go_test(m: re.Match[str], ctx: LineContext) -> Block:
     want Y" / "= X, want Y" give hint["actual"] and hint["expected"].
     A panic (`panic: runtime error: ...` and the goroutine trace) is the
     message of the test that was running; its first frame inside the
-    project is the location, the further ones related locations.  `---
-    PASS` lines and tests named TestErrorHandling that pass are not
-    failures.
+    project is the location, the further ones related locations.  A data
+    race (`go test -race`: `WARNING: DATA RACE` and its goroutines'
+    frames, printed before the test's `--- FAIL:`, whose only message is
+    `testing.go:1319: race detected during execution of test`, a line of
+    Go's testing package) is placed at the race report's first project
+    frame (hint["race"]).  `--- PASS` lines and tests named
+    TestErrorHandling that pass are not failures.
 
     Example output (`go test ./...`, go 1.19.8):
         --- FAIL: TestAdd (0.00s)
@@ -360,4 +397,92 @@ def go_test_failed(m: re.Match[str], ctx: LineContext) -> Hit:
         confidence=0.5,
         hint=hint,
         key=(FALLBACK, "go test", package),
+    )
+
+
+@rule(
+    id="go.panic",
+    category=FailureType.COMPILE,
+    tool="go",
+    pattern=r"^(?P<kind>panic|fatal error): (?P<message>.+?)(?: \[recovered\])?$",
+    triggers=("panic: ", "fatal error: "),
+    url="https://go.dev/ref/spec#Run_time_panics",
+)
+def go_panic(m: re.Match[str], ctx: LineContext) -> Block:
+    """A Go program that crashed: a panic or a runtime fatal error.
+
+    What it detects: `panic: runtime error: index out of range [3] with
+    length 1` or `fatal error: all goroutines are asleep - deadlock!` at
+    the start of a line, followed by the goroutine traces (`goroutine 1
+    [running]:` and `\t/path/main.go:11 +0x16` frames) that `go run` or a
+    built program prints when it dies; without a goroutine trace it is not
+    a record.  The record sits at the innermost project frame of the first
+    goroutine printed that runs project code: the crashing one, or for a
+    deadlock or a test timeout (every goroutine printed) the one stuck in
+    the project (the runtime's and the module cache's frames are skipped;
+    the next project frames are related locations); the message
+    is hint["panic"] or hint["fatal_error"].  A panic inside a test is
+    go.test's (it follows the test's `--- FAIL:` line); `panic: test timed
+    out after 10m0s` is a test failure; a panic whose message names the
+    environment (`connection refused`, `X must be set`) is infra.
+
+    Example output (`go run .`, go 1.19.8, a nil pointer):
+        panic: runtime error: invalid memory address or nil pointer dereference
+        [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x480fd6]
+
+        goroutine 1 [running]:
+        main.first(...)
+            /home/me/shop/main.go:7
+        main.main()
+            /home/me/shop/main.go:11 +0x16
+        exit status 2
+
+    Recipe: compile: a crash is the code's; nothing is changed
+    automatically, the record is escalated with the message and the frames.
+
+    References: https://go.dev/ref/spec#Run_time_panics,
+    https://pkg.go.dev/runtime#hdr-Environment_Variables (GOTRACEBACK)
+    """
+    return GoCrash(m.group("kind"), m.group("message").strip(), ctx)
+
+
+@rule(
+    id="go.no_module",
+    category=FailureType.COMPILE,
+    tool="go",
+    pattern=(
+        r"^(?:go: (?P<nofile>go\.mod file not found in current directory or any parent directory)"
+        r"|pattern (?P<pattern>\S+): directory prefix \S+ does not contain main module"
+        r"|go: (?P<cannot>cannot find main module)).*$"
+    ),
+    triggers=("go.mod file not found", "does not contain main module", "cannot find main module"),
+    url="https://go.dev/ref/mod#go-mod-init",
+)
+def go_no_module(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A go command run where no module is: no go.mod in the folder or above.
+
+    What it detects: `go: go.mod file not found in current directory or any
+    parent directory; see 'go help modules'` (`go build`, `go run .`, `go
+    mod tidy`), `pattern ./...: directory prefix . does not contain main
+    module or its selected dependencies` (`go build ./...`, `go test
+    ./...`) and `go: cannot find main module, but found .git/config`.
+    There is no file to point at: the record has no location and
+    hint["suggestion"] is `go mod init`.
+
+    Example output (`go run .`, go 1.19.8, a folder without go.mod):
+        go: go.mod file not found in current directory or any parent directory; see 'go help modules'
+
+    Recipe: compile: escalated with the suggestion (`go mod init
+    <module path>` needs the module's path, which only the developer knows);
+    nothing is run.
+
+    References: https://go.dev/ref/mod#go-mod-init,
+    https://go.dev/ref/mod#mod-commands
+    """
+    line = ctx.line.strip()
+    return Hit(
+        signal=line,
+        message=line,
+        hint={"suggestion": "go mod init", "pattern": m.group("pattern") or ""},
+        key=("go no module",),  # one record however many go commands said it
     )

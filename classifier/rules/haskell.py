@@ -377,3 +377,84 @@ def haskell_cabal_failed(m: re.Match[str], ctx: LineContext) -> Hit:
         hint={"target": target},
         key=(FALLBACK, "cabal", m.group("what"), target),
     )
+
+
+# `  error, called at src/Cart.hs:5:14 in main:Cart`
+_CALLED_AT = lazy_compile(
+    r"^  (?P<fn>\S+), called at (?P<file>\S+?\.l?hs):(?P<line>\d+):(?P<column>\d+) in \S+$"
+)
+
+
+class _HaskellCallStack:
+    """The `  f, called at file:line:col in pkg:Module` lines of a CallStack."""
+
+    max_lines = 40
+
+    def __init__(self, ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.log_line = ctx.line_no
+        above = [x for x in ctx.before(3) if x.strip()]
+        # `main: no price for pear`: the program's name, then error's message
+        self.message = above[-1].strip() if above else "error"
+        self.frames: list[tuple[str, int, int, str]] = []
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if frame := _CALLED_AT.match(line):
+            where = (frame.group("file"), int(frame.group("line")), int(frame.group("column")))
+            self.frames.append((*where, frame.group("fn")))
+            return True
+        return False
+
+    def finish(self) -> Iterable[Hit]:
+        if not self.frames:
+            return []
+        ours = [f for f in self.frames if self.ctx.in_project(f[0])]
+        at = ours[0] if ours else None
+        return [
+            Hit(
+                signal=self.message,
+                message=self.message,
+                file=at[0] if at else None,
+                line=at[1] if at else None,
+                column=at[2] if at else None,
+                log_line=self.log_line,
+                hint={"function": self.frames[0][3], "why": self.message[:500]},
+                related=[(f, n, c, fn) for f, n, c, fn in ours[1:6]],
+                key=("haskell call stack", self.log_line),
+            )
+        ]
+
+
+@rule(
+    id="haskell.runtime_error",
+    category=FailureType.COMPILE,
+    tool="ghc",
+    pattern=r"^CallStack \(from HasCallStack\):$",
+    triggers=("CallStack (from HasCallStack):",),
+    url="https://hackage.haskell.org/package/base/docs/GHC-Stack.html",
+)
+def haskell_runtime_error(m: re.Match[str], ctx: LineContext) -> Block:
+    """A Haskell program that died of `error`, `undefined` or another
+    partial function with a call stack (GHC 8 and later).
+
+    What it detects: the program's `main: no price for pear` line, then
+    `CallStack (from HasCallStack):` and its `  error, called at
+    src/Cart.hs:5:14 in main:Cart` lines.  The record sits at the first
+    call site in the project (a library's own `error`, such as Data.Map's
+    `Map.!`, gives no location); the message is the line above the call
+    stack, the failing function hint["function"].  A bare `Prelude.head:
+    empty list` (GHC 9.0 prints no call stack for it) is not read.
+
+    Example output (`./main`, GHC 9.0.2):
+        main: no price for pear
+        CallStack (from HasCallStack):
+          error, called at Main.hs:5:14 in main:Main
+
+    Recipe: compile: the crash is the code's; nothing is changed
+    automatically, the record is escalated with the message and the call
+    site.
+
+    References: https://hackage.haskell.org/package/base/docs/GHC-Stack.html,
+    https://downloads.haskell.org/ghc/latest/docs/users_guide/exts/callstack.html
+    """
+    return _HaskellCallStack(ctx)

@@ -156,3 +156,53 @@ def jvm_uncaught_exception(m: re.Match[str], ctx: LineContext) -> Block:
     References: https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/lang/Throwable.html#printStackTrace()
     """
     return _Uncaught(m, ctx)
+
+
+@rule(
+    id="jvm.main_class",
+    category=FailureType.COMPILE,
+    tool="java",
+    pattern=(
+        r"^Error: (?:Could not find or load main class (?P<missing>\S+)"
+        r"|Main method not found in class (?P<nomain>[\w$.]+), please define the main method as:)$"
+    ),
+    triggers=("Could not find or load main class ", "Main method not found in class "),
+    url="https://docs.oracle.com/en/java/javase/17/docs/specs/man/java.html",
+)
+def jvm_main_class(m: re.Match[str], ctx: LineContext) -> Hit:
+    """`java` could not start the program: the main class is not on the
+    class path, or has no `main` method.
+
+    What it detects: `Error: Could not find or load main class Shop` (with
+    `Caused by: java.lang.ClassNotFoundException: Shop` under it: the
+    class was not compiled, is in another package, or the -cp is wrong) and
+    `Error: Main method not found in class App, please define the main
+    method as:`.  The JVM names no file: a class without main is placed
+    at its source file when one is found under the usual roots
+    (`src/main/java/`, ...), a missing class has no location;
+    hint["class"] is the class.
+
+    Example output (`java -cp . Shop`, OpenJDK 17.0.15):
+        Error: Could not find or load main class Shop
+        Caused by: java.lang.ClassNotFoundException: Shop
+
+    Recipe: compile: escalated with the class name (compile it, or fix the
+    class path or the package name); nothing is run.
+
+    References: https://docs.oracle.com/en/java/javase/17/docs/specs/man/java.html
+    """
+    name = m.group("missing") or m.group("nomain")
+    line = ctx.line.strip()
+    file: str | None = None
+    if m.group("nomain"):  # the class was found: its source is where main goes
+        path = name.split("$", 1)[0].replace(".", "/")
+        file = next(
+            (
+                f"{root}{path}{ext}"
+                for root in _ROOTS
+                for ext in (".java", ".kt")
+                if ctx.exists(f"{root}{path}{ext}")
+            ),
+            None,
+        )
+    return Hit(signal=line, message=line.removeprefix("Error: "), file=file, hint={"class": name})

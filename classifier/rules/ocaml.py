@@ -154,6 +154,8 @@ class _UncaughtException:
         self.log_line = ctx.line_no
         self.exc = m.group("exc").strip()
         self.frames: list[Frame] = []
+        # dune's `   cart_test alias test/runtest (exit 2)` above: a test executable died
+        self.test = match_above(ctx, _DUNE_TEST, 4)
 
     def feed(self, line: str, line_no: int) -> bool:
         if frame := _FRAME.match(line):
@@ -166,17 +168,33 @@ class _UncaughtException:
         if chosen is not None and not self.ctx.in_project(chosen[0]):
             chosen = None  # `list.ml` of the standard library
         name = self.exc.split("(", 1)[0].strip()
+        hint: dict[str, Any] = {"exception": name}
+        # Assert_failure("test/cart_test.ml", 2, 9) carries its own location
+        at = _AT_LOCATION.match(self.exc)
+        if chosen is None and at and self.ctx.in_project(at.group("file")):
+            chosen = (at.group("file"), int(at.group("line")))
+        category: FailureType | None = None
+        if self.test is not None:
+            category = FailureType.TEST
+            hint["test_id"] = self.test.group("name")
+            hint["runner"] = "dune test"
         return [
             Hit(
                 signal=self.signal,
                 message=f"exception {self.exc}",
                 file=chosen[0] if chosen else None,
                 line=chosen[1] if chosen else None,
+                category=category,
                 log_line=self.log_line,
-                hint={"exception": name},
+                hint=hint,
                 related=related_frames(self.frames, chosen),
             )
         ]
+
+
+_AT_LOCATION = lazy_compile(
+    r'^(?:Assert_failure|Match_failure) ?\("(?P<file>[^"]+)", (?P<line>\d+), (?P<column>\d+)\)$'
+)
 
 
 @rule(
@@ -195,7 +213,11 @@ def ocaml_uncaught_exception(m: re.Match[str], ctx: LineContext) -> Block:
     the program ran with `OCAMLRUNPARAM=b`, the `Raised at ...` / `Called
     from ... in file "bin/main.ml", line 4, ...` backtrace, whose innermost
     frame in the project is the location (the standard library's
-    `list.ml` is not).  hint["exception"].
+    `list.ml` is not); without a backtrace, `Assert_failure("test/t.ml",
+    2, 9)` and `Match_failure(...)` give their own location.
+    hint["exception"].  Under `dune test` (dune's `   cart_test alias
+    test/runtest (exit 2)` just above) a test executable died: the record
+    is test, hint["test_id"] the test's name.
 
     Example output (`OCAMLRUNPARAM=b dune exec ./bin/main.exe`, OCaml 4.13.1):
         Fatal error: exception Not_found

@@ -11,7 +11,15 @@ from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
 from .causes import environment_cause, infra_env
 from .registry import rule
 from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
-from .rust_panic import DOC_TEST, PANIC_NEW, PANIC_OLD, RustPanic, doc_hint
+from .rust_panic import (
+    DOC_TEST,
+    PANIC_NEW,
+    PANIC_OLD,
+    BuildScriptFailure,
+    ProgramPanic,
+    RustPanic,
+    doc_hint,
+)
 from .rust_resolve import HEAD as RESOLVE_HEAD
 from .rust_resolve import CargoResolve
 
@@ -238,7 +246,8 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     assert_eq!(actual, expected) convention).  Backtrace frames inside the
     project are related locations.  The `test x ... FAILED` lines and the
     `failures:` list repeat what the panic said and are not records; a panic
-    of the `main` thread (cargo run) is not a test failure and is left out.
+    of the `main` thread (cargo run) or of an unnamed spawned thread is not a
+    test failure: it is rust.panic's.
 
     Example output (`cargo test`, cargo 1.95.0):
         thread 'tests::it_works' (10514) panicked at src/lib.rs:15:9:
@@ -256,7 +265,7 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
     full = PANIC_NEW.match(ctx.line) or PANIC_OLD.match(ctx.line)
     if full is None:
         return None
-    if full.group("thread") != "main":
+    if full.group("thread") not in _PROGRAM_THREADS:
         return RustPanic(full, ctx)
     # `main` panicking is a program's crash (cargo run), unless it is a doc
     # test's generated program: its `---- ... stdout ----` header is just above
@@ -265,6 +274,49 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
         if doc:
             return RustPanic(full, ctx, doc)
     return None
+
+
+# the threads of a program, never a test's: libtest names each test's thread
+_PROGRAM_THREADS = frozenset({"main", "<unnamed>"})
+
+
+@rule(
+    id="rust.panic",
+    category=FailureType.COMPILE,
+    tool="cargo",
+    pattern=r"^thread '(?:main|<unnamed>)'(?: \(\d+\))? panicked at ",
+    triggers=(" panicked at ",),
+    url="https://doc.rust-lang.org/std/macro.panic.html",
+)
+def rust_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
+    """A Rust program that panicked (`cargo run`, a built binary).
+
+    What it detects: `thread 'main' (18669) panicked at src/main.rs:2:5:`
+    (or the older `thread 'main' panicked at 'msg', src/main.rs:2:5`), and
+    a spawned thread's `thread '<unnamed>' panicked at ...` (libtest names
+    every test's thread after the test), that rust.test_panic leaves out,
+    being no test's thread nor a doc test's program, with the panic message under it and, under RUST_BACKTRACE=1,
+    the backtrace.  The record sits at the panic's location (for
+    unwrap/expect, the caller's line), or at the innermost backtrace frame
+    in the project when the panic is inside a dependency; the message is
+    hint["panic"].  `.expect("X must be set")` on a missing variable and
+    an io::Error naming the environment (`ConnectionRefused`) are infra.
+
+    Example output (`cargo run`, cargo 1.95.0):
+        thread 'main' (18669) panicked at src/main.rs:2:5:
+        index out of bounds: the len is 2 but the index is 2
+        note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+    Recipe: compile: a panic is the code's; nothing is changed
+    automatically, the record is escalated with the message and the frames.
+
+    References: https://doc.rust-lang.org/std/macro.panic.html,
+    https://doc.rust-lang.org/std/backtrace/index.html
+    """
+    full = PANIC_NEW.match(ctx.line) or PANIC_OLD.match(ctx.line)
+    if full is None or any(DOC_TEST.match(x) for x in ctx.before(8)):
+        return None  # a doc test's generated program: rust.test_panic's
+    return ProgramPanic(full, ctx)
 
 
 _STDOUT_HEADER = lazy_compile(r"^---- (?P<name>\S+) stdout ----$")
@@ -421,3 +473,42 @@ def rust_cargo_resolve(m: re.Match[str], ctx: LineContext) -> CargoResolve:
     https://doc.rust-lang.org/cargo/commands/cargo-fetch.html
     """
     return CargoResolve(m, ctx)
+
+
+@rule(
+    id="rust.build_script",
+    category=FailureType.COMPILE,
+    tool="cargo",
+    pattern=r"^error: failed to run custom build command for `(?P<package>[^`]+)`$",
+    triggers=("failed to run custom build command for",),
+    url="https://doc.rust-lang.org/cargo/reference/build-scripts.html",
+)
+def rust_build_script(m: re.Match[str], ctx: LineContext) -> Block:
+    """A package's build script (build.rs) that failed during cargo build.
+
+    What it detects: `error: failed to run custom build command for
+    `shop v0.1.0 (/src/shop)`` and what cargo prints under it: `Caused by:`,
+    `process didn't exit successfully: ...` and the script's indented
+    `--- stdout` / `--- stderr`.  A panic of the script (`thread 'main'
+    panicked at build.rs:2:45:`) places the record at that line of the
+    package's build.rs, its message the record's; otherwise the last lines
+    of the script's output are the message.  `.expect("X must be set")` on
+    a missing environment variable (`NotPresent`) and a network error are
+    infra; hint["package"] is the package.
+
+    Example output (`cargo build`, cargo 1.95.0):
+        error: failed to run custom build command for `buildrs v0.1.0 (/src/buildrs)`
+
+        Caused by:
+          process didn't exit successfully: `/src/buildrs/target/debug/build/buildrs-dd713ab8d04f19cd/build-script-build` (exit status: 101)
+          --- stderr
+
+          thread 'main' (27106) panicked at build.rs:2:45:
+          SHOP_PROTO_DIR must be set: NotPresent
+
+    Recipe: compile (infra for the environment): escalated with the
+    script's message; nothing is changed automatically.
+
+    References: https://doc.rust-lang.org/cargo/reference/build-scripts.html
+    """
+    return BuildScriptFailure(m.group("package"), ctx)

@@ -145,6 +145,42 @@ class RustPanic:
         ]
 
 
+class ProgramPanic(RustPanic):
+    """The `main` thread's panic of a program (`cargo run`, a built binary):
+    read like a test's panic, reported as the program's crash."""
+
+    def finish(self) -> Iterable[Hit]:
+        message = " ".join(x for x in self.lines if x).strip() or "panicked"
+        hint: dict[str, Any] = {"runner": "cargo", "panic": message[:500], "why": message[:500]}
+        category: FailureType | None = None
+        cause = environment_cause(self.lines)
+        if cause is None and _NOT_PRESENT.search(message):
+            cause = infra_env(None)
+        if cause is not None:
+            category = cause.category
+            hint.update(cause.hint)
+        at: tuple[str, int | None, int | None] = (self.file, self.line, self.column)
+        frames = self.frames
+        if not self.ctx.in_project(self.file) and frames:
+            # a panic inside a dependency: the innermost frame of the project
+            at, frames = frames[0][:3], frames[1:]
+        related = [f for f in frames if (f[0].removeprefix("./"), f[1]) != at[:2]]
+        return [
+            Hit(
+                signal=f"{self.signal} {self.lines[0] if self.lines else 'panicked'}",
+                message=message,
+                file=at[0],
+                line=at[1],
+                column=at[2],
+                category=category,
+                log_line=self.log_line,
+                hint=hint,
+                related=related,
+                key=("rust panic", self.log_line),
+            )
+        ]
+
+
 _NOT_PRESENT = lazy_compile(r"\bNotPresent\b")
 # cargo test's header of one doc test's output: `---- src/lib.rs - with_vat (line 7) stdout ----`
 DOC_TEST = lazy_compile(
@@ -160,3 +196,75 @@ def doc_hint(doc: re.Match[str], ctx: LineContext) -> dict[str, Any]:
         "test_line": int(doc.group("line")),
         "item": doc.group("item") or "",  # empty: the module's own documentation
     }
+
+
+# `buildrs v0.1.0 (/src/shop/buildrs)`: the package and its folder
+_PACKAGE_DIR = lazy_compile(r"^(?P<name>\S+) v\S+ \((?P<dir>/[^)]+)\)$")
+
+
+class BuildScriptFailure:
+    """`error: failed to run custom build command for `pkg``, its `Caused
+    by:` and the build script's indented `--- stdout` / `--- stderr`."""
+
+    max_lines = 400
+
+    def __init__(self, package: str, ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.package = package
+        self.signal = ctx.line.strip()
+        self.log_line = ctx.line_no
+        self.output: list[str] = []  # the script's stderr (and stdout), unindented
+        self.panic: tuple[str, int, int] | None = None
+        self.panic_lines: list[str] = []
+        self._in_panic = False
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if line.strip() and not line.startswith(" ") and line.strip() != "Caused by:":
+            return False  # cargo's next line: `warning: build failed, ...`, another error
+        text = line.strip()
+        if not text or text in ("--- stdout", "--- stderr", "Caused by:"):
+            self._in_panic = False
+            return True
+        panic = PANIC_NEW.match(text) if " panicked at " in text else None
+        if panic:
+            self.panic = (panic.group("file"), int(panic.group("line")), int(panic.group("column")))
+            self._in_panic = True
+            return True
+        if self._in_panic and not text.startswith("note: "):
+            self.panic_lines.append(text)
+        elif not text.startswith(("process didn't exit successfully", "note: ")):
+            self.output.append(text)
+        return True
+
+    def finish(self) -> Iterable[Hit]:
+        lines = self.panic_lines or self.output[-5:]
+        message = " ".join(lines).strip() or "build script failed"
+        hint: dict[str, Any] = {"package": self.package.split(" ", 1)[0], "why": message[:500]}
+        category: FailureType | None = None
+        cause = environment_cause(lines)
+        if cause is None and _NOT_PRESENT.search(message):
+            cause = infra_env(None)
+        if cause is not None:
+            category = cause.category
+            hint.update(cause.hint)
+        file: str | None = None
+        line: int | None = None
+        column: int | None = None
+        if self.panic is not None:
+            file, line, column = self.panic
+            package = _PACKAGE_DIR.match(self.package)
+            if package and not file.startswith("/"):  # build.rs of that package's folder
+                file = f"{package.group('dir')}/{file}"
+        return [
+            Hit(
+                signal=self.signal,
+                message=f"build script of {hint['package']} failed: {message}"[:500],
+                file=file,
+                line=line,
+                column=column,
+                category=category,
+                log_line=self.log_line,
+                hint=hint,
+                key=("cargo build script", self.package),
+            )
+        ]

@@ -1,5 +1,5 @@
-"""Zig: compile errors, `zig test` and `zig build test` failures, and the
-build summary."""
+"""Zig: compile errors, `zig test` and `zig build test` failures, panics, and
+the build summary."""
 
 from __future__ import annotations
 
@@ -130,7 +130,8 @@ class _ZigTestFailure:
         if frame := _FRAME.match(line):
             self.frames.append((frame.group("file"), int(frame.group("line"))))
         elif self.indented and not self.message and line.strip():
-            self.message = line.strip()
+            # a crashed test's stderr: `thread 22363 panic: index out of bounds: ...`
+            self.message = _THREAD_PANIC.sub("panic: ", line.strip(), count=1)
         return True
 
     def finish(self) -> Iterable[Hit]:
@@ -155,6 +156,7 @@ class _ZigTestFailure:
         ]
 
 
+_THREAD_PANIC = lazy_compile(r"^thread \d+ panic: ")
 _ZIG_TEST_LINE = lazy_compile(r"^\d+/\d+ (?P<test>\S.*?)\.\.\.(?P<message>.*)$")
 
 
@@ -162,8 +164,11 @@ _ZIG_TEST_LINE = lazy_compile(r"^\d+/\d+ (?P<test>\S.*?)\.\.\.(?P<message>.*)$")
     id="zig.test",
     category=FailureType.TEST,
     tool="zig test",
-    pattern=r"^FAIL \((?P<error>\w+)\)$|^error: '(?P<test>[^']+)' failed:(?P<rest>.*)$",
-    triggers=("FAIL (", "' failed:"),
+    pattern=(
+        r"^FAIL \((?P<error>\w+)\)$"
+        r"|^error: '(?P<test>[^']+)' (?:failed:|terminated with signal \w+ with stderr:)(?P<rest>.*)$"
+    ),
+    triggers=("FAIL (", "' failed:", "' terminated with signal "),
     url="https://ziglang.org/documentation/master/#Zig-Test",
     priority=1,  # before jest.failure, whose `FAIL <path>` pattern fits `FAIL (Error)`
 )
@@ -173,7 +178,10 @@ def zig_test(m: re.Match[str], ctx: LineContext) -> Block | None:
     What it detects: `zig test`'s `1/2 cart.test.counts the
     quantities...expected 3, found 2` and `FAIL (TestExpectedEqual)`, and
     `zig build test`'s `error: 'cart.test.counts the quantities' failed:`
-    with the message indented under it; then the error return trace,
+    with the message indented under it (a test that panicked: `error:
+    'cart.test.third price' terminated with signal ABRT with stderr:` and
+    the indented `thread 22363 panic: ...`, its message `panic: ...`);
+    then the error return trace (or the panic's stack trace),
     `src/cart.zig:31:5: 0x124fb96 in test.counts the quantities (cart.zig)`
     frames, whose innermost frame in the project (not std's testing.zig)
     is the location.  hint["test_id"] is the test's name, hint["expected"]
@@ -205,6 +213,101 @@ def zig_test(m: re.Match[str], ctx: LineContext) -> Block | None:
     return _ZigTestFailure(ctx, head.group("test"), message, False, head.group(0).strip())
 
 
+# any frame of a trace, `???:?:?: 0x1 in ??? (???)` too
+_ANY_FRAME = lazy_compile(r"^\S+:\S+:\S+: 0x[0-9a-f]+ in ")
+
+
+class _ZigPanic:
+    """A panic's stack trace: `file:line:col: 0x... in fn (module)` frames,
+    each followed by its source line and caret."""
+
+    max_lines = 400
+
+    def __init__(self, m: re.Match[str], ctx: LineContext) -> None:
+        self.ctx = ctx
+        self.test: str | None = m.group("test")
+        self.message = m.group("message").strip()
+        self.signal = ctx.line.strip()
+        self.log_line = ctx.line_no
+        self.frames: list[Frame] = []
+        self._source = 0  # how many source and caret lines may follow
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if frame := _FRAME.match(line):
+            self.frames.append((frame.group("file"), int(frame.group("line"))))
+            self._source = 2
+            return True
+        if _ANY_FRAME.match(line):
+            self._source = 2
+            return True
+        if self._source and line.strip():
+            self._source -= 1
+            return True
+        return False
+
+    def finish(self) -> Iterable[Hit]:
+        chosen = innermost_in_project(self.frames, self.ctx, _LIBRARY)
+        if chosen is not None and not self.ctx.in_project(chosen[0]):
+            chosen = None
+        hint: dict[str, Any] = {"runner": "zig", "panic": self.message}
+        category: FailureType | None = None
+        key: tuple[str, ...] = ("zig-panic", str(self.log_line))
+        if self.test:
+            hint.update(runner="zig test", test_id=self.test)
+            category, key = FailureType.TEST, ("zig-test", self.test)
+        what = f"{self.test}: " if self.test else ""
+        return [
+            Hit(
+                signal=self.signal,
+                message=f"{what}panic: {self.message}",
+                file=chosen[0] if chosen else None,
+                line=chosen[1] if chosen else None,
+                category=category,
+                log_line=self.log_line,
+                hint=hint,
+                related=related_frames(self.frames, chosen),
+                key=key,
+            )
+        ]
+
+
+@rule(
+    id="zig.panic",
+    category=FailureType.COMPILE,
+    tool="zig",
+    pattern=r"^(?:\d+/\d+ (?P<test>\S.*?)\.\.\.)?thread \d+ panic: (?P<message>.+)$",
+    triggers=(" panic: ",),
+    url="https://ziglang.org/documentation/master/#Illegal-Behavior",
+)
+def zig_panic(m: re.Match[str], ctx: LineContext) -> Block:
+    """A Zig program or test that panicked.
+
+    What it detects: `thread 20784 panic: index out of bounds: index 5,
+    len 2` (a program built in a safe mode, `zig run`), or `zig test`'s
+    `1/1 cart.test.third price...thread 20760 panic: ...` when a test
+    panics, followed by the stack trace (`/src/main.zig:6:33: 0x11e4df4 in
+    main (main.zig)` frames, each with its source line and caret).  The
+    record sits at the innermost frame in the project (not std's or the
+    test runner's); the message is hint["panic"].  A program's panic is
+    compile (the code's illegal behaviour); a test's is test, with
+    hint["test_id"].
+
+    Example output (`zig run main.zig`, Zig 0.17.1):
+        thread 20784 panic: index out of bounds: index 5, len 2
+        /src/main.zig:6:33: 0x11e4df4 in main (main.zig)
+            std.debug.print("{}\\n", .{xs[i]});
+                                        ^
+
+    Recipe: compile (a test's panic: test, re-run with `--test-filter`);
+    nothing is changed automatically, the record is escalated with the
+    message and the frames.
+
+    References: https://ziglang.org/documentation/master/#Illegal-Behavior,
+    https://ziglang.org/documentation/master/#Zig-Test
+    """
+    return _ZigPanic(m, ctx)
+
+
 @rule(
     id="zig.build_failed",
     category=FailureType.COMPILE,
@@ -219,7 +322,7 @@ def zig_build_failed(m: re.Match[str], ctx: LineContext) -> Hit:
     What it detects: `Build Summary: 1/3 steps succeeded (1 failed); 1/2
     tests passed (1 failed)`.  It repeats the compile errors or test
     failures above it: a fallback (Hit.key FALLBACK, confidence 0.5),
-    dropped when those were read.  Failed tests make it test, the rest
+    dropped when those were read.  Failed or crashed tests make it test, the rest
     compile.
 
     Example output (`zig build test`, Zig 0.17.1):
@@ -229,7 +332,7 @@ def zig_build_failed(m: re.Match[str], ctx: LineContext) -> Hit:
 
     References: https://ziglang.org/learn/build-system/
     """
-    test = bool(re.search(r"tests passed \(\d+ failed\)", ctx.line))
+    test = bool(re.search(r"tests passed \([^)]*\b(?:failed|crashed)\b", ctx.line))
     return Hit(
         signal=ctx.line.strip(),
         message=ctx.line.strip(),

@@ -1,8 +1,9 @@
-"""C and C++: gcc and clang diagnostics, the linker, make, cmake; one
-module per tool."""
+"""C and C++: gcc and clang diagnostics, the linker, make, cmake, the test
+runners (GoogleTest, Catch2, Unity, CTest), the sanitizers; one module per
+tool."""
 
 from __future__ import annotations
 
-from . import build, compiler, linker
+from . import build, compiler, linker, runners, sanitizer
 
-__all__ = ["build", "compiler", "linker"]
+__all__ = ["build", "compiler", "linker", "runners", "sanitizer"]

@@ -81,6 +81,12 @@ _CMAKE_PACKAGE = lazy_compile(
 )
 
 
+# `--   Package 'libcurlx', required by 'virtual:world', not found`, `--   No package 'x' found`
+_PKG_NOT_FOUND = lazy_compile(
+    r"^--\s+(?:Package '(?P<pkg>[^']+)',.* not found|No package '(?P<pkg2>[^']+)' found)$"
+)
+
+
 class _CMakeError:
     """`CMake Error at file:line (command):` and its indented message, which
     may hold blank lines; a `Call Stack` adds related locations."""
@@ -95,12 +101,25 @@ class _CMakeError:
         self.lines: list[str] = [m.group("message")] if m.group("message") else []
         self.related: list[tuple[str, int | None, int | None, str]] = []
         self.log_line = ctx.line_no
+        self.ctx = ctx
         self._blank = 0
+        # pkg_check_modules names the missing module in its progress lines above
+        self.pkg_config = next(
+            (
+                p.group("pkg") or p.group("pkg2")
+                for x in ctx.before(6)
+                if (p := _PKG_NOT_FOUND.match(x))
+            ),
+            None,
+        )
 
     def feed(self, line: str, line_no: int) -> bool:
         if not line.strip():
             self._blank += 1
             return self._blank < 2
+        if line.startswith("Call Stack (most recent call first):"):
+            self._blank = 0  # cmake prints it unindented, its frames indented
+            return True
         if not line.startswith(" "):
             return False
         self._blank = 0
@@ -122,15 +141,28 @@ class _CMakeError:
         pkg = _CMAKE_PACKAGE.search(message)
         if pkg and self.command == "find_package":
             hint["package"] = pkg.group("a") or pkg.group("b") or pkg.group("c")
+        if self.pkg_config and "package" not in hint:
+            hint["package"] = self.pkg_config
+        file, line, related = self.file, self.line, self.related
+        if file and not self.ctx.in_project(file):
+            # an error raised inside a CMake module (FindPkgConfig.cmake): the
+            # project's own call in the call stack is where to fix it
+            ours = next((f for f in related if self.ctx.in_project(f[0])), None)
+            if ours is not None:
+                related = [(file, line, None, self.command or "")] + [
+                    f for f in related if f is not ours
+                ]
+                file, line = ours[0], ours[1]
+                hint["cmake_command"] = ours[3]
         return [
             Hit(
                 signal=self.signal,
                 message=message,
-                file=self.file,
-                line=self.line,
+                file=file,
+                line=line,
                 log_line=self.log_line,
                 hint=hint,
-                related=self.related,
+                related=related,
             )
         ]
 
@@ -151,7 +183,10 @@ def c_cmake(m: re.Match[str], ctx: LineContext) -> Hit | Block:
 
     What it detects: `CMake Error at CMakeLists.txt:5 (find_package):`
     followed by its indented message (blank lines inside it included) and
-    any `Call Stack (most recent call first):` frames (related locations);
+    any `Call Stack (most recent call first):` frames (related locations;
+    an error raised inside a CMake module outside the project, such as
+    FindPkgConfig.cmake, is placed at the innermost call-stack frame in the
+    project, `CMakeLists.txt:4 (pkg_check_modules)`);
     also `CMake Error in CMakeLists.txt:` and `CMake Error: message`.  For
     find_package, the package is hint["package"].  The closing `--
     Configuring incomplete, errors occurred!` repeats the failure: a

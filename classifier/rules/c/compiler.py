@@ -94,6 +94,10 @@ def _trigger_index() -> Any:
     return _index[1]
 
 
+# gcc's instantiation context line: `main.cpp:10:14:   required from here`
+_REQUIRED_HERE = lazy_compile(rf"^{_C_FILE}:(?P<line>\d+):(?P<column>\d+):   required from here$")
+
+
 def _unescape(text: str) -> str:
     return _ESCAPE.sub(lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
 
@@ -146,6 +150,26 @@ class _CompilerDiagnostic:
         self._free = 1  # clang's excerpt: one source line before the caret line
         self._after_caret = False
         self._gcc_excerpt = False  # a `  8 | ...` gutter: gcc (display columns)
+        # An error inside a header outside the project (the standard library's
+        # stl_algo.h) that a template instantiated from the project's code:
+        # the project's line is where to fix it.  gcc prints that line above
+        # the error (`main.cpp:10:14:   required from here`), clang in a note
+        # after it (`main.cpp:10:10: note: in instantiation of ... requested here`).
+        self.ctx = ctx
+        self.outside = not ctx.in_project(self.file)
+        self.instantiated_at: tuple[str, int, int | None] | None = None
+        if self.outside:
+            for earlier in reversed(ctx.before(40)):
+                if ": error: " in earlier:
+                    break
+                here = _REQUIRED_HERE.match(earlier) if "required from here" in earlier else None
+                if here and ctx.in_project(here.group("file")):
+                    self.instantiated_at = (
+                        here.group("file"),
+                        int(here.group("line")),
+                        int(here.group("column")),
+                    )
+                    break
 
     def feed(self, line: str, line_no: int) -> bool:
         # (each regex is tried only on lines holding what its matches must:
@@ -213,6 +237,13 @@ class _CompilerDiagnostic:
         if (m.group("file"), ln) != (self.file, self.line):
             self.related.append((m.group("file"), ln, col, message))
         self._note_at = (m.group("file"), ln, col)
+        if (
+            self.outside
+            and self.instantiated_at is None
+            and message.endswith(" requested here")
+            and self.ctx.in_project(m.group("file"))
+        ):
+            self.instantiated_at = (m.group("file"), ln, col)
         self._free = 1
         self._after_caret = False
         inc = _INCLUDE.search(message)
@@ -240,16 +271,22 @@ class _CompilerDiagnostic:
             hint["notes"] = self.notes
         if self.column is not None:
             hint["column_unit"] = self._column_unit()
+        file, line, column, related = self.file, self.line, self.column, self.related
+        if self.instantiated_at is not None:
+            file, line, column = self.instantiated_at
+            related = [(self.file, self.line, self.column, "the error, in the template")]
+            related += [r for r in self.related if (r[0], r[1], r[2]) != self.instantiated_at]
+            hint["instantiated_from"] = True
         return [
             Hit(
                 signal=self.signal,
                 message=self.message,
-                file=self.file,
-                line=self.line,
-                column=self.column,
+                file=file,
+                line=line,
+                column=column,
                 log_line=self.log_line,
                 hint=hint,
-                related=self.related,
+                related=related,
                 warning=self.warning,
             )
         ]
@@ -275,7 +312,13 @@ def c_compiler_error(m: re.Match[str], ctx: LineContext) -> Block:
     tsc, rustc or pytest error printed right after) always ends the report.
     The `file: In function 'f':` context printed before
     it becomes hint["function"]; an `In file included from` chain right
-    above it becomes related locations.  From the message: the missing name
+    above it becomes related locations.  An error inside a header outside
+    the project (the standard library's `stl_algo.h`) that a template
+    instantiation of the project's code caused is placed at the project's
+    line: gcc's `cart.cpp:12:14:   required from here` above the error,
+    clang's `cart.cpp:12:10: note: in instantiation of ... requested here`
+    after it (hint["instantiated_from"]; the header's line becomes the
+    first related location).  From the message: the missing name
     (hint["name"]), "did you mean 'x'?" (hint["suggestion"]), the missing
     header of a fatal `x.h: No such file or directory` / clang `'x.h' file
     not found` (hint["missing_header"]); from the notes, gcc's "did you

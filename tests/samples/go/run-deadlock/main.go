@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	totals := make(chan int)
+	totals <- 1
+	fmt.Println(<-totals)
+}

@@ -1,0 +1,7 @@
+package shop;
+
+public class Shop {
+    public static void main(String[] args) {
+        System.out.println("shop");
+    }
+}

@@ -1,0 +1,4 @@
+fn main() {
+    println!("supervisor: worker thread 'main' panicked at boot earlier; restarted");
+    println!("0 panics since restart, error: none");
+}
