@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -59,15 +60,34 @@ def outputs() -> dict[str, list[str]]:
 
 def full_name(name: str, cwd: Path) -> str:
     """The full path Vim reports for a buffer name (os_unix.c mch_FullName):
-    a folder that exists is resolved, the rest is put under the cwd."""
+    a folder that exists is resolved, the rest is put under the cwd; an
+    absolute name is simplified (findfile.c simplify_filename)."""
     if not name:
         return ""
-    if is_abs_name(name) and not name.startswith("~"):
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", name):  # a URL (path_with_url): kept as it is
         return name
+    if is_abs_name(name) and not name.startswith("~"):
+        return simplified(name)
     folder, _, base = name.rpartition("/")
     if folder and (cwd / folder).is_dir():
         return f"{os.path.realpath(cwd / folder)}/{base}"
     return f"{cwd}/{name}"
+
+
+def simplified(name: str) -> str:
+    """`dir/..` taken out where `dir` is a directory and not a symbolic link,
+    as Vim's simplify_filename does (gcc names its own headers
+    `/usr/bin/../lib/gcc/.../../../../include/c++/12/...`)."""
+    parts: list[str] = []
+    for part in name.split("/")[1:]:
+        here = "/" + "/".join(parts)
+        real_dir = os.path.isdir(here) and not os.path.islink(here)
+        if part == ".." and parts and parts[-1] != ".." and real_dir:
+            parts.pop()
+            continue
+        if part not in ("", "."):
+            parts.append(part)
+    return "/" + "/".join(parts)
 
 
 def mine(efm: str, lines: list[str], cwd: Path) -> list[dict[str, Any]] | str:

@@ -113,8 +113,13 @@ def test_old_style_panic_with_the_message_in_the_header_is_read(tmp_path):
 
 
 def test_main_thread_panic_is_not_a_test_failure(tmp_path):
+    """A program's own panic (`cargo run`) is rust.panic's compile record at
+    the panic's line, not a failed test."""
     text = "thread 'main' (4242) panicked at src/main.rs:2:5:\nboom\n"
-    assert classify_bytes(text.encode(), Options(cwd=str(tmp_path))) == []
+    recs = classify_bytes(text.encode(), Options(cwd=str(tmp_path)))
+    assert [(r.rule, r.failure_type.value, r.source_file, r.source_line) for r in recs] == [
+        ("rust.panic", "compile", "src/main.rs", 2)
+    ]
 
 
 def test_rust_warnings_only_give_no_record():
