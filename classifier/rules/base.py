@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 
 FALLBACK = "fallback"  # Hit.key[0] of a summary that stands only when nothing else was found
@@ -36,6 +37,9 @@ FALLBACK = "fallback"  # Hit.key[0] of a summary that stands only when nothing e
 # many warnings"): it keeps the run's warnings (classifier/warnings_policy.py) and,
 # like a FALLBACK summary, stands as a record only when nothing else was found.
 WARNINGS_FAILED = "warnings-failed"
+# A line of carets only: what compilers and runtimes print under the source
+# line they quote (dart's diagnostics, Ruby 3.4's error highlight).
+CARET_LINE = lazy_compile(r"^\s*\^+\s*$")
 
 
 @dataclass(slots=True)

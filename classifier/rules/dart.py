@@ -9,7 +9,7 @@ from typing import Any
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext, hit_from_match
+from .base import CARET_LINE, Block, Hit, LineContext, hit_from_match
 from .registry import rule
 from .stack import Frame, innermost_in_project, related_frames
 
@@ -110,10 +110,6 @@ def dart_flutter_analyze(m: re.Match[str], ctx: LineContext) -> Hit:
     return _analyzer_hit(m, ctx, "flutter analyze")
 
 
-# The caret line under a diagnostic's source line: its last line.
-_CARET = lazy_compile(r"^\s*\^+\s*$")
-
-
 class _FrontEndError:
     """`lib/cart.dart:25:71: Error: ...`, its ` - ` context lines, the
     `Try ...` line, the source line and the carets (the last line: what
@@ -135,7 +131,7 @@ class _FrontEndError:
             return False  # the caret under the source line was the diagnostic's last line
         if line.startswith("Try "):
             self.hit.hint["suggestion"] = line.strip()
-        self.shown = bool(_CARET.match(line))
+        self.shown = bool(CARET_LINE.match(line))  # the last line
         return bool(line.strip())
 
     def finish(self) -> Iterable[Hit]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext, match_above
+from .base import CARET_LINE, Block, Hit, LineContext, match_above
 from .registry import rule
 from .ruby import FRAME, exception_category, exception_hint, project_frame
 from .stack import related_frames
@@ -22,7 +22,6 @@ ECOSYSTEM = "Ruby"
 _EXC_LINE = lazy_compile(
     r"^(?P<exc>(?:[A-Z]\w*::)*(?:[A-Z]\w*(?:Error|Exception|NotFound|Invalid)|E[A-Z]+)):(?: (?P<message>.*))?$"
 )
-_HIGHLIGHT = lazy_compile(r"^\s*\^+\s*$")
 _SYNTAX_AT = lazy_compile(r"^(?P<file>[^\s:][^:]*?\.rb):(?P<line>\d+): ")
 
 
@@ -54,7 +53,7 @@ def _message(lines: list[str]) -> tuple[str, str | None]:
             if para:
                 break
             continue
-        if _HIGHLIGHT.match(text):
+        if CARET_LINE.match(text):
             continue
         para.append(text)
     exc: str | None = None
