@@ -195,7 +195,11 @@ def _plant(root: Path, outside: Path, plant: Plant, record: dict[str, object], n
             return
         canary = outside / "canary"
         argv = [sys.executable, "-c", f"open({str(canary)!r}, 'w').write({MARK!r})"]
-        committed_ledger(path, record, argv, mark=plant.target == "forged-mark")
+        # built aside and moved in: a planted sidecar (a `ledger.sqlite3-wal`
+        # folder) would stop sqlite from writing it in place
+        aside = root.parent / f"ledger-{n}.sqlite3"
+        committed_ledger(aside, record, argv, mark=plant.target == "forged-mark")
+        os.replace(aside, path)
         return
     path = state / plant.where
     if os.path.lexists(path):
