@@ -25,7 +25,7 @@ def candidate_lines(data: bytes) -> tuple[int, int, int]:
     rs = _ruleset(rules)
     count = 0
     line_end = -1
-    for _, start, _ in rs.prefilter(True).find_matches_as_indexes(data, overlapping=True):
+    for _, start, _ in rs.prefilter.dfa().find_matches_as_indexes(data, overlapping=True):
         if start > line_end:
             line_end = data.find(b"\n", start)
             if line_end < 0:

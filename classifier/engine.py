@@ -6,11 +6,11 @@ short tail of the previous chunk for look-behind, the multi-line reports
 being read, and the records found so far.  Memory therefore grows with the
 number of failures, not with the size of the output.
 
-Speed comes from a prefilter: the literal triggers of every rule go into one
-Aho-Corasick automaton that is run over the raw bytes of the whole chunk
-(ahocorasick_rs, in Rust); only lines that contain a trigger (or that follow
-the start of a multi-line report) are decoded and handed to the rules.
-Noise is never decoded at all.
+Speed comes from a prefilter: the literal triggers of every rule are looked
+for in the raw bytes of the whole chunk at once (classifier/prefilter.py:
+Aho-Corasick in Rust, Hyperscan on long outputs); only lines that contain a
+trigger (or that follow the start of a multi-line report) are decoded and
+handed to the rules.  Noise is never decoded at all.
 """
 
 from __future__ import annotations
@@ -20,21 +20,19 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
 from .locate import Locator
 from .postprocess import finalize
+from .prefilter import Prefilter
 from .redact import TextMemo, redact_hit_details, redact_hit_text
 from .rules.base import Block, Hit, Rule
 from .taxonomy import TAXONOMY, FailureType
 from .text import clean_bytes, clean_joined, decode_line, decode_lines
 
 if TYPE_CHECKING:
-    from ahocorasick_rs import BytesAhoCorasick
-
     from .record import FailureRecord  # imported when the first record is made (pydantic)
 
 log = logging.getLogger(__name__)
@@ -68,36 +66,17 @@ def _pos(value: int | None) -> int | None:
     return value if value is not None and value > 0 else None
 
 
-@lru_cache(maxsize=32)
-def _automaton(triggers: tuple[bytes, ...], dfa: bool) -> BytesAhoCorasick:
-    """One automaton per distinct trigger list and kind (built once, shared).
-
-    The DFA scans 2-3 times faster than the library's default NFA (the
-    triggers share no rare byte, so neither gets a prefilter of its own) but
-    takes ~13 ms to build against ~3 ms: short outputs (a hook call, most
-    runs) are read with the NFA, longer ones with the DFA.  Both report the
-    same matches with the same pattern indexes."""
-    from ahocorasick_rs import BytesAhoCorasick, Implementation
-
-    kind = Implementation.DFA if dfa else None
-    return BytesAhoCorasick(triggers or (b"\x00never\x00",), implementation=kind)
-
-
-DFA_AFTER = 1 << 20  # bytes read before the engine builds the DFA (one CHUNK)
-
-
 class _RuleSet:
     """What the engine derives from a rule set: the prefilter automaton, each
     trigger's rules mask, and the rules each mask names (filled as masks are
     met).  Pure, so one is shared by every Classifier with the same rules."""
 
     __slots__ = (
-        "_dfa",
-        "_nfa",
         "by_mask",
         "cross_line",
         "every_line",
         "masks",
+        "prefilter",
         "rules",
         "triggers",
     )
@@ -111,21 +90,8 @@ class _RuleSet:
         # the rules naming the trigger "\n": they see every line
         self.every_line = self.masks[triggers.index(b"\n")] if b"\n" in triggers else 0
         self.triggers = triggers
-        self._nfa: BytesAhoCorasick | None = None
-        self._dfa: BytesAhoCorasick | None = None
+        self.prefilter = Prefilter(triggers, cross_line=self.cross_line)
         self.by_mask: dict[int, tuple[Rule, ...]] = {0: ()}
-
-    def prefilter(self, long: bool) -> BytesAhoCorasick:
-        """The automaton of the triggers: the DFA for a long output (`long`:
-        more than DFA_AFTER bytes read), else whichever is built, else the NFA."""
-        if long:
-            if self._dfa is None:
-                self._dfa = _automaton(self.triggers, True)
-            return self._dfa
-        found = self._dfa or self._nfa
-        if found is None:
-            found = self._nfa = _automaton(self.triggers, False)
-        return found
 
     def present(self, line: str) -> int:
         """The mask of the rules with a trigger in `line` (a str contains a
@@ -133,7 +99,7 @@ class _RuleSet:
         mask = self.every_line
         masks = self.masks
         data = line.encode("utf-8", "surrogatepass")
-        for idx, _, _ in self.prefilter(False).find_matches_as_indexes(data, overlapping=True):
+        for idx, _, _ in self.prefilter.short().find_matches_as_indexes(data, overlapping=True):
             mask |= masks[idx]
         return mask
 
@@ -400,8 +366,8 @@ class Classifier:
         ends: list[int] = []
         line_masks: list[int] = []
         line_end = -1
-        prefilter = self._ruleset.prefilter(self.bytes_read > DFA_AFTER)
-        for idx, s, _ in prefilter.find_matches_as_indexes(buf, overlapping=True):
+        scanner = self._ruleset.prefilter.for_size(self.bytes_read)
+        for idx, s, _ in scanner.find_matches_as_indexes(buf, overlapping=True):
             if s > line_end:
                 begin = buf.rfind(b"\n", 0, s) + 1
                 line_end = buf.find(b"\n", s)

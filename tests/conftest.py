@@ -14,13 +14,15 @@ _STATE_HOME: list[str] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """faultlens keeps its machine key under $XDG_STATE_HOME (recipes/machinekey.py):
-    the suite, and every process it starts, uses a folder of its own."""
+    """faultlens keeps its machine key under $XDG_STATE_HOME (recipes/machinekey.py)
+    and its start-up caches under $XDG_CACHE_HOME (classifier/cachefile.py): the
+    suite, and every process it starts, uses folders of its own."""
     if os.environ.get("FAULTLENS_TEST_STATE_HOME") == "keep":
         return
-    folder = tempfile.mkdtemp(prefix="faultlens-state-home-")
-    _STATE_HOME.append(folder)
-    os.environ["XDG_STATE_HOME"] = folder
+    for var, prefix in (("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")):
+        folder = tempfile.mkdtemp(prefix=f"faultlens-{prefix}-home-")
+        _STATE_HOME.append(folder)
+        os.environ[var] = folder
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

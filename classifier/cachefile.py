@@ -1,0 +1,88 @@
+"""The files faultlens keeps only to start faster, and how they are kept.
+
+The prefilter's compiled database (classifier/prefilter.py) and the rule
+patterns' compiled programs (classifier/recache.py) are derived from the
+installed rules alone, so they live in the user's cache folder
+($XDG_CACHE_HOME/faultlens, else ~/.cache/faultlens), never in a workspace:
+nothing a repository holds is ever loaded as one.
+
+Each file is written whole (a temporary file in the same folder, renamed over
+the old one) and starts with a SHA-256 of what follows; a file whose sum does
+not hold (a torn write, an edit, another program's file of the same name) is
+a miss.  Failing to read or write one changes nothing but speed, so every
+error here is a miss or a skipped write, never an exception.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+
+HEADER = b"faultlens-cache 1 sha256:"
+_SUM = 64  # hex digits
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def cache_dir() -> Path:
+    """$XDG_CACHE_HOME/faultlens, or ~/.cache/faultlens."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "faultlens"
+
+
+def _path(name: str) -> Path:
+    if not _NAME.fullmatch(name):
+        raise ValueError(f"bad cache file name {name!r}")
+    return cache_dir() / name
+
+
+def read(name: str) -> bytes | None:
+    """What `write(name, ...)` stored, or None (absent, unreadable, damaged)."""
+    try:
+        blob = _path(name).read_bytes()
+    except OSError:
+        return None
+    head = len(HEADER) + _SUM + 1
+    if not blob.startswith(HEADER) or len(blob) < head or blob[head - 1 : head] != b"\n":
+        return None
+    payload = blob[head:]
+    if hashlib.sha256(payload).hexdigest().encode() != blob[len(HEADER) : head - 1]:
+        return None
+    return payload
+
+
+def write(name: str, payload: bytes) -> bool:
+    """Store `payload` as the cache file `name` (readable by its owner only);
+    whether it was stored."""
+    path = _path(name)
+    digest = hashlib.sha256(payload).hexdigest().encode()
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(HEADER + digest + b"\n" + payload)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        return False
+
+
+def prune(prefix: str, keep: str, most: int) -> None:
+    """Remove the cache files named `prefix*` but the `most - 1` newest and
+    `keep` (one per trigger set, say: an upgrade leaves the old ones)."""
+    try:
+        entries = [e for e in os.scandir(cache_dir()) if e.name.startswith(prefix)]
+        entries.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    except OSError:
+        return
+    others = [e for e in entries if e.name != keep]
+    for entry in others[max(most - 1, 0) :]:
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)
