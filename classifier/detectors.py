@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 from .maintained_forms import Maintained, maintained, plugin_patterns
+from .recache import compile_pattern
 from .secret_form import Detector, required_literals
 
 __all__ = [
@@ -97,7 +98,7 @@ def _own(
     group: str | None = None,
     check: Callable[[str], bool] | None = None,
 ) -> Detector:
-    regex = re.compile(pattern, re.IGNORECASE if folded else 0)
+    regex = compile_pattern(pattern, re.IGNORECASE if folded else 0)
     span = _group(group, check) if group else _group_whole
     return Detector(name, regex, tuple(literals), "faultlens", folded=folded, span=span)
 

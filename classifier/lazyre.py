@@ -4,7 +4,7 @@ A rule module imports with its helper patterns (a traceback's frame line, a
 test runner's summary), and most of them serve one report kind: a hook call
 that classifies one tsc error would compile ~400 of them at import for the
 ~20 it uses.  `lazy_compile` returns a stand-in that compiles the pattern
-(through `re`'s own cache) the first time any of its attributes is read, and
+(its program stored between runs: classifier/recache.py) the first time any of its attributes is read, and
 then keeps the compiled pattern's bound methods and attributes on itself, so
 every later call costs what a call on the compiled pattern costs.
 
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, AnyStr, cast
+
+from .recache import compile_pattern
 
 # What a compiled pattern offers and a rule may use.
 _FORWARDED = (
@@ -53,7 +55,7 @@ class LazyRegex:
         """The compiled pattern (compiling it now if it was not yet)."""
         found: re.Pattern[Any] | None = self.__dict__.get("_compiled")
         if found is None:
-            found = re.compile(*self._source)
+            found = compile_pattern(*self._source)
             # instance attributes: later look-ups no longer reach __getattr__
             self.__dict__.update({name: getattr(found, name) for name in _FORWARDED})
             self.__dict__["_compiled"] = found

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .recache import compile_pattern
 from .secret_form import Detector, required_literals
 
 MAX_PLUGIN_FILE = 256 * 1024
@@ -145,7 +146,7 @@ def maintained() -> Maintained:
                 skipped.append(f"{kind}: not a credential")
                 continue
             try:
-                regex = re.compile(pattern, flags)
+                regex = compile_pattern(pattern, flags)
             except re.error:
                 skipped.append(f"{kind}: pattern does not compile")
                 continue

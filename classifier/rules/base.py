@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..lazyre import lazy_compile
+from ..recache import compile_pattern
 from ..taxonomy import FailureType
 
 FALLBACK = "fallback"  # Hit.key[0] of a summary that stands only when nothing else was found
@@ -148,7 +149,8 @@ class LinePattern(Protocol):
 class LazyPattern:
     """A regex compiled on first use.
 
-    The first call of a method compiles the pattern (through `re`'s cache)
+    The first call of a method compiles the pattern (its program stored
+    between runs: classifier/recache.py)
     and puts the compiled pattern's own bound methods on the instance, so
     every later call is the compiled pattern's, at its cost: the engine's
     hot path pays nothing for the laziness.  Equal, like compiled patterns,
@@ -161,7 +163,7 @@ class LazyPattern:
 
     def compile(self) -> re.Pattern[str]:
         """The compiled pattern; later method calls go straight to it."""
-        compiled = re.compile(self.pattern, self.flags)
+        compiled: re.Pattern[str] = compile_pattern(self.pattern, self.flags)
         self.__dict__.update(search=compiled.search, match=compiled.match)
         return compiled
 
