@@ -20,8 +20,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
+
+from faultlens.classifier import cachefile
 
 STRUCTURED_MARKS = (
     b"<testsuite",
@@ -31,11 +32,6 @@ STRUCTURED_MARKS = (
     b"TAP version",
     b"::error",
 )
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "faultlens"
 
 
 def _key() -> str:
@@ -58,22 +54,20 @@ def _build() -> list[bytes]:
 
 def triggers() -> list[bytes]:
     """Every built-in rule's triggers (from the cache, else built and cached)."""
-    path = _cache_dir() / f"triggers-{_key()}.json"
-    try:
-        data = json.loads(path.read_text("utf-8"))
+    name = f"triggers-{_key()}.json"
+    blob = cachefile.read(name)
+    if blob is not None:
+        try:
+            data = json.loads(blob)
+        except ValueError:
+            data = None
         if isinstance(data, list) and all(isinstance(t, str) for t in data):
             return [t.encode("utf-8", "surrogateescape") for t in data]
-    except (OSError, ValueError):
-        pass
     found = _build()
-    try:  # the cache is an optimisation: failing to write it changes nothing
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".triggers-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump([t.decode("utf-8", "surrogateescape") for t in found], fh)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    # the cache is an optimisation: failing to write it changes nothing
+    cachefile.write(
+        name, json.dumps([t.decode("utf-8", "surrogateescape") for t in found]).encode()
+    )
     return found
 
 
