@@ -24,7 +24,9 @@ def test_a_lazy_pattern_finds_what_the_compiled_pattern_finds_and_then_is_it():
     m = lazy.search("src/a.ts(3,1): ERROR TS2304: x")
     assert m is not None and m.group("code") == "TS2304"
     compiled = re.compile(r"error (?P<code>TS\d+)", re.IGNORECASE)
-    assert lazy.search == compiled.search  # the compiled pattern's own method from now on
+    # from now on the compiled pattern's own method, found on the instance
+    assert type(lazy.search) is type(compiled.search) and "search" in vars(lazy)
+    assert lazy.search.__self__ == compiled  # same pattern, flags and program
     assert lazy.match("error TS1") is not None and lazy.match("x error TS1") is None
     assert lazy == LazyPattern(r"error (?P<code>TS\d+)", re.IGNORECASE)
 
