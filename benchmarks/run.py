@@ -228,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         say()
         if sections & {"classify", "peers"}:
             results = [repeat(lambda: peers.faultlens_classify(log, cpu), a.repeat)]
+            results.append(peers.faultlens_classify(log, cpu, cold=True))
             if "peers" in sections:
                 from faultlens.classifier.rules import all_rules
 
