@@ -27,22 +27,33 @@ _SUM = 64  # hex digits
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
-def cache_dir() -> Path:
-    """$XDG_CACHE_HOME/faultlens, or ~/.cache/faultlens."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+def cache_dir() -> Path | None:
+    """$XDG_CACHE_HOME/faultlens, or ~/.cache/faultlens; None when neither is
+    an absolute path (a relative XDG_CACHE_HOME is ignored, as the XDG spec
+    says, and a home that cannot be found must not become a folder named `~`
+    in the working directory: the workspace)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
     return Path(base) / "faultlens"
 
 
-def _path(name: str) -> Path:
+def _path(name: str) -> Path | None:
     if not _NAME.fullmatch(name):
         raise ValueError(f"bad cache file name {name!r}")
-    return cache_dir() / name
+    folder = cache_dir()
+    return None if folder is None else folder / name
 
 
 def read(name: str) -> bytes | None:
     """What `write(name, ...)` stored, or None (absent, unreadable, damaged)."""
+    path = _path(name)
+    if path is None:
+        return None
     try:
-        blob = _path(name).read_bytes()
+        blob = path.read_bytes()
     except OSError:
         return None
     head = len(HEADER) + _SUM + 1
@@ -58,6 +69,8 @@ def write(name: str, payload: bytes) -> bool:
     """Store `payload` as the cache file `name` (readable by its owner only);
     whether it was stored."""
     path = _path(name)
+    if path is None:
+        return False
     digest = hashlib.sha256(payload).hexdigest().encode()
     tmp: str | None = None
     try:
@@ -77,8 +90,11 @@ def write(name: str, payload: bytes) -> bool:
 def prune(prefix: str, keep: str, most: int) -> None:
     """Remove the cache files named `prefix*` but the `most - 1` newest and
     `keep` (one per trigger set, say: an upgrade leaves the old ones)."""
+    folder = cache_dir()
+    if folder is None:
+        return
     try:
-        entries = [e for e in os.scandir(cache_dir()) if e.name.startswith(prefix)]
+        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix)]
         entries.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
     except OSError:
         return

@@ -50,6 +50,10 @@ def key_dir() -> Path:
         raise MachineKeyError(
             f"no home folder for the machine key ({exc}): set XDG_STATE_HOME"
         ) from None
+    if not home.is_absolute():  # HOME=relative: a folder of the working directory
+        raise MachineKeyError(
+            f"the home folder {str(home)!r} is not an absolute path: set XDG_STATE_HOME"
+        )
     return home / ".local" / "state" / "faultlens"
 
 

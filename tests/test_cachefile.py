@@ -69,3 +69,19 @@ def test_prune_keeps_the_newest_and_the_one_in_use(home):
     cachefile.write("other", b"y")
     cachefile.prune("db-", keep="db-0", most=3)
     assert sorted(p.name for p in home.iterdir()) == ["db-0", "db-4", "db-5", "other"]
+
+
+def test_a_relative_cache_home_or_an_unknown_home_caches_nothing(monkeypatch, tmp_path):
+    """Never a cache folder relative to the working directory (the workspace):
+    a relative XDG_CACHE_HOME is ignored, and a home that cannot be found
+    (expanduser leaves `~` as it is) means no cache at all."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cachefile.cache_dir() == tmp_path / "home" / ".cache" / "faultlens"
+    monkeypatch.setattr(cachefile.os.path, "expanduser", lambda p: p)
+    assert cachefile.cache_dir() is None
+    assert cachefile.write("thing.bin", b"x") is False
+    assert cachefile.read("thing.bin") is None
+    cachefile.prune("thing", keep="", most=1)
+    assert list(tmp_path.iterdir()) == []

@@ -265,6 +265,20 @@ def test_a_machine_key_others_can_read_or_a_linked_key_is_refused(tmp_path, monk
         machinekey.machine_key()
 
 
+def test_a_relative_home_never_puts_the_machine_key_in_the_working_directory(tmp_path, monkeypatch):
+    """HOME=relative would make ~/.local/state a folder of the cwd (a
+    workspace): the key is refused there, as a relative XDG_STATE_HOME is."""
+    from faultlens.recipes import machinekey
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/state")
+    monkeypatch.setenv("HOME", "relative-home")
+    monkeypatch.setattr(machinekey, "_cache", {})
+    with pytest.raises(machinekey.MachineKeyError, match="not an absolute path"):
+        machinekey.machine_key()
+    assert list(tmp_path.iterdir()) == []
+
+
 # -- item 3: the roll back keeps the user's later edits ---------------------------------------
 def _apply_and_die(root: Path, after: int, edits: list[list]) -> None:
     proc = subprocess.run(
