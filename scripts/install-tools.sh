@@ -22,6 +22,19 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
 
+# Install those of the named Debian packages that are not installed yet (one
+# apt-get run; waits for another apt-get's lock rather than failing).
+apt_install_missing() {
+  local need=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
+  fi
+}
+
 node_tools() {
   mkdir -p "$root/tools/node"
   cd "$root/tools/node"
@@ -105,14 +118,7 @@ ecosystem_tools() {
     lua5.4 lua-check lua-busted
     bats
   )
-  local need=()
-  for p in "${pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-  done
-  if [ ${#need[@]} -gt 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
-  fi
+  apt_install_missing "${pkgs[@]}"
   # Zig ships as a PyPI wheel: `tools/zig/bin/python -m ziglang ...`
   [ -x "$root/tools/zig/bin/python" ] || python3 -m venv "$root/tools/zig"
   "$root/tools/zig/bin/pip" install -q ziglang==0.17.1
@@ -201,14 +207,7 @@ watch_capture_tools() {
 # they were built against in cmd.txt.  Capture only: no test runs them.
 native_tools() {
   local pkgs=(libgtest-dev catch2 cmake ninja-build g++ clang)
-  local need=()
-  for p in "${pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-  done
-  if [ ${#need[@]} -gt 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
-  fi
+  apt_install_missing "${pkgs[@]}"
 }
 
 case $what in
