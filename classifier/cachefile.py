@@ -7,10 +7,12 @@ installed rules alone, so they live in the user's cache folder
 nothing a repository holds is ever loaded as one.
 
 Each file is written whole (a temporary file in the same folder, renamed over
-the old one) and starts with a SHA-256 of what follows; a file whose sum does
-not hold (a torn write, an edit, another program's file of the same name) is
-a miss.  Failing to read or write one changes nothing but speed, so every
-error here is a miss or a skipped write, never an exception.
+the old one) and starts with a SHA-256 of what follows.  It is read back only
+when it is a regular file (not a link, not a FIFO that would block the read)
+of at most MAX_BYTES, and a file whose sum does not hold (a torn write, an
+edit, another program's file of the same name) is a miss.  Failing to read
+or write one changes nothing but speed, so every error here is a miss or a
+skipped write, never an exception.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ import contextlib
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
 HEADER = b"faultlens-cache 1 sha256:"
+MAX_BYTES = 64 << 20  # a larger file is not one of ours (the largest is ~0.5 MB)
 _SUM = 64  # hex digits
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
@@ -52,9 +56,8 @@ def read(name: str) -> bytes | None:
     path = _path(name)
     if path is None:
         return None
-    try:
-        blob = path.read_bytes()
-    except OSError:
+    blob = _read_regular(path)
+    if blob is None:
         return None
     head = len(HEADER) + _SUM + 1
     if not blob.startswith(HEADER) or len(blob) < head or blob[head - 1 : head] != b"\n":
@@ -63,6 +66,25 @@ def read(name: str) -> bytes | None:
     if hashlib.sha256(payload).hexdigest().encode() != blob[len(HEADER) : head - 1]:
         return None
     return payload
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` when it is a regular file (not a link, a FIFO that
+    would block, a device) of at most MAX_BYTES; else None."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+                return None
+            blob = fh.read(MAX_BYTES + 1)  # (it may have grown since)
+        except OSError:
+            return None
+    return blob if len(blob) <= MAX_BYTES else None
 
 
 def write(name: str, payload: bytes) -> bool:

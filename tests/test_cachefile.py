@@ -85,3 +85,19 @@ def test_a_relative_cache_home_or_an_unknown_home_caches_nothing(monkeypatch, tm
     assert cachefile.read("thing.bin") is None
     cachefile.prune("thing", keep="", most=1)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_fifo_a_link_or_an_oversized_file_in_the_cache_folder_is_a_miss(
+    home, monkeypatch, tmp_path
+):
+    """Never a read that blocks (a FIFO), follows a planted link, or has no bound."""
+    home.mkdir(parents=True)
+    os.mkfifo(home / "fifo.bin")
+    assert cachefile.read("fifo.bin") is None  # returns at once
+    cachefile.write("real.bin", b"payload")
+    (home / "link.bin").symlink_to(home / "real.bin")
+    assert cachefile.read("link.bin") is None
+    assert cachefile.read("real.bin") == b"payload"
+    monkeypatch.setattr(cachefile, "MAX_BYTES", 40)
+    assert cachefile.write("big.bin", b"x" * 100)
+    assert cachefile.read("big.bin") is None
