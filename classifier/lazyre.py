@@ -4,9 +4,10 @@ A rule module imports with its helper patterns (a traceback's frame line, a
 test runner's summary), and most of them serve one report kind: a hook call
 that classifies one tsc error would compile ~400 of them at import for the
 ~20 it uses.  `lazy_compile` returns a stand-in that compiles the pattern
-(its program stored between runs: classifier/recache.py) the first time any of its attributes is read, and
-then keeps the compiled pattern's bound methods and attributes on itself, so
-every later call costs what a call on the compiled pattern costs.
+(its program stored between runs: classifier/recache.py) the first time any
+of its attributes is read, and then keeps the compiled pattern's bound
+methods and attributes on itself, so every later call costs what a call on
+the compiled pattern costs.
 
 Only attribute use is supported (``P.match(line)``, ``P.groupindex``), which is
 how the rule modules use their patterns; `re.sub(P, ...)` and

@@ -179,16 +179,11 @@ class Prefilter:
         """The scanner for an output of which `bytes_read` bytes were read."""
         if bytes_read <= DFA_AFTER:
             return self.short()
-        if self._fast is not None:
-            return self._fast
-        if self.fast_allowed and self._fast_tried < 2:
-            want = 2 if bytes_read > HYPERSCAN_AFTER else 1
-            if want > self._fast_tried:
-                with self._lock:
-                    self._try_fast(want)
-            if self._fast is not None:
-                return self._fast
-        return self.dfa()
+        want = 2 if bytes_read > HYPERSCAN_AFTER else 1  # compile, or only load
+        if self._fast is None and self.fast_allowed and want > self._fast_tried:
+            with self._lock:
+                self._try_fast(want)
+        return self._fast or self.dfa()
 
     def _try_fast(self, want: int) -> None:
         if self._fast is not None or self._fast_tried >= want:

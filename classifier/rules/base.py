@@ -150,11 +150,10 @@ class LazyPattern:
     """A regex compiled on first use.
 
     The first call of a method compiles the pattern (its program stored
-    between runs: classifier/recache.py)
-    and puts the compiled pattern's own bound methods on the instance, so
-    every later call is the compiled pattern's, at its cost: the engine's
-    hot path pays nothing for the laziness.  Equal, like compiled patterns,
-    when the text and flags are.  :meth:`compile` compiles at once (the
+    between runs: classifier/recache.py) and puts the compiled pattern's own
+    bound methods on the instance, so every later call is the compiled
+    pattern's, at its cost: the engine's hot path pays nothing for the
+    laziness.  Equal, like compiled patterns, when the text and flags are.  :meth:`compile` compiles at once (the
     tests prove every built-in pattern compiles)."""
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
