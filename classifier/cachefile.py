@@ -81,10 +81,12 @@ def _read_regular(path: Path) -> bytes | None:
             st = os.fstat(fh.fileno())
             if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
                 return None
-            blob = fh.read(MAX_BYTES + 1)  # (it may have grown since)
+            # its size, not the bound: read(n) allocates n bytes up front (a
+            # file that grew since is cut short, and its checksum then fails)
+            blob = fh.read(st.st_size)
         except OSError:
             return None
-    return blob if len(blob) <= MAX_BYTES else None
+    return blob
 
 
 def write(name: str, payload: bytes) -> bool:
