@@ -16,7 +16,8 @@ engine's own version number; anywhere else, or when anything about them is
 not as expected, `compile_pattern` is `re.compile`.  The file is written once, at
 exit, by a process that compiled a pattern the file did not hold, and holds
 at most MAX_ENTRIES programs: patterns made at run time (a project rule's)
-can never grow it without bound.
+can never grow it without bound, and a process that finds it full keeps
+only the programs it used and compiled (older ones were another version's).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ _lock = threading.Lock()
 # compiled), and the ones compiled since it was read.
 _stored: dict[str, str] | None = None
 _new: dict[str, str] = {}
+_used: set[str] = set()  # the stored programs this process built a pattern from
 
 
 def _key(pattern: str | bytes, flags: int) -> str:
@@ -131,10 +133,13 @@ def compile_pattern(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
         text = _load().get(key)
     if text is not None:
         try:
-            return _build(pattern, json.loads(text))
+            compiled = _build(pattern, json.loads(text))
         except Exception:  # a program this interpreter refuses (it checks each): compile it
             with _lock:
                 _load().pop(key, None)
+        else:
+            _used.add(key)
+            return compiled
     try:
         program = _program(pattern, flags)
         compiled = _build(pattern, program)
@@ -143,7 +148,7 @@ def compile_pattern(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
     except Exception:  # the private steps are not what they were: the public way
         return re.compile(pattern, flags)
     with _lock:
-        if len(_load()) + len(_new) < MAX_ENTRIES:
+        if len(_new) < MAX_ENTRIES:
             _new[key] = json.dumps(program, separators=(",", ":"))
     return compiled
 
@@ -155,6 +160,8 @@ def save() -> bool:
         if not _new:
             return False
         merged = {**_read_file(), **(_stored or {}), **_new}
+        if len(merged) > MAX_ENTRIES:  # full: keep what this process used
+            merged = {k: v for k, v in merged.items() if k in _used or k in _new}
         _new.clear()
         if len(merged) > MAX_ENTRIES:
             return False

@@ -128,6 +128,20 @@ def test_the_file_never_holds_more_than_its_bound(fresh, monkeypatch):
     assert 0 < len(recache._load()) <= 5
 
 
+def test_a_full_file_keeps_what_the_process_used_and_compiled(fresh, monkeypatch):
+    monkeypatch.setattr(recache, "MAX_ENTRIES", 5)
+    for i in range(5):  # an older version's patterns fill the file
+        recache.compile_pattern(rf"old {i}")
+    recache.save()
+    _reload(monkeypatch)
+    monkeypatch.setattr(recache, "_used", set())
+    recache.compile_pattern(r"old 0")  # built from the file
+    recache.compile_pattern(r"new")  # compiled: the file had no room
+    recache.save()
+    _reload(monkeypatch)
+    assert {k.split(":", 1)[1] for k in recache._load()} == {"old 0", "new"}
+
+
 def test_two_processes_add_to_the_file_without_losing_each_others(fresh, monkeypatch):
     recache.compile_pattern(r"first")
     recache.save()
@@ -144,3 +158,29 @@ def test_lazy_patterns_compile_through_the_store(fresh):
     LazyRegex(r"(?P<n>\d+) passed").search("3 passed")
     LazyPattern(r"\d+ failed").search("1 failed")
     assert {k.split(":", 1)[1] for k in recache._new} >= {r"(?P<n>\d+) passed", r"\d+ failed"}
+
+
+def test_a_second_process_classifying_the_same_output_stores_nothing_new(tmp_path):
+    """Every pattern is the same text in every process: one built from a set
+    (whose order follows the hash seed) was compiled and stored again by each
+    run, so the file grew on every classification and was rewritten."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    samples = sorted(Path(__file__).parent.glob("samples/*/*/output.txt"))
+    log = tmp_path / "all.log"
+    log.write_bytes(b"".join(p.read_bytes() for p in samples))
+    cache = tmp_path / "cache"
+    stored = cache / "faultlens" / recache._file_name()
+
+    def classify(seed: str) -> bytes:
+        env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONHASHSEED=seed)
+        argv = [sys.executable, "-m", "faultlens.cli", "classify", "--format", "json", str(log)]
+        subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, check=False)
+        return stored.read_bytes()
+
+    first = classify("1")
+    assert first  # the first run stored the programs it compiled
+    assert classify("2") == first

@@ -80,7 +80,10 @@ BARE_NAMES = (
 )
 _DIGITS = "0123456789"
 
-_EXT = "|".join(sorted({re.escape(e) for e in EXTENSIONS}, key=len, reverse=True))
+# Longest first, so that `.json` is never read as `.js`; then by name, so the
+# pattern is the same in every process (a set's order changes with the hash
+# seed, and each new pattern text would be compiled and stored again).
+_EXT = "|".join(sorted({re.escape(e) for e in EXTENSIONS}, key=lambda e: (-len(e), e)))
 _BARE = "|".join(BARE_NAMES)
 _FILE = (
     r"(?P<file>(?:[A-Za-z]:[\\/])?(?:[^\s:\"'()<>|,;=*?]*[\\/])?"
