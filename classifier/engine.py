@@ -44,6 +44,7 @@ MAX_LINE = 64 * 1024  # a longer line is cut there for matching (the rest is ski
 # does not depend on where the input was split.
 TAIL_LINES = 300
 TAIL_BYTES = 64 * 1024
+TAIL_ENDS = 16  # chunk ends kept unsplit (many short feeds: a server's stream)
 MAX_SIGNAL = 500
 UNCLAIMED_LINES = 16  # prefiltered lines no rule claimed, kept for the fallback record
 
@@ -279,6 +280,10 @@ class Classifier:
         # of that list.
         self._tail_raw: list[bytes] = []
         self._tail_text: list[str] = []
+        # The ends (TAIL_BYTES) of the chunks scanned since the tail was last
+        # split into lines: most chunks are never looked back into, so each
+        # is split only when a rule (or `tail`) asks (`_split_tail`).
+        self._tail_ends: list[bytes] = []
         self._window: _Window | None = None  # lines of the chunk rules looked back over
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
@@ -410,14 +415,28 @@ class Classifier:
         self._remember_tail(buf)
 
     def _remember_tail(self, buf: bytes) -> None:
-        body = buf[-TAIL_BYTES:].split(b"\n")
-        if body and body[-1] == b"":
-            body.pop()
-        if len(body) >= TAIL_LINES:
-            self._tail_raw = body[len(body) - TAIL_LINES :]
+        end = buf[-TAIL_BYTES:]
+        lines = end.count(b"\n") + (not end.endswith(b"\n"))  # its lines, the last unended
+        if lines >= TAIL_LINES:  # it alone fills the tail: what came before goes
+            self._tail_ends = [end]
+            self._tail_raw = []
         else:
-            self._tail_raw = (self._tail_raw + body)[-TAIL_LINES:]
+            self._tail_ends.append(end)
+            if len(self._tail_ends) > TAIL_ENDS:
+                self._split_tail()
         self._tail_text = []
+
+    def _split_tail(self) -> None:
+        """Fold the chunk ends kept by `_remember_tail` into the tail's lines."""
+        for end in self._tail_ends:
+            body = end.split(b"\n")
+            if body and body[-1] == b"":
+                body.pop()
+            if len(body) >= TAIL_LINES:
+                self._tail_raw = body[len(body) - TAIL_LINES :]
+            else:
+                self._tail_raw = (self._tail_raw + body)[-TAIL_LINES:]
+        self._tail_ends = []
 
     def _chunk_lines(self, buf: bytes, end: int, n: int) -> list[str]:
         """The n lines of `buf` that end at `end` (fewer at its start)."""
@@ -428,6 +447,8 @@ class Classifier:
 
     def _tail_last(self, k: int) -> list[str]:
         """The last k lines of the tail (fewer when it is shorter), decoded."""
+        if self._tail_ends:
+            self._split_tail()
         raw = self._tail_raw
         k = min(k, len(raw))
         done = self._tail_text

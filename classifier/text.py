@@ -50,8 +50,22 @@ def clean_bytes(data: bytes) -> bytes:
 
 
 def _has_c1(data: bytes, start: int, end: int) -> bool:
-    at = data.find(b"\xc2", start, end)
+    """Whether data[start:end] holds a C1 control: a 0xC2 byte followed by
+    one in 0x80-0x9F.  Text holds 0xC2 in U+0080-U+00BF (a no-break space, a
+    middle dot), so its first few are looked at one by one (memchr), and the
+    regex (a byte-by-byte search) reads the rest only where they abound."""
+    find = data.find
+    at = find(b"\xc2", start, end)
+    for _ in range(_C1_PEEKS):
+        if at < 0:
+            return False
+        if at + 1 < end and 0x80 <= data[at + 1] <= 0x9F:
+            return True
+        at = find(b"\xc2", at + 1, end)
     return at >= 0 and _C1_BYTES.search(data, at, end) is not None
+
+
+_C1_PEEKS = 16
 
 
 def clean_joined(head: bytes, data: bytes, start: int, end: int) -> bytes:
@@ -120,12 +134,11 @@ def decode_line(raw: bytes) -> str:
     """One line of cleaned output as text: UTF-8 with replacement, what a
     terminal finally shows of it when it was redrawn with bare CRs, and
     without a CI runner's timestamp prefix (so anchored rules still match)."""
-    return _shown(raw.decode("utf-8", "replace"))
-
-
-def _shown(text: str) -> str:
-    """`decode_line` after the decoding."""
-    return _unstamped(visible(text))
+    line = raw.decode("utf-8", "replace")
+    # (`_prefixed`, inline: most lines are none of these, and are the decoding)
+    if "\r" in line or "Z " in line or line[:1] == "#" or " | " in line:
+        return _unstamped(visible(line))
+    return line
 
 
 # What a container build or run puts before each line of the program it runs:
@@ -137,7 +150,8 @@ _CONTAINER_PREFIX = re.compile(r"#\d+ \d+\.\d+ |[\w.-]+[-_]\d+ +\| ")
 
 def _unstamped(line: str) -> str:
     """The line without a CI runner's timestamp prefix, then without a
-    container build's or service's prefix."""
+    container build's or service's prefix (only a line `_prefixed` names
+    can lose one)."""
     if len(line) > 21 and line[4] == "-" and line[10] == "T":
         stamp = _RUNNER_STAMP.match(line)
         if stamp:
@@ -153,7 +167,9 @@ def _unstamped(line: str) -> str:
 
 
 def _prefixed(line: str) -> bool:
-    """Whether `_unstamped` may change the line (a cheap test first)."""
+    """Whether `_unstamped` may change the line (a cheap test first): a
+    runner's stamp ends in `Z `, BuildKit's step starts the line with `#`,
+    and a compose service's column ends in ` | `."""
     return "Z " in line or line[:1] == "#" or " | " in line
 
 
@@ -163,15 +179,17 @@ def decode_lines(raw: bytes) -> list[str]:
     Valid UTF-8 decodes the same whole as line by line (a newline is never
     part of a multi-byte sequence); without a CR no line needs `visible`;
     only a line `_prefixed` names can lose a runner's or a container's
-    prefix (ASCII bytes are the same characters in UTF-8).  Anything else
-    takes the line-by-line path, so the result is always the same."""
+    prefix (ASCII bytes are the same characters in UTF-8), so none can
+    when the bytes hold no `Z `, no ` | ` and no `#` at a line's start.
+    Anything else takes the line-by-line path, so the result is always the
+    same."""
     if b"\r" not in raw:
         try:
             lines = raw.decode("utf-8").split("\n")
         except UnicodeDecodeError:
             pass
         else:
-            if b"Z " in raw or b"#" in raw or b" | " in raw:
+            if b"Z " in raw or b" | " in raw or b"\n#" in raw or raw[:1] == b"#":
                 return [_unstamped(line) if _prefixed(line) else line for line in lines]
             return lines
     return [decode_line(x) for x in raw.split(b"\n")]
