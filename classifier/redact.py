@@ -39,6 +39,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .detectors import finder, looks_secret
+from .lazyre import lazy_compile
 
 if TYPE_CHECKING:
     from .record import FailureRecord
@@ -52,14 +53,14 @@ SECRET_HINT = "_secret"  # noqa: S105 (a hint key, not a password): key a rule u
 
 # A private key: the header stays, the body (to the END line or the end of
 # the text) is the secret.
-_PRIVATE_KEY = re.compile(
+_PRIVATE_KEY = lazy_compile(
     r"(?P<head>-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)"
     r"(?P<body>(?:(?!-----END)[\s\S])*)"
     r"(?P<tail>-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?"
 )
 
 # name = value / name: value / "name": "value"
-_ASSIGN = re.compile(
+_ASSIGN = lazy_compile(
     r"(?i)(?P<name>(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,64}(?:password|passwd|pwd|passphrase|secret|api[_-]?key|apikey"
     r"|access[_-]?key|auth[_-]?token|access[_-]?token|token|private[_-]?key|credentials?)"
     r"(?:[_-]?id)?[\"']?)(?P<sep>\s*[:=]\s*)(?P<q>[\"']?)(?P<value>[^\s\"',;}{)(]{4,})"
@@ -78,7 +79,7 @@ def mask(secret: str) -> str:
     return f"{keep}…({len(secret)} chars)"
 
 
-MASKED = re.compile(r"…\((?:\d+ chars|redacted)\)")  # what mask() and the vault leave
+MASKED = lazy_compile(r"…\((?:\d+ chars|redacted)\)")  # what mask() and the vault leave
 
 
 def _assign_span(m: re.Match[str]) -> tuple[int, int] | None:
@@ -287,22 +288,27 @@ def redact_record(record: FailureRecord, vault: Iterable[str]) -> None:
 
 # -- command lines ----------------------------------------------------------------------
 # An option whose value (the next argument, or after `=`) is a secret.
-_SECRET_OPTION = re.compile(
+_SECRET_OPTION = lazy_compile(
     r"(?i)--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|pwd|passphrase|secret|token|api[-_]?key"
     r"|apikey|access[-_]?key|auth[-_]?token|private[-_]?key|credentials?|client[-_]?secret"
     r"|oauth2[-_]bearer|bearer)"
 )
 # The name of a NAME=value argument (an environment assignment, a make
 # variable, -DNAME=value) whose value is a secret whatever it looks like.
-_SECRET_NAME = re.compile(
+_SECRET_NAME = lazy_compile(
     r"(?i)(?:password|passwd|pwd|passphrase|secret|apikey|token|credentials?|(?:^|[_.-])pass"
     r"|(?:^|[_.-])auth|(?:^|[_.-]|secret|private|access|account|api|signing|encryption)key)"
     r"(?:[_-]?id)?$"
 )
-_NAME = re.compile(r"-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,127}")
-_ENV_REFERENCE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+_NAME = lazy_compile(r"-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,127}")
+_ENV_REFERENCE = lazy_compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 # Options whose value is `user:password` (curl, wget and friends).
 _USER_OPTIONS = frozenset({"-u", "--user", "--proxy-user", "-U"})
+# An HTTP header split into words (a command string split on spaces: `-H
+# Authorization: Bearer X` is four elements): after the header's name comes
+# the scheme, then the credentials; after a bare scheme, the credentials.
+_AUTH_HEADERS = frozenset({"authorization:", "proxy-authorization:"})
+_AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "negotiate", "apikey"})
 _MYSQL = frozenset({"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mariadb", "mariadb-dump"})
 
 
@@ -324,15 +330,29 @@ def redact_argv(argv: Sequence[str]) -> list[str]:
     text (token shapes, URLs with passwords, `Authorization: Bearer ...`),
     the value of a secret-named option (`--password X`, `--token=X`) or
     assignment (`API_TOKEN=X`, `-DDB_PASSWORD=X`) whatever it looks like,
-    `user:password` after curl's `--user`, and mysql's `-pX`."""
+    `user:password` after curl's `--user`, mysql's `-pX`, and the
+    credentials of an `Authorization:` header split into words."""
     out: list[str] = []
     mysql = False
-    secret_next = user_next = False
+    secret_next = user_next = header_next = False
     for raw in argv:
         arg = str(raw)
-        if secret_next or user_next:
-            out.append(_secret_value(arg) if secret_next else _user_password(redact(arg)))
-            secret_next = user_next = False
+        word = arg.casefold()
+        if header_next and word in _AUTH_SCHEMES:  # `Authorization:` `Bearer` ...
+            out.append(arg)
+            header_next, secret_next = False, True
+            continue
+        if secret_next or user_next or header_next:
+            out.append(_secret_value(arg) if not user_next else _user_password(redact(arg)))
+            secret_next = user_next = header_next = False
+            continue
+        if word in _AUTH_HEADERS:
+            out.append(arg)
+            header_next = True
+            continue
+        if word in _AUTH_SCHEMES and out and out[-1].casefold() in ("-h", "--header"):
+            out.append(arg)  # `-H Bearer X`
+            secret_next = True
             continue
         mysql = mysql or os.path.basename(arg) in _MYSQL
         name, eq, value = arg.partition("=")

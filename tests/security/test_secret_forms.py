@@ -44,10 +44,33 @@ def test_every_secret_on_a_command_line_is_masked(form, data):
     assert masked_secret(sample.argv) is None
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl -H Authorization: Bearer {v} https://api.example.com",
+        "curl --header Proxy-Authorization: Basic {v} https://api.example.com",
+        "curl -H authorization: {v} https://api.example.com",
+        "curl -H Bearer {v} https://api.example.com",
+    ],
+)
+def test_an_authorization_header_split_into_words_is_masked(command):
+    """A command given as a string (an LSP client's `command`, a hook's) is
+    split on spaces: the header's name, its scheme and the credentials are
+    then separate elements, and credentials that no detector knows by their
+    shape alone (random letters and digits) were stored and shown raw."""
+    value = "A16Nvbikds1dnKYmpRaL6yKnZBDlvgX8"  # leaked before: no token shape of its own
+    argv = command.format(v=value).split()
+    shown = redact_argv(argv)
+    assert value not in " ".join(shown) and len(shown) == len(argv)
+    assert masked_secret(shown) is not None
+
+
 def test_a_command_without_secrets_is_kept_as_it_is():
     argv = ["pytest", "-x", "tests/test_api.py::test_login[https://example.com/a@b]", "-k", "pw"]
     assert redact_argv(argv) == argv
     assert masked_secret(redact_argv(argv)) is None
+    assert redact_argv(["echo", "Bearer", "of", "news"]) == ["echo", "Bearer", "of", "news"]
+    assert redact_argv(["curl", "-H", "Authorization:", "Bearer", "$TOKEN"])[-1] == "$TOKEN"
     assert redact_argv(["env", "TOKEN_FILE=/run/secrets/t", "PASSWORD=$DB_PASSWORD", "make"]) == [
         "env",
         "TOKEN_FILE=/run/secrets/t",
