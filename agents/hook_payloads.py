@@ -23,12 +23,14 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from faultlens.classifier.lazyre import lazy_compile
+
 AGENTS = ("claude-code", "codex", "gemini")
 SHELL_TOOLS = {"Bash", "run_shell_command", "shell", "exec_command", "local_shell"}
 
-_EXIT_LINE = re.compile(r"^Exit code:? (-?\d+)\s*$", re.IGNORECASE | re.MULTILINE)
-_GEMINI_EXIT = re.compile(r"^Exit Code: (-?\d+)", re.MULTILINE)
-_GEMINI_OUTPUT = re.compile(
+_EXIT_LINE = lazy_compile(r"^Exit code:? (-?\d+)\s*$", re.IGNORECASE | re.MULTILINE)
+_GEMINI_EXIT = lazy_compile(r"^Exit Code: (-?\d+)", re.MULTILINE)
+_GEMINI_OUTPUT = lazy_compile(
     r"^Output: ?(.*?)(?=^(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID):|\Z)",
     re.MULTILINE | re.DOTALL,
 )

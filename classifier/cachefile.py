@@ -20,15 +20,18 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 import stat
+import string
 import tempfile
 from pathlib import Path
 
 HEADER = b"faultlens-cache 1 sha256:"
 MAX_BYTES = 64 << 20  # a larger file is not one of ours (the largest is ~0.5 MB)
 _SUM = 64  # hex digits
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+# A cache file's name: a letter or digit, then at most 127 of these or `._-`
+# (no regex: this module is imported before the regex store it holds).
+_ALNUM = frozenset(string.ascii_letters + string.digits)
+_NAME_CHARS = _ALNUM | frozenset("._-")
 
 
 def cache_dir() -> Path | None:
@@ -45,7 +48,7 @@ def cache_dir() -> Path | None:
 
 
 def _path(name: str) -> Path | None:
-    if not _NAME.fullmatch(name):
+    if not (0 < len(name) <= 128 and name[0] in _ALNUM and _NAME_CHARS.issuperset(name)):
         raise ValueError(f"bad cache file name {name!r}")
     folder = cache_dir()
     return None if folder is None else folder / name

@@ -9,14 +9,14 @@ own, so one bad rule leaves the others (and the built-ins) working.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError
 
+from .lazyre import lazy_compile
 from .taxonomy import FailureType
 
-RULE_ID = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_-]+)+$")
+RULE_ID = lazy_compile(r"^[a-z0-9_]+(?:\.[a-z0-9_-]+)+$")
 NonEmpty = Annotated[str, StringConstraints(min_length=1)]
 
 

@@ -23,18 +23,18 @@ not reported.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from .fingerprint import fingerprint
+from .lazyre import lazy_compile
 from .record import FailureRecord
 from .taxonomy import FailureType, category
 
-_OURS = re.compile(r"^<{7}(?: (?P<label>.*))?$")
-_BASE = re.compile(r"^\|{7}(?: (?P<label>.*))?$")
-_SEP = re.compile(r"^={7}$")
-_THEIRS = re.compile(r"^>{7}(?: (?P<label>.*))?$")
+_OURS = lazy_compile(r"^<{7}(?: (?P<label>.*))?$")
+_BASE = lazy_compile(r"^\|{7}(?: (?P<label>.*))?$")
+_SEP = lazy_compile(r"^={7}$")
+_THEIRS = lazy_compile(r"^>{7}(?: (?P<label>.*))?$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .lazyre import lazy_compile
+
 __all__ = [
     "AUTO",
     "WATCHERS",
@@ -56,7 +58,7 @@ Match = Callable[[str], bool]
 # ESC c (reset: vitest's clear screen), CSI sequences (colours, cursor,
 # erase), OSC sequences (titles, links), and other control characters
 # (pytest-watch rings the bell after a failed run).
-_ANSI = re.compile(
+_ANSI = lazy_compile(
     r"\x1b(?:c|\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))|[\x00-\x08\x0b-\x1f\x7f]"
 )
 
@@ -264,10 +266,10 @@ def generic(
 
 
 # -- which watcher a command starts ---------------------------------------------------
-_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_ENV = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _RUNNERS = {"npx", "bunx", "pnpx"}  # run the next word as a package's binary
 _EXEC = {"npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "bun": {"x"}}
-_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+_PYTHON = lazy_compile(r"^python(?:\d+(?:\.\d+)?)?$")
 
 
 def _program(argv: Sequence[str]) -> list[str]:

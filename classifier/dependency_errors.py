@@ -25,17 +25,17 @@ folded here (a stack passing through a library is the test's own failure).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from .fingerprint import fingerprint
+from .lazyre import lazy_compile
 from .manifests import find_dependency
 from .record import FailureRecord, Location
 from .taxonomy import FailureType
 
 MAX_LISTED = 100
-_CRATE = re.compile(r"^(?P<name>[A-Za-z0-9_-]+?)-\d+\.\d+\.\d+")
+_CRATE = lazy_compile(r"^(?P<name>[A-Za-z0-9_-]+?)-\d+\.\d+\.\d+")
 
 
 def installed_package(path: str | None) -> tuple[str, str] | None:

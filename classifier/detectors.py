@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from .lazyre import lazy_compile
 from .maintained_forms import Maintained, maintained, plugin_patterns
 from .recache import compile_pattern
 from .secret_form import Detector, required_literals
@@ -67,7 +68,7 @@ def _group(name: str, check: Callable[[str], bool] | None = None) -> Any:
 
 # An environment or template reference standing for the value: $TOKEN,
 # %TOKEN% (Windows), %(token)s, {{ token }}.
-_REFERENCE = re.compile(
+_REFERENCE = lazy_compile(
     r"\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_]\w*\)[sdr]|\{\{[^{}]*\}\}"
 )
 

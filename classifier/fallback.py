@@ -19,6 +19,7 @@ import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .lazyre import lazy_compile
 from .redact import shown_command
 from .taxonomy import FailureType
 
@@ -170,23 +171,23 @@ _WRAPPERS = frozenset(
 _RUNNERS = {"npx": 1, "pnpx": 1, "bunx": 1, "uvx": 1, "pipx": 2}  # tool after n words
 _PKG_RUN = frozenset({"npm", "pnpm", "yarn", "bun"})
 _PY_RUN = {("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("hatch", "run"), ("pipenv", "run")}
-_PYTHON = re.compile(r"^python(?:\d(?:\.\d+)?)?$")
+_PYTHON = lazy_compile(r"^python(?:\d(?:\.\d+)?)?$")
 
 # Failures that are infra whatever command printed them.
-_INFRA_LINE = re.compile(
+_INFRA_LINE = lazy_compile(
     r"Permission denied \(publickey|Host key verification failed|Could not read from remote repository"
     r"|Authentication failed|could not resolve host|Could not resolve hostname|Connection refused"
     r"|Connection reset|Connection timed out|Network is unreachable|No space left on device"
     r"|SSL certificate problem|The requested URL returned error: 5\d\d",
     re.IGNORECASE,
 )
-_ERRORISH = re.compile(
+_ERRORISH = lazy_compile(
     r"\b(?:error|errors|fatal|panic|panicked|exception|traceback|failed|failure|fail"
     r"|segmentation fault|core dumped|denied|refused|not found|no such file|cannot|can't|could not"
     r"|unable to|timed out|timeout|killed|aborted|abort|invalid|missing|unexpected|exit (?:code|status))\b",
     re.IGNORECASE,
 )
-_STRONG = re.compile(
+_STRONG = lazy_compile(
     r"^\s*(?:error|fatal|panic|E|FAIL|FAILED|ERR!?)\b[:\[ ]|Error:|Exception:", re.IGNORECASE
 )
 

@@ -16,16 +16,17 @@ normalised messages are equal, so the engine numbers the second id
 from __future__ import annotations
 
 import hashlib
-import re
 from functools import lru_cache
 
-_NUMBER = re.compile(r"\d+")
-_SPACE = re.compile(r"\s+")
-_HEXISH = re.compile(r"\b(?:0x)?[0-9a-f]{7,}\b")
+from .lazyre import lazy_compile
+
+_NUMBER = lazy_compile(r"\d+")
+_SPACE = lazy_compile(r"\s+")
+_HEXISH = lazy_compile(r"\b(?:0x)?[0-9a-f]{7,}\b")
 # Seven hex digits in a row: in every _HEXISH match.  A pattern that starts
 # with a character class is scanned for in C; one that starts with \b is
 # tried at every position.
-_HEX_RUN = re.compile(r"[0-9a-f]{7}")
+_HEX_RUN = lazy_compile(r"[0-9a-f]{7}")
 
 
 CACHED_CHARS = 1024  # longer messages are normalised every time (bounds the cache)

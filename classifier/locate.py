@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path, PureWindowsPath
 
 from .files import inside, text_or_none
+from .lazyre import lazy_compile
 
 _VENDORED = frozenset(
     {
@@ -36,7 +37,7 @@ _VENDORED = frozenset(
 _MAX_PARTS = 40
 # A Windows absolute path (`D:/a/app/app/src/x.ts`, `D:\a\...`): a CI runner on
 # Windows.  On POSIX it would pass for a relative path.
-_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
+_WINDOWS_ABSOLUTE = lazy_compile(r"^[A-Za-z]:[\\/]")
 
 
 def _in_go_module_cache(parts: tuple[str, ...]) -> bool:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import tempfile
 from collections import deque
 from collections.abc import Collection, Iterable
@@ -31,10 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from .detectors import literals, log_literal
+from .lazyre import lazy_compile
 from .redact import MIN_FRAGMENT, mask, redact
 
-_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BEGIN = lazy_compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = lazy_compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 MAX_PENDING = 1 << 20  # a longer unfinished line is redacted and written as it is
 HOLD_BYTES = 1 << 20  # at most this much output is held back (whatever `hold` says)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errorformat import literal_runs
+from .lazyre import lazy_compile
 from .matcher_model import (
     BuiltinRef,
     LinePattern,
@@ -22,7 +23,7 @@ from .project_rules import NEWLINE_TRIGGER, Guard, RuleGaveUp
 from .rules.base import Hit, LineContext, Rule
 from .taxonomy import FailureType
 
-_ALWAYS = re.compile("")
+_ALWAYS = lazy_compile("")
 
 # -- matching ------------------------------------------------------------------------
 _SEVERITY = {"error": "error", "warning": "warning", "warn": "warning", "info": "info"}

@@ -46,38 +46,39 @@ from dataclasses import dataclass
 
 from .fingerprint import fingerprint
 from .grouping import test_location
+from .lazyre import lazy_compile
 from .record import FailureRecord, Location
 from .taxonomy import FailureType, category
 
 WINDOW = 30
 
-_COMPILE_IN_TEST = re.compile(
+_COMPILE_IN_TEST = lazy_compile(
     r"\b(?:ModuleNotFoundError|ImportError|NameError|SyntaxError|IndentationError|TabError):"
     r"|\bReferenceError: [\w$]+ is not defined"
     r"|\bCannot find module '|\berror TS\d{3,5}\b|\berror\[E\d{4}\]|\bcannot find symbol\b"
     r"|\bcould not compile\b|\bFailed to compile\b|\bcompilation failed\b|\bbuild failed\b",
     re.IGNORECASE,
 )
-_MCP = re.compile(r"\bMCP\b|\bmcp[ _-]?server|modelcontextprotocol", re.IGNORECASE)
-_PUSH_DIVERGENCE = re.compile(
+_MCP = lazy_compile(r"\bMCP\b|\bmcp[ _-]?server|modelcontextprotocol", re.IGNORECASE)
+_PUSH_DIVERGENCE = lazy_compile(
     r"\((?:non-fast-forward|fetch first|stale info)\)|Updates were rejected because the"
     r"|tip of your current branch is behind",
     re.IGNORECASE,
 )
-_PUSH_GENERIC = re.compile(r"failed to push some refs|\[rejected\]", re.IGNORECASE)
-_AUTH_OR_NETWORK = re.compile(
+_PUSH_GENERIC = lazy_compile(r"failed to push some refs|\[rejected\]", re.IGNORECASE)
+_AUTH_OR_NETWORK = lazy_compile(
     r"Permission denied \(publickey|Host key verification failed|Could not read from remote repository"
     r"|Authentication failed|could not resolve host|Could not resolve hostname|Connection refused"
     r"|Connection reset|Connection timed out|Network is unreachable|SSL certificate problem"
     r"|The requested URL returned error: [45]\d\d",
     re.IGNORECASE,
 )
-_MCP_CAUSE = re.compile(
+_MCP_CAUSE = lazy_compile(
     r"connection refused|ECONNREFUSED|ECONNRESET|connection reset|timed out|timeout|ENOENT"
     r"|spawn|exited|EPIPE|broken pipe|connection closed|handshake|initiali[sz]e",
     re.IGNORECASE,
 )
-_SECURITY_LINT = re.compile(r"\bsecurity(?:-node)?/detect-[\w-]+|\bno-unsanitized/[\w-]+")
+_SECURITY_LINT = lazy_compile(r"\bsecurity(?:-node)?/detect-[\w-]+|\bno-unsanitized/[\w-]+")
 
 # Text (lowercase) that every match of each case-insensitive regex above
 # contains: on ASCII text (where ignoring case is lowercasing) the regex runs

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +32,7 @@ from typing import Any
 import regex
 
 from .errorformat import Format, literal_runs
+from .lazyre import lazy_compile
 from .quickfix import Entry, QuickfixParser
 from .rules.base import Hit, LineContext, Rule, hit_from_match, positive_int
 from .taxonomy import FailureType
@@ -43,7 +43,7 @@ MATCH_TIMEOUT = 0.1  # seconds one project pattern may take on one line
 GROUPS = ("file", "line", "column", "end_line", "end_column", "message", "code")
 ERROR_TYPES = frozenset({"", "e", "E", "f", "F"})
 NEWLINE_TRIGGER = "\n"  # the engine's "every line" trigger (see engine._line)
-_ALWAYS = re.compile("")
+_ALWAYS = lazy_compile("")
 
 
 class RuleGaveUp(RuntimeError):

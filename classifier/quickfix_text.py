@@ -5,14 +5,15 @@ joining.  Pure."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
+
+from .lazyre import lazy_compile
 
 LINE_MAXLEN = 4096  # Vim keeps the first LINE_MAXLEN - 1 bytes of a line
 _INT64 = 2**63 - 1
-_URL = re.compile(r"^[A-Za-z][-+.A-Za-z0-9]*://")
+_URL = lazy_compile(r"^[A-Za-z][-+.A-Za-z0-9]*://")
 
-_NUMBER = re.compile(r"[ \t\n\v\f\r]*([-+]?)([0-9]*)")
+_NUMBER = lazy_compile(r"[ \t\n\v\f\r]*([-+]?)([0-9]*)")
 
 
 def atol(line: str, start: int) -> int:
@@ -42,7 +43,7 @@ def cut_bytes(text: str, limit: int) -> str:
     return data[:limit].decode("utf-8", "ignore")
 
 
-_IDENT = re.compile(r"[0-9A-Za-z_\u00c0-\u00ff]*")
+_IDENT = lazy_compile(r"[0-9A-Za-z_\u00c0-\u00ff]*")
 
 
 def expand_env(src: str, env: Mapping[str, str], home: str) -> str:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .lazyre import lazy_compile
+
 MIN_LITERAL = 2  # a shorter required literal is no prefilter: the detector is skipped
 MIN_GROUP = 8  # a capture group shorter than this is context, not the secret
 _EDGE = " \t\"'=:,;"  # what a maintained pattern's match may carry around the secret
@@ -48,7 +50,7 @@ class Detector:
                 yield found
 
 
-_NAMED = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,40}[=:]\s*")
+_NAMED = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]{2,40}[=:]\s*")
 
 
 def maintained_span(m: re.Match[str]) -> tuple[int, int] | None:

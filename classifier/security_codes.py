@@ -13,12 +13,12 @@ compile error to fix automatically (docs/rules.md, "Security linters"):
 
 from __future__ import annotations
 
-import re
+from .lazyre import lazy_compile
 
 ESLINT_PREFIXES = ("security/", "security-node/", "no-secrets/", "no-unsanitized/")
-_BANDIT_S = re.compile(r"^S\d{3}$")  # flake8-bandit / ruff's port of it
-_BANDIT_B = re.compile(r"^B\d{3}$")
-_GOSEC = re.compile(r"^G\d{3}$")
+_BANDIT_S = lazy_compile(r"^S\d{3}$")  # flake8-bandit / ruff's port of it
+_BANDIT_B = lazy_compile(r"^B\d{3}$")
+_GOSEC = lazy_compile(r"^G\d{3}$")
 SECURITY_LINTERS = frozenset({"gosec", "bandit", "semgrep", "brakeman", "flake8-bandit"})
 
 

@@ -18,6 +18,7 @@ import os
 import re
 from pathlib import Path
 
+from .lazyre import lazy_compile
 from .locate import read_in_tree
 from .record import FailureRecord
 from .rules.causes import env_reads
@@ -26,7 +27,7 @@ MAX_TEST_FILE = 1024 * 1024
 MAX_FILES = 100  # test files read for one output
 MAX_WALK = 2_000  # entries looked at when a JS test's file must be found
 _JS_RUNNERS = ("jest", "vitest", "mocha", "node:test")
-_JS_TEST_FILE = re.compile(r"(?:\.(?:test|spec)\.[cm]?[jt]sx?|_test\.[cm]?[jt]s)$")
+_JS_TEST_FILE = lazy_compile(r"(?:\.(?:test|spec)\.[cm]?[jt]sx?|_test\.[cm]?[jt]s)$")
 _TEST_DIRS = frozenset({"test", "tests", "spec", "__tests__"})
 _SKIP_DIRS = frozenset({"node_modules", ".git", "dist", "build", "coverage", ".next", "out"})
 

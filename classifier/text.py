@@ -7,7 +7,7 @@ classification, and none of it may reach a record.
 
 from __future__ import annotations
 
-import re
+from .lazyre import lazy_compile
 
 # CSI sequences (colours, cursor moves), the string sequences (OSC:
 # hyperlinks, titles; APC: Buildkite's `ESC _ bk;t=<ms> BEL` timestamp before
@@ -15,7 +15,7 @@ import re
 # line end (never swallowing later lines), every other escape (ESC,
 # intermediates, a final byte: `ESC c`, `ESC ( B`, `ESC 7`), and an ESC left
 # alone.
-_ANSI = re.compile(
+_ANSI = lazy_compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b[\]_P^X][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
     r"|\x1b[ -/]*[0-~]?"
@@ -23,7 +23,7 @@ _ANSI = re.compile(
 )
 
 
-_ANSI_BYTES = re.compile(
+_ANSI_BYTES = lazy_compile(
     rb"\x1b\[[0-?]*[ -/]*[@-~]"
     rb"|\x1b[\]_P^X][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
     rb"|\x1b[ -/]*[0-~]?"
@@ -32,7 +32,7 @@ _ANSI_BYTES = re.compile(
 
 # The C1 controls (U+0080-U+009F), UTF-8 encoded: a terminal may take U+009B as
 # CSI, like `ESC [`.  A CSI sequence goes whole; any other C1 control alone.
-_C1_BYTES = re.compile(rb"\xc2\x9b[0-?]*[ -/]*[@-~]?|\xc2[\x80-\x9f]")
+_C1_BYTES = lazy_compile(rb"\xc2\x9b[0-?]*[ -/]*[@-~]?|\xc2[\x80-\x9f]")
 
 
 def clean_bytes(data: bytes) -> bytes:
@@ -127,7 +127,7 @@ def _escape_free(
 # timestamp is followed by 2 hex digits, the stream (O stdout, E stderr) and a
 # flag (`+` when the line continues the one before):
 # `2026-12-01T10:00:00.123456Z 00O `.
-_RUNNER_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z (?:[0-9a-f]{2}[EO][ +])?")
+_RUNNER_STAMP = lazy_compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z (?:[0-9a-f]{2}[EO][ +])?")
 
 
 def decode_line(raw: bytes) -> str:
@@ -145,7 +145,7 @@ def decode_line(raw: bytes) -> str:
 # BuildKit's plain progress (`#12 3.456 `: the step, the seconds since it
 # began) and docker compose's service column (`web-1  | `, `web_1  | ` before
 # compose v2).
-_CONTAINER_PREFIX = re.compile(r"#\d+ \d+\.\d+ |[\w.-]+[-_]\d+ +\| ")
+_CONTAINER_PREFIX = lazy_compile(r"#\d+ \d+\.\d+ |[\w.-]+[-_]\d+ +\| ")
 
 
 def _unstamped(line: str) -> str:

@@ -20,14 +20,14 @@ installed runtime against real Vim.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from .lazyre import lazy_compile
 from .vimcompiler_script import Reader
 
-NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}$")
+NAME = lazy_compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}$")
 
 
 class CompilerError(ValueError):

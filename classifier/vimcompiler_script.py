@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .lazyre import lazy_compile
 from .vimscript_text import (
     has_item,
     logical_lines,
@@ -48,14 +49,14 @@ def _read(path: Path) -> str:
     return read_bytes(path, MAX_PLUGIN_BYTES).decode("utf-8", "replace")
 
 
-_SET = re.compile(
+_SET = lazy_compile(
     r"^\s*(?:CompilerSet|setl(?:ocal)?|se(?:t)?)\s+(?:errorformat|efm)\s*(\+=|\^=|-=|=|&)(.*)$"
 )
-_LET_EFM = re.compile(r"^\s*let\s+&(?:l:)?(?:errorformat|efm)\s*(\.\.=|\.=|=)\s*(.*)$")
-_LET = re.compile(r"^\s*(?:let|const|final|var)\s+((?:[sgbl]:)?[A-Za-z_]\w*)\s*=\s*(.*)$")
-_EXE = re.compile(r"^\s*exe(?:cute)?\s+(.*)$")
-_RUNTIME = re.compile(r"^\s*ru(?:ntime)?!?\s+(\S+)\s*$")
-_IF = re.compile(r"^\s*(if|elseif|else|endif|en|endi|el|elsei)\b\s*(.*)$")
+_LET_EFM = lazy_compile(r"^\s*let\s+&(?:l:)?(?:errorformat|efm)\s*(\.\.=|\.=|=)\s*(.*)$")
+_LET = lazy_compile(r"^\s*(?:let|const|final|var)\s+((?:[sgbl]:)?[A-Za-z_]\w*)\s*=\s*(.*)$")
+_EXE = lazy_compile(r"^\s*exe(?:cute)?\s+(.*)$")
+_RUNTIME = lazy_compile(r"^\s*ru(?:ntime)?!?\s+(\S+)\s*$")
+_IF = lazy_compile(r"^\s*(if|elseif|else|endif|en|endi|el|elsei)\b\s*(.*)$")
 
 
 @dataclass

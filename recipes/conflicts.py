@@ -8,13 +8,14 @@ replaces the whole block with the chosen side(s).
 
 from __future__ import annotations
 
-import re
 from typing import Literal
+
+from faultlens.classifier.lazyre import lazy_compile
 
 from .model import Hunk, TextEdit
 
 Choice = Literal["current", "incoming", "both"]
-_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END = lazy_compile(r"\r\n|\r|\n")
 
 
 def _split(text: str) -> list[str]:

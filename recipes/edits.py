@@ -25,12 +25,13 @@ import contextlib
 import hashlib
 import itertools
 import os
-import re
 import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from faultlens.classifier.lazyre import lazy_compile
 
 from . import journal, statefs
 from .model import ApplyError, StateUnavailable, TextEdit, UnsafeEdit, Workspace
@@ -40,7 +41,7 @@ from .statefs import TMP_MARK
 KIND = "edits"
 MAX_FILE = 16 * 1024 * 1024  # a file larger than this is not edited
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END = lazy_compile(r"\r\n|\r|\n")
 
 
 # -- pure part ---------------------------------------------------------------

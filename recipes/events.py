@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.classifier.lazyre import lazy_compile
 from faultlens.classifier.redact import redact_commands
 
 from . import statedir, statefs
@@ -67,7 +67,7 @@ PHASES: dict[str, str] = {
     "prompt_delivery": "dispatch",
 }
 
-_SAFE_TASK = re.compile(r"[^A-Za-z0-9._-]+")
+_SAFE_TASK = lazy_compile(r"[^A-Za-z0-9._-]+")
 
 
 def timestamp(now: datetime) -> str:

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from . import machinekey, statefs
 from .model import Workspace
 
@@ -42,8 +44,8 @@ DIR = "journal"
 PURPOSE = "faultlens-journal-v1"
 MAX_ENTRY = 96 * 1024 * 1024  # bytes of one journal file
 MAX_ENTRIES = 1000  # journal files looked at per start (a checkout could hold millions)
-KIND = re.compile(r"[a-z][a-z0-9_.]{0,39}", re.ASCII)
-NAME = re.compile(r"([a-z][a-z0-9_.]{0,39})-(\d{1,10})-([0-9a-f]{12})\.json", re.ASCII)
+KIND = lazy_compile(r"[a-z][a-z0-9_.]{0,39}", re.ASCII)
+NAME = lazy_compile(r"([a-z][a-z0-9_.]{0,39})-(\d{1,10})-([0-9a-f]{12})\.json", re.ASCII)
 
 
 class JournalTooLarge(ValueError):

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from faultlens.classifier.lazyre import lazy_compile
+
 if TYPE_CHECKING:
     from .fixes.test_runners import SingleTest
 
@@ -41,18 +43,18 @@ class Listed:
 
 
 _DURATION = r"(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?"
-_TAP_SUBTEST = re.compile(r"^(?P<indent> *)# Subtest: (?P<name>.*)$")
-_TAP_RESULT = re.compile(
+_TAP_SUBTEST = lazy_compile(r"^(?P<indent> *)# Subtest: (?P<name>.*)$")
+_TAP_RESULT = lazy_compile(
     r"^(?P<indent> *)(?P<not>not )?ok \d+ - (?P<name>.*?)(?P<dir> # (?:SKIP|TODO)\b.*)?$"
 )
-_NODE_SPEC = re.compile(
+_NODE_SPEC = lazy_compile(
     rf"^(?P<indent> *)(?P<mark>[✔✖﹣▶])\s(?P<name>.*?){_DURATION}(?P<dir> # .*)?$"
 )
-_MOCHA_TEST = re.compile(rf"^(?P<indent> +)(?P<mark>[✔✓]|\d+\)|-)\s(?P<name>.*?){_DURATION}$")
-_JEST_TEST = re.compile(
+_MOCHA_TEST = lazy_compile(rf"^(?P<indent> +)(?P<mark>[✔✓]|\d+\)|-)\s(?P<name>.*?){_DURATION}$")
+_JEST_TEST = lazy_compile(
     rf"^(?P<indent> +)(?P<mark>[✓✕√×○✎])\s(?:(?:skipped|todo)\s)?(?P<name>.*?){_DURATION}$"
 )
-_VITEST_TEST = re.compile(
+_VITEST_TEST = lazy_compile(
     r"^(?P<indent> {3,})(?P<mark>[✓×↓✗])\s(?P<name>.*?)(?:\s+\d+(?:\.\d+)?m?s)?$"
 )
 
@@ -137,9 +139,9 @@ def _vitest(lines: list[str]) -> list[Listed]:
     return out
 
 
-_UVU_FAIL = re.compile(r'^   FAIL  (?:(?P<suite>\S(?:.*?\S)?)  )?"(?P<name>.*)"$')
-_UVU_FILE = re.compile(r"^(?P<file>\S+\.[cm]?[jt]sx?)$")
-_UVU_SKIPPED = re.compile(r"^\s*Skipped:\s+(?P<n>\d+)\s*$")
+_UVU_FAIL = lazy_compile(r'^   FAIL  (?:(?P<suite>\S(?:.*?\S)?)  )?"(?P<name>.*)"$')
+_UVU_FILE = lazy_compile(r"^(?P<file>\S+\.[cm]?[jt]sx?)$")
+_UVU_SKIPPED = lazy_compile(r"^\s*Skipped:\s+(?P<n>\d+)\s*$")
 
 
 def _uvu(lines: list[str]) -> list[Listed]:

@@ -10,37 +10,39 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from .model import UnsafeEdit, Workspace
 
 _A = re.ASCII
 PATTERNS: dict[str, re.Pattern[str]] = {
     # PEP 508 distribution name.
-    "pypi": re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?", _A),
+    "pypi": lazy_compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?", _A),
     # npm package name, optionally scoped.
-    "npm": re.compile(r"(?:@[a-z0-9][a-z0-9._-]{0,100}/)?[a-z0-9][a-z0-9._-]{0,213}", _A),
+    "npm": lazy_compile(r"(?:@[a-z0-9][a-z0-9._-]{0,100}/)?[a-z0-9][a-z0-9._-]{0,213}", _A),
     # crates.io name.
-    "crate": re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}", _A),
+    "crate": lazy_compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}", _A),
     # A Python identifier (ASCII only) and a dotted module path.
-    "identifier": re.compile(r"[A-Za-z_][A-Za-z0-9_$]{0,127}", _A),
-    "py_module": re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){0,20}", _A),
+    "identifier": lazy_compile(r"[A-Za-z_][A-Za-z0-9_$]{0,127}", _A),
+    "py_module": lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){0,20}", _A),
     # A Go standard-library package path (`strings`, `path/filepath`).
-    "go_import": re.compile(r"[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_]*){0,5}", _A),
+    "go_import": lazy_compile(r"[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_]*){0,5}", _A),
     # pytest node id: a relative .py path then ::-separated names (params in []).
-    "pytest_id": re.compile(
+    "pytest_id": lazy_compile(
         r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,250}\.py(?:::[A-Za-z_][A-Za-z0-9_]*(?:\[[A-Za-z0-9_.,=+-]{0,100}\])?){0,4}",
         _A,
     ),
     # unittest dotted id (package.module.Class.test).
-    "unittest_id": re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){1,12}", _A),
+    "unittest_id": lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){1,12}", _A),
     # go test function (optionally with subtests).
-    "go_test": re.compile(
+    "go_test": lazy_compile(
         r"(?:Test|Example|Benchmark|Fuzz)[A-Za-z0-9_]*(?:/[A-Za-z0-9_-]+){0,4}", _A
     ),
-    "go_package": re.compile(r"(?:\./)?[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+){0,20}|\./\.\.\.", _A),
+    "go_package": lazy_compile(r"(?:\./)?[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+){0,20}|\./\.\.\.", _A),
     # cargo test filter (a path of Rust identifiers).
-    "cargo_test": re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*){0,10}", _A),
+    "cargo_test": lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*){0,10}", _A),
     # jest/vitest test title: words, spaces and a few punctuation marks.
-    "test_title": re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .,:'()#/>+=-]{0,250}", _A),
+    "test_title": lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_ .,:'()#/>+=-]{0,250}", _A),
 }
 
 

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from faultlens.classifier.files import read_text
+from faultlens.classifier.lazyre import lazy_compile
 
 from .fixes import allowlist
 from .model import CommandStep, TextEdit, UnsafeEdit, Workspace
@@ -25,8 +26,8 @@ from .safety import inside_workspace, to_workspace_relative
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
-_FINGERPRINT = re.compile(r"[A-Za-z0-9_./:@-]{1,400}", re.ASCII)
-_BANDIT_ID = re.compile(r"B\d{3}", re.ASCII)
+_FINGERPRINT = lazy_compile(r"[A-Za-z0-9_./:@-]{1,400}", re.ASCII)
+_BANDIT_ID = lazy_compile(r"B\d{3}", re.ASCII)
 
 
 def _source_rel(record: FailureRecord, ws: Workspace) -> str:

@@ -18,12 +18,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from faultlens.classifier.lazyre import lazy_compile
+
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
     from .fixes.test_runners import SingleTest
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_ANSI = lazy_compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
 def plain(output: str) -> str:

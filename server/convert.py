@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
 import functools
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from pygls import uris
 from pygls.workspace import PositionCodec
 
 from faultlens.classifier.columns import code_point_column
+from faultlens.classifier.lazyre import lazy_compile
 
 from .placement import Placement, resolve
 from .store import Entry
@@ -43,8 +43,8 @@ def is_ours(source: str | None) -> bool:
     return source == SOURCE or bool(source and source.startswith(SOURCE + ": "))
 
 
-_WORD = re.compile(r"[\w$]+")
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_WORD = lazy_compile(r"[\w$]+")
+_QUOTED = lazy_compile(r'"(?:[^"\\]|\\.)*"')
 
 
 class JsonObject(dict[str, Any]):

@@ -33,15 +33,15 @@ from ..taxonomy import FailureType
 _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "refused",
-        re.compile(
+        lazy_compile(
             r"ECONNREFUSED|[Cc]onnection refused|ConnectionRefused|Connect call failed"
             r"|os error 111\b|\[Errno 111\]|actively refused"
         ),
     ),
-    ("reset", re.compile(r"ECONNRESET|[Cc]onnection reset|ConnectionReset|socket hang up|EPIPE")),
+    ("reset", lazy_compile(r"ECONNRESET|[Cc]onnection reset|ConnectionReset|socket hang up|EPIPE")),
     (
         "dns",
-        re.compile(
+        lazy_compile(
             r"ENOTFOUND|EAI_AGAIN|getaddrinfo failed|Name or service not known|nodename nor servname"
             r"|Temporary failure in name resolution|[Nn]o such host|[Cc]ould not resolve host"
             r"|failed to lookup address"
@@ -49,14 +49,14 @@ _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "timeout",
-        re.compile(
+        lazy_compile(
             r"ETIMEDOUT|ESOCKETTIMEDOUT|[Cc]onnection timed out|[Cc]onnect(?:ion)? ?[Tt]imeout|i/o timeout"
             r"|ConnectTimeout|ReadTimeout|Read timed out|os error 110\b|\[Errno 110\]|TimedOut"
         ),
     ),
     (
         "unreachable",
-        re.compile(r"ENETUNREACH|EHOSTUNREACH|[Nn]etwork is unreachable|[Nn]o route to host"),
+        lazy_compile(r"ENETUNREACH|EHOSTUNREACH|[Nn]etwork is unreachable|[Nn]o route to host"),
     ),
 )
 # Literal text one of the patterns above needs: most reports have none, and
@@ -91,27 +91,27 @@ _HOST = r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)"
 # Where the address is named, most specific first.
 _ADDRESSES: tuple[re.Pattern[str], ...] = (
     # Node: "connect ECONNREFUSED 127.0.0.1:5432", "getaddrinfo ENOTFOUND db.internal"
-    re.compile(r"\b(?:connect|read|write) E[A-Z]+ " + _HOST + r":(?P<port>\d{1,5})\b"),
-    re.compile(r"\bgetaddrinfo E[A-Z_]+ " + _HOST),
+    lazy_compile(r"\b(?:connect|read|write) E[A-Z]+ " + _HOST + r":(?P<port>\d{1,5})\b"),
+    lazy_compile(r"\bgetaddrinfo E[A-Z_]+ " + _HOST),
     # Go: "dial tcp 127.0.0.1:5432: connect: connection refused", "lookup db on ...: no such host"
-    re.compile(r"\bdial (?:tcp|udp|unix)[46]? " + _HOST + r":(?P<port>\d{1,5})\b"),
-    re.compile(r"\blookup " + _HOST + r"(?: on [^:]+)?: "),
+    lazy_compile(r"\bdial (?:tcp|udp|unix)[46]? " + _HOST + r":(?P<port>\d{1,5})\b"),
+    lazy_compile(r"\blookup " + _HOST + r"(?: on [^:]+)?: "),
     # urllib3 / requests: "HTTPConnectionPool(host='localhost', port=8000)"
-    re.compile(r"host='(?P<host>[^']+)', port=(?P<port>\d{1,5})"),
+    lazy_compile(r"host='(?P<host>[^']+)', port=(?P<port>\d{1,5})"),
     # psycopg: 'connection to server at "localhost" (127.0.0.1), port 5432 failed'
-    re.compile(r'server at "(?P<host>[^"]+)"(?: \([^)]*\))?, port (?P<port>\d{1,5})'),
+    lazy_compile(r'server at "(?P<host>[^"]+)"(?: \([^)]*\))?, port (?P<port>\d{1,5})'),
     # aiohttp: "Cannot connect to host localhost:8080"; redis: "connecting to localhost:6379"
-    re.compile(r"\b(?:connect to host|connecting to) " + _HOST + r":(?P<port>\d{1,5})\b"),
+    lazy_compile(r"\b(?:connect to host|connecting to) " + _HOST + r":(?P<port>\d{1,5})\b"),
     # asyncio: "[Errno 111] Connect call failed ('127.0.0.1', 8080)"
-    re.compile(r"\('(?P<host>[^']+)', (?P<port>\d{1,5})\)"),
+    lazy_compile(r"\('(?P<host>[^']+)', (?P<port>\d{1,5})\)"),
     # a URL anywhere (curl, fetch, a client's message)
-    re.compile(
+    lazy_compile(
         r"\b(?:https?|wss?|grpc|postgres(?:ql)?|mysql|redis|amqp|mongodb)://(?:[^@/\s]*@)?"
         + _HOST
         + r"(?::(?P<port>\d{1,5}))?"
     ),
     # "localhost:8080" / "127.0.0.1:8080" written plainly
-    re.compile(
+    lazy_compile(
         r"(?<![\w.:/-])(?P<host>localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:]+\]):(?P<port>\d{1,5})\b"
     ),
 )
@@ -155,25 +155,25 @@ def address(texts: Iterable[str], code: Iterable[str] = ()) -> tuple[str, int | 
 _VAR = r"[`'\"]?(?P<{g}>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Z0-9]{{2,}}(?=[`'\"]? (?:env(?:ironment)? var)))[`'\"]?"
 _ENV_MESSAGES: tuple[re.Pattern[str], ...] = (
     # "Missing required environment variable: X", "environment variable X is not set"
-    re.compile(
+    lazy_compile(
         r"[Ee]nv(?:ironment)?(?: |_)?var(?:iable)?s?(?: named)?:? "
         + _VAR.format(g="a")
         + r"(?:,| (?:is |was )?(?:not set|missing|required|undefined|unset|not defined|empty|must be set))?"
     ),
-    re.compile(
+    lazy_compile(
         r"[Mm]issing (?:required )?env(?:ironment)? var(?:iable)?s?:? " + _VAR.format(g="b")
     ),
     # "X must be set", "X is not set", "X environment variable is required", "$X is empty"
-    re.compile(
+    lazy_compile(
         r"(?<![\w$])\$?"
         + _VAR.format(g="c")
         + r"(?: env(?:ironment)? var(?:iable)?)? (?:is |was )?(?:not set|unset|must be set|is required"
         r"|required|missing|undefined|not defined|empty|not provided|should be set)\b"
     ),
     # Rust: std::env::var("X") in an expect message is rare; "X: NotPresent" is common
-    re.compile(r"(?<![\w$])" + _VAR.format(g="d") + r"[^:\n]{0,40}: NotPresent\b"),
+    lazy_compile(r"(?<![\w$])" + _VAR.format(g="d") + r"[^:\n]{0,40}: NotPresent\b"),
     # Node: process.env.X in a message ("process.env.X is undefined")
-    re.compile(r"process\.env\.(?P<e>[A-Za-z_][A-Za-z0-9_]*)"),
+    lazy_compile(r"process\.env\.(?P<e>[A-Za-z_][A-Za-z0-9_]*)"),
 )
 _ENV_NEEDLES = (
     "nv",

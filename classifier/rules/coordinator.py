@@ -34,19 +34,19 @@ _SEED = "shared/seeds/001 (agile-coordinator failure handling: log format, progr
 _CATEGORY_ROWS: tuple[tuple[FailureType, re.Pattern[str]], ...] = (
     (
         FailureType.TRUST_GATE,
-        re.compile(
+        lazy_compile(
             r"secret|api key found|vulnerabilit|CONFIDENCE\.md|security (?:scan|gate)|trust gate",
             re.I,
         ),
     ),
-    (FailureType.MCP_STARTUP, re.compile(r"\bMCP\b|mcp server|handshake", re.I)),
+    (FailureType.MCP_STARTUP, lazy_compile(r"\bMCP\b|mcp server|handshake", re.I)),
     (
         FailureType.PLUGIN_STARTUP,
-        re.compile(r"plugin|hook failed to load|extension (?:failed|not found)", re.I),
+        lazy_compile(r"plugin|hook failed to load|extension (?:failed|not found)", re.I),
     ),
     (
         FailureType.PROMPT_DELIVERY,
-        re.compile(
+        lazy_compile(
             r"context (?:too long|window|length)|prompt is too long|token limit|max(?:imum)? tokens"
             r"|agent failed to respond|empty (?:agent )?response|tool call failed|dispatch timeout"
             r"|rate limit|overloaded",
@@ -55,7 +55,7 @@ _CATEGORY_ROWS: tuple[tuple[FailureType, re.Pattern[str]], ...] = (
     ),
     (
         FailureType.BRANCH_DIVERGENCE,
-        re.compile(
+        lazy_compile(
             r"merge conflict|conflict(?:s|ed)? (?:in|with)|CONFLICT|cannot merge|diverged|needs rebase"
             r"|behind (?:origin/)?main|non-fast-forward|cannot fast-forward|rebase (?:failed|conflict)"
             r"|merge --squash fail",
@@ -64,7 +64,7 @@ _CATEGORY_ROWS: tuple[tuple[FailureType, re.Pattern[str]], ...] = (
     ),
     (
         FailureType.TEST,
-        re.compile(
+        lazy_compile(
             r"\btests? (?:still )?(?:failing|failed|not passing|fail\b)|\bfailing tests?\b|AssertionError"
             r"|expected .+ (?:received|but got|got)|\bnpm test\b|test suite fail|\bFAIL\b",
             re.I,
@@ -72,7 +72,7 @@ _CATEGORY_ROWS: tuple[tuple[FailureType, re.Pattern[str]], ...] = (
     ),
     (
         FailureType.COMPILE,
-        re.compile(
+        lazy_compile(
             r"build fail|compil|type ?error|\bTS\d{4}\b|SyntaxError|Cannot find (?:module|name)"
             r"|ModuleNotFoundError|ImportError|\btsc\b|lint",
             re.I,
@@ -80,7 +80,7 @@ _CATEGORY_ROWS: tuple[tuple[FailureType, re.Pattern[str]], ...] = (
     ),
     (
         FailureType.INFRA,
-        re.compile(
+        lazy_compile(
             r"network|connection|ECONNREFUSED|ENOTFOUND|disk full|No space left|ENOSPC|git unavailable"
             r"|permission denied|timed? ?out|deploy|container|environment variable|unreachable",
             re.I,

@@ -25,7 +25,7 @@ _SECTION_END = lazy_compile(
     r"^(?:FAILURES!|ERRORS!|WARNINGS!|Tests: \d+|There (?:was 1|were \d+) |--$)"
 )
 _ASSERT_VALUES = (
-    re.compile(
+    lazy_compile(
         r"^Failed asserting that (?P<actual>.+?) (?:is identical to|matches expected|is equal to) (?P<expected>.+?)\.$"
     ),
 )

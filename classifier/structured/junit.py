@@ -35,6 +35,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 
 from ..engine import Classifier
+from ..lazyre import lazy_compile
 from ..rules.base import Hit
 from ..taxonomy import FailureType
 from .parsing import Parser
@@ -43,13 +44,13 @@ from .stream import Rejoined
 log = logging.getLogger(__name__)
 
 RULE_ID = "junit.testcase"
-_HEAD = re.compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<testsuites?[\s>]", re.S)
-_LOCATION = re.compile(r"(?P<file>[\w./\\-]+\.[A-Za-z]\w*)[:(](?P<line>\d+)")
-_COMPILE = re.compile(r"\b(?:ModuleNotFoundError|ImportError|SyntaxError|IndentationError)\b")
-_EXPECTED = re.compile(r"expected:?\s*<(?P<expected>.*?)>\s*but was:?\s*<(?P<actual>.*?)>", re.S)
-_PY_ASSERT = re.compile(r"assert (?P<actual>.+?) == (?P<expected>.+?)$", re.M)
-_E_LINE = re.compile(r"^E {3}(.+)$", re.M)
-_MISSING_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
+_HEAD = lazy_compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<testsuites?[\s>]", re.S)
+_LOCATION = lazy_compile(r"(?P<file>[\w./\\-]+\.[A-Za-z]\w*)[:(](?P<line>\d+)")
+_COMPILE = lazy_compile(r"\b(?:ModuleNotFoundError|ImportError|SyntaxError|IndentationError)\b")
+_EXPECTED = lazy_compile(r"expected:?\s*<(?P<expected>.*?)>\s*but was:?\s*<(?P<actual>.*?)>", re.S)
+_PY_ASSERT = lazy_compile(r"assert (?P<actual>.+?) == (?P<expected>.+?)$", re.M)
+_E_LINE = lazy_compile(r"^E {3}(.+)$", re.M)
+_MISSING_MODULE = lazy_compile(r"No module named '(?P<module>[\w.]+)'")
 _MAX_TEXT = 8192
 
 

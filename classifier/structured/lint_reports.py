@@ -39,6 +39,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 
 from ..engine import Classifier
+from ..lazyre import lazy_compile
 from ..rules.base import Hit
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
@@ -48,11 +49,11 @@ from .stream import Rejoined
 log = logging.getLogger(__name__)
 
 MAX_REPORT = 256 * 1024 * 1024
-_CHECKSTYLE = re.compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<checkstyle[\s>]", re.S)
-_JSON = re.compile(
+_CHECKSTYLE = lazy_compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<checkstyle[\s>]", re.S)
+_JSON = lazy_compile(
     rb'^\s*(?:\{\s*"comments"\s*:\s*\[|\[\s*\{\s*"(?:filePath|source|file|code)"\s*:)'
 )
-_HADOLINT_CODE = re.compile(r"^(?:DL|SC)\d{4}$")
+_HADOLINT_CODE = lazy_compile(r"^(?:DL|SC)\d{4}$")
 _MALFORMED = (AttributeError, TypeError, ValueError, KeyError)
 
 
@@ -223,7 +224,7 @@ def _eslint(files: object, c: Classifier) -> None:
             )
 
 
-_STYLELINT_RULE = re.compile(r"\s*\((?P<rule>[\w@/-]+)\)\s*$")
+_STYLELINT_RULE = lazy_compile(r"\s*\((?P<rule>[\w@/-]+)\)\s*$")
 
 
 def _stylelint(files: object, c: Classifier) -> None:

@@ -30,13 +30,14 @@ from typing import IO, Any
 from urllib.parse import unquote, urlparse
 
 from ..engine import Classifier
+from ..lazyre import lazy_compile
 from ..rules.base import Hit
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
 from .parsing import Parser
 
 RULE_ID = "sarif.result"
-_HEAD = re.compile(
+_HEAD = lazy_compile(
     rb'^\s*\{.{0,4000}?"(?:\$schema"\s*:\s*"[^"]*sarif|version"\s*:\s*"2\.1\.0")', re.S
 )
 SECURITY_TOOLS = frozenset(

@@ -3,17 +3,18 @@ suite per category) and Checkstyle (each failure an error of its file)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
+
+from faultlens.classifier.lazyre import lazy_compile
 
 from .common import TOOL_NAME, Context, level
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
-_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_XML_BAD = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _a(text: object) -> str:

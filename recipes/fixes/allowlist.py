@@ -13,12 +13,13 @@ import re
 from pathlib import PurePosixPath
 
 from faultlens.classifier.files import read_text
+from faultlens.classifier.lazyre import lazy_compile
 
 from ..model import TextEdit, UnsafeEdit, Workspace
 from ..safety import inside_workspace
 
-_ESLINT_RULE = re.compile(r"(?:@[a-z0-9-]+/)?[a-z0-9-]+(?:/[a-z0-9-]+)?", re.ASCII)
-_SEMGREP_RULE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}", re.ASCII)
+_ESLINT_RULE = lazy_compile(r"(?:@[a-z0-9-]+/)?[a-z0-9-]+(?:/[a-z0-9-]+)?", re.ASCII)
+_SEMGREP_RULE = lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}", re.ASCII)
 HASH_COMMENT = frozenset(
     {
         ".py",

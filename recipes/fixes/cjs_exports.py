@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from faultlens.classifier.files import read_text
+from faultlens.classifier.lazyre import lazy_compile
 
 from .packages import NODE_BUILTINS
 from .scan import read_small, walk_sources
@@ -36,10 +37,10 @@ Kind = Literal["named", "module"]
 # all but the `console` global and the deprecated, experimental or test-only ones.
 BUILTINS = NODE_BUILTINS - {"console", "constants", "domain", "test", "trace_events", "wasi"}
 
-_ESM_SYNTAX = re.compile(
+_ESM_SYNTAX = lazy_compile(
     r"^\s*(?:import\s*[\w{*'\"]|export\s+(?:default|const|class|function|\{|\*))", re.M
 )
-_REQUIRE_USE = re.compile(
+_REQUIRE_USE = lazy_compile(
     r"(?<![\w$.])require\s*\(|(?<![\w$.])module\.exports\b|^\s*exports\.", re.M
 )
 

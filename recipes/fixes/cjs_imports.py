@@ -16,17 +16,19 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from ..model import TextEdit
 from .cjs_exports import Provider
 
 # A top-level require statement on one line: `const x = require('y');`, `require('y')`.
-_REQUIRE_LINE = re.compile(
+_REQUIRE_LINE = lazy_compile(
     r"^(?:(?P<decl>const|let|var)\s+(?P<binding>[^=]+?)\s*=\s*)?"
     r"require\((?P<q>['\"])(?P<spec>[^'\"]+)(?P=q)\)(?P<tail>[^;]*?)(?P<semi>;?)\s*(?://.*)?$"
 )
 # The first line of a multi-line destructuring require: `const {`.
-_OPEN_DESTRUCTURING = re.compile(r"^(?:const|let|var)\s*\{[^}]*$")
-_CLOSE_REQUIRE = re.compile(r"^\s*\}\s*=\s*require\((['\"])(?P<spec>[^'\"]+)\1\)")
+_OPEN_DESTRUCTURING = lazy_compile(r"^(?:const|let|var)\s*\{[^}]*$")
+_CLOSE_REQUIRE = lazy_compile(r"^\s*\}\s*=\s*require\((['\"])(?P<spec>[^'\"]+)\1\)")
 
 
 # -- the file's requires -----------------------------------------------------------------------

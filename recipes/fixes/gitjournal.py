@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from faultlens.classifier.files import read_bytes
+from faultlens.classifier.lazyre import lazy_compile
 
 from .. import journal
 from ..model import StateUnavailable, UnsafeEdit, Workspace
@@ -45,7 +46,7 @@ from .gitcore import Git, display_ref, not_restored, operation_in_progress
 from .gitrefs import valid_ref
 
 KIND = "git.sync"
-_SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?", re.ASCII)
+_SHA = lazy_compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?", re.ASCII)
 LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "packed-refs.lock", "shallow.lock")
 
 

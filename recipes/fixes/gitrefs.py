@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 
-_REMOTE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", re.ASCII)
-_REF_CHARS = re.compile(r"[A-Za-z0-9._/+#@,=!%&-]+", re.ASCII)
+from faultlens.classifier.lazyre import lazy_compile
+
+_REMOTE = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", re.ASCII)
+_REF_CHARS = lazy_compile(r"[A-Za-z0-9._/+#@,=!%&-]+", re.ASCII)
 MAX_REF = 255
 
 

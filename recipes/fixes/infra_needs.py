@@ -16,6 +16,8 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from faultlens.classifier.lazyre import lazy_compile
+
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
@@ -34,13 +36,13 @@ TRANSIENT_EXCEPTIONS = frozenset(
         "BrokenPipeError",
     }
 )
-_TRANSIENT_TEXT = re.compile(
+_TRANSIENT_TEXT = lazy_compile(
     r"connection (?:refused|reset)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|"
     r"temporary failure in name resolution|could not resolve host|timed? ?out|"
     r"\b(?:502|503|504)\b|bad gateway|service unavailable|gateway timeout",
     re.IGNORECASE,
 )
-_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}", re.ASCII)
+_VARIABLE = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}", re.ASCII)
 
 
 def is_transient(record: FailureRecord) -> bool:

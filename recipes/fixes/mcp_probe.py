@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from faultlens.classifier.files import read_text
+from faultlens.classifier.lazyre import lazy_compile
 from faultlens.classifier.mcpconfig import SERVER_KEYS
 
 MAX_ARG = 4096
-_VAR = re.compile(r"\$\{(?P<body>[^}]{1,200})\}")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}", re.ASCII)
+_VAR = lazy_compile(r"\$\{(?P<body>[^}]{1,200})\}")
+_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}", re.ASCII)
 
 
 class BadEntry(ValueError):

@@ -14,6 +14,8 @@ import json
 import re
 import subprocess
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from ..model import TextEdit
 
 _SCRIPT = (
@@ -21,7 +23,7 @@ _SCRIPT = (
     "print(json.dumps({n: list(inspect.signature(getattr(h, n)).parameters)"
     " for n in dir(h) if n.startswith('pytest_')}))\n"
 )
-_HOOK = re.compile(r"pytest_[A-Za-z0-9_]{1,100}", re.ASCII)
+_HOOK = lazy_compile(r"pytest_[A-Za-z0-9_]{1,100}", re.ASCII)
 CUTOFF = 0.8
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from faultlens.classifier.files import read_text
+from faultlens.classifier.lazyre import lazy_compile
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -69,35 +70,35 @@ def read_small(path: Path) -> str | None:
 
 
 _NAME_PATTERNS = (
-    re.compile(r"Cannot find name '(?P<v>[A-Za-z_$][\w$]*)'"),
-    re.compile(r"name '(?P<v>[A-Za-z_]\w*)' is not defined"),
-    re.compile(r"\bundefined: (?P<v>[A-Za-z_]\w*)\b"),
-    re.compile(r"cannot find (?:value|type|function|struct|macro|trait) `(?P<v>\w+)`"),
-    re.compile(r"use of undeclared (?:type|crate or module) `(?P<v>\w+)`"),
-    re.compile(r"'(?P<v>[A-Za-z_]\w*)' (?:undeclared|was not declared in this scope)"),
-    re.compile(r"implicit declaration of function '(?P<v>[A-Za-z_]\w*)'"),
-    re.compile(r"(?P<v>[A-Za-z_]\w*) is not defined"),
+    lazy_compile(r"Cannot find name '(?P<v>[A-Za-z_$][\w$]*)'"),
+    lazy_compile(r"name '(?P<v>[A-Za-z_]\w*)' is not defined"),
+    lazy_compile(r"\bundefined: (?P<v>[A-Za-z_]\w*)\b"),
+    lazy_compile(r"cannot find (?:value|type|function|struct|macro|trait) `(?P<v>\w+)`"),
+    lazy_compile(r"use of undeclared (?:type|crate or module) `(?P<v>\w+)`"),
+    lazy_compile(r"'(?P<v>[A-Za-z_]\w*)' (?:undeclared|was not declared in this scope)"),
+    lazy_compile(r"implicit declaration of function '(?P<v>[A-Za-z_]\w*)'"),
+    lazy_compile(r"(?P<v>[A-Za-z_]\w*) is not defined"),
 )
 _SUGGESTION_PATTERNS = (
-    re.compile(r"Did you mean(?: the instance member)?:? '(?P<v>[^']+)'\??"),
-    re.compile(r"did you mean:? [`'\"](?P<v>[^`'\"]+)[`'\"]"),
-    re.compile(r"help: a \w+ with a similar name exists: `(?P<v>[^`]+)`"),
+    lazy_compile(r"Did you mean(?: the instance member)?:? '(?P<v>[^']+)'\??"),
+    lazy_compile(r"did you mean:? [`'\"](?P<v>[^`'\"]+)[`'\"]"),
+    lazy_compile(r"help: a \w+ with a similar name exists: `(?P<v>[^`]+)`"),
 )
 _MODULE_PATTERNS = (
-    re.compile(r"No module named '(?P<v>[^']+)'"),
-    re.compile(r"Cannot find module '(?P<v>[^']+)'"),
-    re.compile(r"Cannot find package '(?P<v>[^']+)'"),
-    re.compile(r"Could not resolve \"(?P<v>[^\"]+)\""),
-    re.compile(r"use of undeclared crate or module `(?P<v>\w+)`"),
-    re.compile(r"can't find crate for `(?P<v>\w+)`"),
-    re.compile(r"unresolved import `(?P<v>\w+)"),
+    lazy_compile(r"No module named '(?P<v>[^']+)'"),
+    lazy_compile(r"Cannot find module '(?P<v>[^']+)'"),
+    lazy_compile(r"Cannot find package '(?P<v>[^']+)'"),
+    lazy_compile(r"Could not resolve \"(?P<v>[^\"]+)\""),
+    lazy_compile(r"use of undeclared crate or module `(?P<v>\w+)`"),
+    lazy_compile(r"can't find crate for `(?P<v>\w+)`"),
+    lazy_compile(r"unresolved import `(?P<v>\w+)"),
 )
 _INCLUDE = (
-    re.compile(r"did you forget to '#include (?P<v>[<\"][^>\"]+[>\"])'"),
-    re.compile(r"include '(?P<v>[<\"][^>\"]+[>\"])' or provide a declaration"),
-    re.compile(r"include the header (?P<v><[^>]+>) or explicitly provide"),
+    lazy_compile(r"did you forget to '#include (?P<v>[<\"][^>\"]+[>\"])'"),
+    lazy_compile(r"include '(?P<v>[<\"][^>\"]+[>\"])' or provide a declaration"),
+    lazy_compile(r"include the header (?P<v><[^>]+>) or explicitly provide"),
 )
-_IMPORT = re.compile(r"(?P<v>use [A-Za-z0-9_:{}, *]+;)")
+_IMPORT = lazy_compile(r"(?P<v>use [A-Za-z0-9_:{}, *]+;)")
 
 
 def record_text(record: FailureRecord) -> str:

@@ -9,15 +9,16 @@ from dataclasses import replace
 from typing import Any
 
 from faultlens.classifier.columns import ColumnUnit, code_point_column
+from faultlens.classifier.lazyre import lazy_compile
 
 from ..model import TextEdit
 
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*", re.ASCII)
-_USE = re.compile(
+_IDENT = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*", re.ASCII)
+_USE = lazy_compile(
     r"use [A-Za-z_][A-Za-z0-9_]*(?:::(?:[A-Za-z0-9_]+|\*|\{[A-Za-z0-9_:, *]+\}))*;", re.ASCII
 )
-_HEADER = re.compile(r"[<\"][A-Za-z0-9_./+-]{1,200}[>\"]", re.ASCII)
-_LINE_END = re.compile(r"\r\n|\r|\n")  # the line ends TextEdit positions count
+_HEADER = lazy_compile(r"[<\"][A-Za-z0-9_./+-]{1,200}[>\"]", re.ASCII)
+_LINE_END = lazy_compile(r"\r\n|\r|\n")  # the line ends TextEdit positions count
 
 
 def _lines(text: str) -> list[str]:

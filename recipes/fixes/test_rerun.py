@@ -8,17 +8,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from .test_runners import SingleTest, detect, runner_name
 
 __all__ = ["SingleTest", "expected_actual", "find_test"]
 
-_UNITTEST_HEAD = re.compile(
+_UNITTEST_HEAD = lazy_compile(
     r"^(?:FAIL|ERROR): (?P<method>\w+) \((?P<dotted>[\w.]+)\)", re.MULTILINE | re.ASCII
 )
-_PYTEST_ID = re.compile(r"(?:FAILED|ERROR) (?P<id>\S+?\.py(?:::\S+)+?)(?: - |\s*$)", re.MULTILINE)
-_GO_FAIL = re.compile(r"--- FAIL: (?P<name>\S+) \(")
-_CARGO_FAIL = re.compile(r"^---- (?P<name>[\w:]+) stdout ----", re.MULTILINE | re.ASCII)
-_JEST_FAIL = re.compile(r"●\s+(?P<title>.+?)\s*$", re.MULTILINE)
+_PYTEST_ID = lazy_compile(r"(?:FAILED|ERROR) (?P<id>\S+?\.py(?:::\S+)+?)(?: - |\s*$)", re.MULTILINE)
+_GO_FAIL = lazy_compile(r"--- FAIL: (?P<name>\S+) \(")
+_CARGO_FAIL = lazy_compile(r"^---- (?P<name>[\w:]+) stdout ----", re.MULTILINE | re.ASCII)
+_JEST_FAIL = lazy_compile(r"●\s+(?P<title>.+?)\s*$", re.MULTILINE)
 
 
 def find_test(
@@ -79,18 +81,18 @@ def _from_text(runner: str, text: str) -> str:
 
 _PAIRS: tuple[tuple[re.Pattern[str], bool], ...] = (
     # unittest assertEqual: "AssertionError: first != second" (first is actual by convention).
-    (re.compile(r"AssertionError: (?P<a>.+?) != (?P<b>.+?)\s*$", re.MULTILINE), False),
+    (lazy_compile(r"AssertionError: (?P<a>.+?) != (?P<b>.+?)\s*$", re.MULTILINE), False),
     # pytest: "assert 1050 == 1000"
-    (re.compile(r"^E\s+assert (?P<a>.+?) == (?P<b>.+?)\s*$", re.MULTILINE), False),
+    (lazy_compile(r"^E\s+assert (?P<a>.+?) == (?P<b>.+?)\s*$", re.MULTILINE), False),
     # jest / vitest
     (
-        re.compile(r"Expected:?\s+(?P<b>.+?)\s*\n\s*Received:?\s+(?P<a>.+?)\s*$", re.MULTILINE),
+        lazy_compile(r"Expected:?\s+(?P<b>.+?)\s*\n\s*Received:?\s+(?P<a>.+?)\s*$", re.MULTILINE),
         False,
     ),
     # go testing convention: got X, want Y
-    (re.compile(r"got:?\s+(?P<a>.+?),?\s+want:?\s+(?P<b>.+?)\s*$", re.MULTILINE), False),
+    (lazy_compile(r"got:?\s+(?P<a>.+?),?\s+want:?\s+(?P<b>.+?)\s*$", re.MULTILINE), False),
     # cargo assert_eq!
-    (re.compile(r"left: (?P<a>.+?)\s*\n\s*right: (?P<b>.+?)\s*$", re.MULTILINE), False),
+    (lazy_compile(r"left: (?P<a>.+?)\s*\n\s*right: (?P<b>.+?)\s*$", re.MULTILINE), False),
 )
 
 

@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from faultlens.classifier.lazyre import lazy_compile
+
 # Whether a path (relative to the run's cwd, or absolute) lies inside the workspace.
 Inside = Callable[[str], bool]
 
@@ -551,7 +553,9 @@ def _detect_cargo(argv: Sequence[str]) -> int | None:
     return None
 
 
-_CARGO_TARGET = re.compile(r"--(?:lib|doc|bins|tests)|--(?:test|bin|example|bench) [A-Za-z0-9_-]+")
+_CARGO_TARGET = lazy_compile(
+    r"--(?:lib|doc|bins|tests)|--(?:test|bin|example|bench) [A-Za-z0-9_-]+"
+)
 _CARGO_TARGET_FLAGS = ("--lib", "--doc", "--bins", "--tests", "--test", "--bin", "--example",
                        "--bench", "--all-targets")  # fmt: skip
 

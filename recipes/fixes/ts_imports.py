@@ -10,14 +10,16 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from ..model import TextEdit
 from .scan import read_small, walk_sources
 
 EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _STRIP_EXT = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-_IMPORT_START = re.compile(r"^\s*import[\s{*'\"]")
-_FROM = re.compile(r"""from\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
-_BARE = re.compile(r"""^\s*import\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
+_IMPORT_START = lazy_compile(r"^\s*import[\s{*'\"]")
+_FROM = lazy_compile(r"""from\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
+_BARE = lazy_compile(r"""^\s*import\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
 
 
 def _export_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:

@@ -21,10 +21,12 @@ import os
 import re
 from typing import Any
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from ..context import PlanContext
 from ..model import Plan, Refusal
 
-_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]{0,63}", re.ASCII)
+_ENV_NAME = lazy_compile(r"[A-Z_][A-Z0-9_]{0,63}", re.ASCII)
 PERMANENT_ERRORS = frozenset(
     {"insufficient_quota", "authentication_error", "permission_error", "billing_error"}
 )

@@ -15,17 +15,17 @@ from .common import PRIORITY
 _DISPATCH = (
     (
         "no_response",
-        re.compile(r"\b[Aa]gent (?:\S+ )?(?:failed to respond|did not respond|not responding)"),
+        lazy_compile(r"\b[Aa]gent (?:\S+ )?(?:failed to respond|did not respond|not responding)"),
     ),
-    ("no_response", re.compile(r"\bno response from (?:the )?agent\b", re.I)),
+    ("no_response", lazy_compile(r"\bno response from (?:the )?agent\b", re.I)),
     (
         "empty_response",
-        re.compile(r"\bempty (?:agent |model |LLM )?(?:response|reply|completion)\b", re.I),
+        lazy_compile(r"\bempty (?:agent |model |LLM )?(?:response|reply|completion)\b", re.I),
     ),
-    ("tool_call", re.compile(r"\btool call failed\b|\bTool call (?:error|failed)\b", re.I)),
+    ("tool_call", lazy_compile(r"\btool call failed\b|\bTool call (?:error|failed)\b", re.I)),
     (
         "dispatch_timeout",
-        re.compile(
+        lazy_compile(
             r"\bdispatch(?:ing)? (?:timeout|timed out)\b|\bagent dispatch timed out\b", re.I
         ),
     ),

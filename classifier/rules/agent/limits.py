@@ -23,13 +23,13 @@ def _sdk(line: str) -> str | None:
 
 _CONTEXT = (
     # Anthropic: "prompt is too long: 208000 tokens > 200000 maximum"
-    re.compile(rf"prompt is too long: {NUM} tokens > {NUM} maximum"),
+    lazy_compile(rf"prompt is too long: {NUM} tokens > {NUM} maximum"),
     # OpenAI: "maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens"
-    re.compile(
+    lazy_compile(
         rf"maximum context length is {NUM} tokens\. However, (?:your messages resulted in|you requested) {NUM} tokens"
     ),
     # Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)"
-    re.compile(
+    lazy_compile(
         rf"input token count \({NUM}\) exceeds the maximum number of tokens allowed \({NUM}\)"
     ),
 )
@@ -116,8 +116,10 @@ def context_too_long(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
 
 _MAX_TOKENS = (
-    re.compile(rf"max_tokens: {NUM} > {NUM}, which is the maximum allowed number of output tokens"),
-    re.compile(
+    lazy_compile(
+        rf"max_tokens: {NUM} > {NUM}, which is the maximum allowed number of output tokens"
+    ),
+    lazy_compile(
         rf"max_tokens is too large: {NUM}\. This model supports at most {NUM} completion tokens"
     ),
 )

@@ -16,8 +16,8 @@ from .common import AT_NO_FILE, EXCEPTION, LIBRARY, read_frame
 
 # -- test runners ----------------------------------------------------------------
 _VALUES = (
-    re.compile(r"^\s*Expected: (?P<expected>.+?)\s*$"),
-    re.compile(r"^\s*(?:But was|Actual):\s+(?P<actual>.+?)\s*$"),
+    lazy_compile(r"^\s*Expected: (?P<expected>.+?)\s*$"),
+    lazy_compile(r"^\s*(?:But was|Actual):\s+(?P<actual>.+?)\s*$"),
 )
 
 

@@ -19,47 +19,47 @@ from .common import (
 # -- generic network -----------------------------------------------------------
 
 _NET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("dns", re.compile(r"Could not resolve host:? '?(?P<host>[\w.-]+)")),
-    ("dns", re.compile(r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?P<host>[\w.-]+)")),
+    ("dns", lazy_compile(r"Could not resolve host:? '?(?P<host>[\w.-]+)")),
+    ("dns", lazy_compile(r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?P<host>[\w.-]+)")),
     (
         "dns",
-        re.compile(
+        lazy_compile(
             r"Temporary failure in name resolution|Name or service not known|nodename nor servname provided|no such host"
         ),
     ),
-    ("refused", re.compile(r"connect ECONNREFUSED (?P<host>[\w.:\[\]-]+)")),
+    ("refused", lazy_compile(r"connect ECONNREFUSED (?P<host>[\w.:\[\]-]+)")),
     (
         "refused",
-        re.compile(
+        lazy_compile(
             r"(?:dial tcp (?P<host>[\w.:\[\]-]+): )?connect: connection refused|Connection refused|connection refused"
         ),
     ),
     (
         "reset",
-        re.compile(r"Connection reset by peer|read ECONNRESET|socket hang up|connection reset"),
+        lazy_compile(r"Connection reset by peer|read ECONNRESET|socket hang up|connection reset"),
     ),
     (
         "timeout",
-        re.compile(
+        lazy_compile(
             r"connect ETIMEDOUT (?P<host>[\w.:\[\]-]+)|Connection timed out|Operation timed out|i/o timeout"
         ),
     ),
-    ("refused", re.compile(r"Network is unreachable|No route to host|ENETUNREACH|EHOSTUNREACH")),
+    ("refused", lazy_compile(r"Network is unreachable|No route to host|ENETUNREACH|EHOSTUNREACH")),
     (
         "tls",
-        re.compile(
+        lazy_compile(
             r"SSL certificate problem: .+|certificate verify failed|CERT_HAS_EXPIRED|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|x509: certificate"
         ),
     ),
     (
         "http",
-        re.compile(
+        lazy_compile(
             r"\b(?:HTTP(?:/[\d.]+)?|[Ss]tatus(?: code)?:?|returned error:?|responded with) (?P<status>5\d\d|429)\b"
         ),
     ),
     (
         "http",
-        re.compile(
+        lazy_compile(
             r"\b(?P<status>5\d\d|429) (?:Service Unavailable|Bad Gateway|Gateway Time-?out|Internal Server Error|Too Many Requests)\b"
         ),
     ),

@@ -112,11 +112,13 @@ def cursor(m: re.Match[str], ctx: LineContext) -> Hit:
 
 
 _CLAUDE_PATTERNS = (
-    re.compile(r'Connection to MCP server "(?P<server>[^"]+)" timed out after (?P<ms>\d+)ms'),
-    re.compile(r'MCP server "(?P<server>[^"]+)"[:,]? (?P<message>.*)$'),
-    re.compile(r"^\s*(?P<server>[^\s:][^:]*): (?P<command>.+?) - ✗ (?P<message>Failed to connect)"),
-    re.compile(r"Failed to reconnect to (?P<server>[^\s.][^\s]*?)\.?\s*$"),
-    re.compile(r"\[MCP\] (?:[Ss]erver )?[\"']?(?P<server>[\w@./-]+?)[\"']?:? (?P<message>.+)$"),
+    lazy_compile(r'Connection to MCP server "(?P<server>[^"]+)" timed out after (?P<ms>\d+)ms'),
+    lazy_compile(r'MCP server "(?P<server>[^"]+)"[:,]? (?P<message>.*)$'),
+    lazy_compile(
+        r"^\s*(?P<server>[^\s:][^:]*): (?P<command>.+?) - ✗ (?P<message>Failed to connect)"
+    ),
+    lazy_compile(r"Failed to reconnect to (?P<server>[^\s.][^\s]*?)\.?\s*$"),
+    lazy_compile(r"\[MCP\] (?:[Ss]erver )?[\"']?(?P<server>[\w@./-]+?)[\"']?:? (?P<message>.+)$"),
 )
 _FAILED = lazy_compile(r"fail|error|timed out|closed|exited|crash|refused|disconnect", re.I)
 

@@ -37,11 +37,13 @@ def is_plugin_package(name: str) -> bool:
 
 
 _DEPENDENCY = (
-    re.compile(
+    lazy_compile(
         r"Cannot find (?:package|module) '(?P<dep>[^'\s]{1,300})'(?: imported from (?P<importer>\S+))?"
     ),
-    re.compile(r"ESLint couldn't find the (?:plugin|config) \"(?P<dep>[^\"]+)\""),
-    re.compile(r"Error importing plugin \"(?P<plugin>[^\"]+)\": No module named '(?P<dep>[^']+)'"),
+    lazy_compile(r"ESLint couldn't find the (?:plugin|config) \"(?P<dep>[^\"]+)\""),
+    lazy_compile(
+        r"Error importing plugin \"(?P<plugin>[^\"]+)\": No module named '(?P<dep>[^']+)'"
+    ),
 )
 _MYPY_AT = lazy_compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
 
