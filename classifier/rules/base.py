@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -215,10 +215,30 @@ def match_above(
     with `search`) on the nearest of the `n` lines above this one that it
     matches, else None."""
     find = pattern.search if search else pattern.match
-    for line in reversed(ctx.before(n)):
+    for line in lines_above(ctx, n):
         if m := find(line):
             return m
     return None
+
+
+def lines_above(ctx: LineContext, n: int) -> Iterator[str]:
+    """`reversed(ctx.before(n))`: the n lines above this one, nearest first,
+    taken a few more at a time.  What a rule looks back for is most often
+    close by, and `n` is its farthest (2,000 lines for an rspec section's
+    header), so a loop that stops at what it found never has the lines
+    beyond it decoded."""
+    done = 0  # lines already given, counted from the nearest
+    k = min(n, _FIRST_LOOK)
+    while True:
+        lines = ctx.before(k)
+        yield from reversed(lines[: len(lines) - done])
+        if k >= n or len(lines) < k:  # all n given, or the output starts there
+            return
+        done = len(lines)
+        k = min(n, k * 8)
+
+
+_FIRST_LOOK = 16  # lines lines_above takes first
 
 
 def positive_int(value: str | None) -> int | None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Hit, LineContext
+from .base import Hit, LineContext, lines_above
 from .registry import rule
 
 _SEED = "shared/seeds/001 (agile-coordinator failure handling: log format, progress files)"
@@ -271,7 +271,7 @@ def coordinator_progress_failed(m: re.Match[str], ctx: LineContext) -> _Progress
     References: shared/seeds/001 (agile-coordinator failure handling: log format, progress files)
     """
     fields: dict[str, str] = {}
-    for line in reversed(ctx.before(30)):
+    for line in lines_above(ctx, 30):
         s = line.strip()
         if s in {"---", "{"} or (s.endswith("{") and not s.startswith('"')):
             break

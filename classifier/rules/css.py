@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, lines_above
 from .registry import rule
 
 ECOSYSTEM = "CSS"
@@ -95,7 +95,7 @@ def stylelint_string(m: re.Match[str], ctx: LineContext) -> Block | None:
     References: https://stylelint.io/user-guide/cli
     """
     header = None
-    for prev in reversed(ctx.before(400)):
+    for prev in lines_above(ctx, 400):
         if not prev.strip() or _PROBLEM.match(prev):
             continue
         if f := _FILE.match(prev):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..lazyre import lazy_compile
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext, hit_from_match
+from .base import Block, Hit, LineContext, hit_from_match, lines_above
 from .registry import rule
 
 ECOSYSTEM = "JavaScript"
@@ -137,7 +137,7 @@ def eslint_pretty(m: re.Match[str], ctx: LineContext) -> Hit | None:
     last = state.get("line_no")
     file = state.get("file") if last == ctx.line_no - 1 else None
     if file is None:
-        for prev in reversed(ctx.before(PRETTY_HEADING_SCAN)):
+        for prev in lines_above(ctx, PRETTY_HEADING_SCAN):
             if heading := _PRETTY_FILE.match(prev):
                 file = heading.group("file")
                 break

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from ..lazyre import lazy_compile
 from ..security_codes import is_security_code
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, lines_above
 from .registry import rule
 
 ECOSYSTEM = "JavaScript"
@@ -64,7 +64,7 @@ def oxlint_diagnostic(m: re.Match[str], ctx: LineContext) -> Hit | None:
     https://oxc.rs/docs/guide/usage/linter/rules.html
     """
     heading = None
-    for prev in reversed(ctx.before(HEADING_SCAN)):
+    for prev in lines_above(ctx, HEADING_SCAN):
         if (heading := _HEADING.match(prev)) is not None:
             break
         if prev.strip().startswith(("`----", "╰────")):

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, lines_above
 from .php import in_library, php_hint
 from .registry import rule
 from .stack import related_frames
@@ -238,7 +238,7 @@ def phpunit_testdox(m: re.Match[str], ctx: LineContext) -> Block:
     References: https://docs.phpunit.de/en/9.6/textui.html#testdox
     """
     cls: str | None = None
-    for line in reversed(ctx.before(400)):
+    for line in lines_above(ctx, 400):
         if found := _TESTDOX_CLASS.match(line):
             cls = found.group("cls")
             break

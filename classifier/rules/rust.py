@@ -11,7 +11,7 @@ from typing import Any
 
 from ..taxonomy import FailureType
 from . import rust_tests  # noqa: F401  (registers its rules)
-from .base import FALLBACK, Block, Hit, LineContext, hit_from_match
+from .base import FALLBACK, Block, Hit, LineContext, hit_from_match, lines_above
 from .registry import rule
 from .rust_diagnostic import NAME, SPAN, UNCODED, RustDiagnostic, lint_code
 from .rust_panic import (
@@ -122,7 +122,7 @@ def rust_clippy(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """
     error: str | None = None
     span: re.Match[str] | None = None
-    for earlier in reversed(ctx.before(60)):
+    for earlier in lines_above(ctx, 60):
         span = span or SPAN.match(earlier)
         if earlier.startswith("error: "):
             error = earlier

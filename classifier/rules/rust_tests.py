@@ -11,7 +11,7 @@ from typing import Any
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, lines_above
 from .causes import environment_cause, infra_env
 from .registry import rule
 from .rust_panic import (
@@ -121,7 +121,7 @@ def rust_test_panic(m: re.Match[str], ctx: LineContext) -> Block | None:
         return RustPanic(full, ctx)
     # `main` panicking is a program's crash (cargo run), unless it is a doc
     # test's generated program: its `---- ... stdout ----` header is just above
-    for line in reversed(ctx.before(8)):
+    for line in lines_above(ctx, 8):
         doc = DOC_TEST.match(line)
         if doc:
             return RustPanic(full, ctx, doc)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import FALLBACK, WARNINGS_FAILED, Block, Hit, LineContext
+from .base import FALLBACK, WARNINGS_FAILED, Block, Hit, LineContext, lines_above
 from .registry import rule
 
 ECOSYSTEM = "Scala"
@@ -229,7 +229,7 @@ class _ScalaTestFailure:
         self.signal = ctx.line.strip()
         self.log_line = ctx.line_no
         self.suite: str | None = None
-        for line in reversed(ctx.before(300)):
+        for line in lines_above(ctx, 300):
             if suite := re.match(r"^(?:\[info\] )?(?P<suite>[A-Z]\w*):$", line):
                 self.suite = suite.group("suite")
                 break

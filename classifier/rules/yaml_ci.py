@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext, hit_from_match
+from .base import Block, Hit, LineContext, hit_from_match, lines_above
 from .registry import rule
 
 ECOSYSTEM = "YAML & GitHub Actions"
@@ -88,7 +88,7 @@ def yamllint_standard(m: re.Match[str], ctx: LineContext) -> Block | None:
     References: https://yamllint.readthedocs.io/en/stable/rules.html
     """
     header = None
-    for prev in reversed(ctx.before(400)):
+    for prev in lines_above(ctx, 400):
         if not prev.strip() or _STANDARD.match(prev):
             continue
         if not prev[0].isspace() and " " not in prev.strip():

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Block, Hit, LineContext
+from ..base import Block, Hit, LineContext, lines_above
 from ..registry import all_rules, rule, rules_version
 
 _GCC_DOCS = "https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html"
@@ -159,7 +159,7 @@ class _CompilerDiagnostic:
         self.outside = not ctx.in_project(self.file)
         self.instantiated_at: tuple[str, int, int | None] | None = None
         if self.outside:
-            for earlier in reversed(ctx.before(40)):
+            for earlier in lines_above(ctx, 40):
                 if ": error: " in earlier:
                     break
                 here = _REQUIRED_HERE.match(earlier) if "required from here" in earlier else None

@@ -6,7 +6,7 @@ import re
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext
+from ..base import Hit, LineContext, lines_above
 from ..registry import rule
 from .common import (
     PRIORITY,
@@ -83,7 +83,7 @@ def docker_build(m: re.Match[str], ctx: LineContext) -> Hit:
     References: https://docs.docker.com/reference/cli/docker/buildx/build/
     """
     file = line = None
-    for prev in reversed(ctx.before(40)):
+    for prev in lines_above(ctx, 40):
         at = _DOCKERFILE_AT.match(prev.strip())
         if at:
             file, line = at.group("file"), int(at.group("line"))

@@ -6,7 +6,7 @@ import re
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext, match_above
+from ..base import Hit, LineContext, lines_above, match_above
 from ..registry import rule
 from .common import (
     PRIORITY,
@@ -59,7 +59,7 @@ def terraform(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """
     header = None
     resource = None
-    for prev in reversed(ctx.before(12)):
+    for prev in lines_above(ctx, 12):
         if resource is None:
             w = _TF_WITH.match(prev)
             if w:
@@ -122,7 +122,7 @@ def terraform_init(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """
     header = _tf_header(ctx.line)
     if header is None:
-        for prev in reversed(ctx.before(25)):
+        for prev in lines_above(ctx, 25):
             if _TF_ON.match(prev) or prev.strip() == "╵":
                 return None  # another diagnostic's: placed by infra.terraform, or ended
             header = _tf_header(prev)

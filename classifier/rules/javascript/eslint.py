@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from ...lazyre import lazy_compile
 from ...security_codes import is_security_code
 from ...taxonomy import FailureType
-from ..base import Block, Hit, LineContext
+from ..base import Block, Hit, LineContext, lines_above
 from ..registry import rule
 
 # -- eslint (stylish formatter) -------------------------------------------------------------
@@ -110,7 +110,7 @@ def eslint_stylish(m: re.Match[str], ctx: LineContext) -> Block | None:
     References: https://eslint.org/docs/latest/use/formatters/#stylish
     """
     header = None
-    for prev in reversed(ctx.before(200)):
+    for prev in lines_above(ctx, 200):
         if not prev.strip() or _ESLINT_MSG.match(prev):
             continue
         f = _ESLINT_FILE.match(prev)

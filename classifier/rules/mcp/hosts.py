@@ -6,7 +6,7 @@ import re
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext, match_above
+from ..base import Hit, LineContext, lines_above, match_above
 from ..registry import rule
 from .common import LOOK_BACK, PRIORITY, stage
 
@@ -43,7 +43,7 @@ def vscode(m: re.Match[str], ctx: LineContext) -> Hit:
     References: https://code.visualstudio.com/docs/copilot/customization/mcp-servers
     """
     server = None
-    for line in reversed(ctx.before(LOOK_BACK)):
+    for line in lines_above(ctx, LOOK_BACK):
         s = _VSCODE_START.search(line)
         if s and not s.group("server").startswith("from "):
             server = s.group("server")

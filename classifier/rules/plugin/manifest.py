@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext
+from ..base import Hit, LineContext, lines_above
 from ..registry import rule
 from .common import PRIORITY
 
@@ -103,7 +103,7 @@ def manifest_json(m: re.Match[str], ctx: LineContext) -> Hit | None:
         elif py:
             message = py.group("message")
             pos, lnum, col = py.group("pos"), py.group("line"), py.group("col")
-            for prev in reversed(ctx.before(5)):
+            for prev in lines_above(ctx, 5):
                 found = [f for f in _JSON_FILE.findall(prev) if is_manifest(f)]
                 if found:
                     file = found[-1]

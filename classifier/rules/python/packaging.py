@@ -8,7 +8,7 @@ from typing import Any
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext
+from ..base import Hit, LineContext, lines_above
 from ..registry import rule
 
 _FROM_FILE = lazy_compile(r"\(from -r (?P<file>\S+?) \(line \d+\)\)")
@@ -54,7 +54,7 @@ def pip_no_distribution(m: re.Match[str], ctx: LineContext) -> Hit | None:
     package = name.group(0)
     hint: dict[str, Any] = {"package": package, "requirement": req, "ecosystem": "pypi"}
     manifest: str | None = None
-    for prev in reversed(ctx.before(200)):
+    for prev in lines_above(ctx, 200):
         if manifest is None and (f := _FROM_FILE.search(prev)):
             manifest = f.group("file")
         if "versions" not in hint and (v := _VERSIONS.match(prev)):

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...lazyre import lazy_compile
-from ..base import Hit, LineContext, match_above
+from ..base import Hit, LineContext, lines_above, match_above
 from ..registry import rule
 from .common import BLOCK_PRIORITY, TRUST_GATE
 
@@ -204,7 +204,7 @@ def eslint_plugin_security(m: re.Match[str], ctx: LineContext) -> Hit:
     References: https://github.com/eslint-community/eslint-plugin-security#rules
     """
     file = None
-    for line in reversed(ctx.before(200)):
+    for line in lines_above(ctx, 200):
         if line and not line[0].isspace() and (fm := _ESLINT_FILE.match(line)):
             file = fm.group("file")
             break
