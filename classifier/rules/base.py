@@ -238,7 +238,28 @@ def lines_above(ctx: LineContext, n: int) -> Iterator[str]:
         k = min(n, k * 8)
 
 
-_FIRST_LOOK = 16  # lines lines_above takes first
+def find_above(
+    ctx: LineContext, n: int, accept: Callable[[str], bool]
+) -> tuple[list[str], int] | None:
+    """The nearest of the `n` lines above this one that `accept` takes, as
+    (lines, i): lines[i] is that line and lines[i + 1 :] are the ones below
+    it, oldest first, as `ctx.before` gives them (fewer above it than
+    `ctx.before(n)` would hold: they are taken as `lines_above` takes
+    them); None when no line is taken."""
+    done = 0
+    k = min(n, _FIRST_LOOK)
+    while True:
+        lines = ctx.before(k)
+        for i in range(len(lines) - 1 - done, -1, -1):
+            if accept(lines[i]):
+                return lines, i
+        if k >= n or len(lines) < k:
+            return None
+        done = len(lines)
+        k = min(n, k * 8)
+
+
+_FIRST_LOOK = 16  # lines lines_above and find_above take first
 
 
 def positive_int(value: str | None) -> int | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import FALLBACK, Block, Hit, LazyPattern, LineContext
+from .base import FALLBACK, Block, Hit, LazyPattern, LineContext, find_above
 from .causes import environment_cause
 from .registry import rule
 
@@ -72,21 +72,11 @@ class _GoTestRun:
         self._racing = False
         self._race: list[tuple[str, int]] = []  # frames of the race report being read
         name = m.group("name")
-        before = ctx.before(200)
-        start = next(
-            (
-                i
-                for i in range(len(before) - 1, -1, -1)
-                if before[i].startswith("=== ") and _run_name(before[i]) == name
-            ),
-            None,
-        )
-        if start is None:  # no `=== RUN` (go test without -v): a race report just above
-            start = next(
-                (i for i in range(len(before) - 1, -1, -1) if before[i] == "WARNING: DATA RACE"),
-                len(before),
-            )
-        for line in before[start:]:
+        # its `=== RUN`, else (go test without -v) a race report just above
+        found = find_above(
+            ctx, 200, lambda line: line.startswith("=== ") and _run_name(line) == name
+        ) or find_above(ctx, 200, lambda line: line == "WARNING: DATA RACE")
+        for line in found[0][found[1] :] if found else ():
             self._read(line, 0)
         self._read(ctx.line, ctx.line_no)
 

@@ -281,8 +281,7 @@ def prettier_check(m: re.Match[str], ctx: LineContext) -> Block | None:
     References: https://prettier.io/docs/cli#--check
     """
     hits: list[Hit] = []
-    before = ctx.before(500)
-    for offset, line in enumerate(reversed(before), start=1):
+    for offset, line in enumerate(lines_above(ctx, 500), start=1):
         if line.startswith("Checking formatting"):
             break
         f = _PRETTIER_FILE.match(line)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
-from .base import Block, Hit, LineContext
+from .base import Block, Hit, LineContext, find_above
 from .registry import rule
 
 ECOSYSTEM = "Python"
@@ -49,11 +49,10 @@ def first_changed_line(lines: Sequence[str]) -> int | None:
 
 def _diff_above(ctx: LineContext, file: str, limit: int = 400) -> int | None:
     """The first line changed by the diff printed above for `file`."""
-    before = ctx.before(limit)
-    for i in range(len(before) - 1, -1, -1):
-        if before[i].startswith("--- ") and before[i][4:].split("\t")[0].strip() == file:
-            return first_changed_line(before[i + 2 :])
-    return None
+    found = find_above(
+        ctx, limit, lambda line: line.startswith("--- ") and line[4:].split("\t")[0].strip() == file
+    )
+    return None if found is None else first_changed_line(found[0][found[1] + 2 :])
 
 
 @rule(

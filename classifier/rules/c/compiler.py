@@ -107,14 +107,13 @@ def _context(
 ) -> tuple[str | None, list[tuple[str, int | None, int | None, str]]]:
     """The function gcc named before the error (`file: In function 'f':`)
     and the `In file included from` chain printed right above it."""
-    before = ctx.before(60)
     included: list[tuple[str, int | None, int | None, str]] = []
-    for earlier in reversed(before):
+    for earlier in lines_above(ctx, 60):
         inc = _INCLUDED.match(earlier)
         if not inc:
             break
         included.append((inc.group("file"), int(inc.group("line")), None, "included from here"))
-    for earlier in reversed(before):
+    for earlier in lines_above(ctx, 60):
         # (every _CONTEXT match ends with `:`: the lines that do not are
         # passed over without the regex, which scans each of them)
         m = _CONTEXT.match(earlier) if earlier.endswith((":", ":\n")) else None

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import FALLBACK, Block, Hit, LineContext
+from ..base import FALLBACK, Block, Hit, LineContext, find_above
 from ..causes import environment_cause
 from ..registry import rule
 
@@ -73,13 +73,10 @@ def c_gtest(m: re.Match[str], ctx: LineContext) -> Hit:
     line: int | None = None
     message: list[str] = []
     if m.group("ms") is not None:  # the test's own end: its output is above
-        before = ctx.before(500)
-        start = next(
-            (i for i in range(len(before) - 1, -1, -1) if before[i] == f"[ RUN      ] {test}"),
-            None,
-        )
+        run = f"[ RUN      ] {test}"
+        found = find_above(ctx, 500, lambda line: line == run)
         failures = 0
-        for text in before[start + 1 :] if start is not None else []:
+        for text in found[0][found[1] + 1 :] if found else []:
             failure = _GTEST_FAILURE.match(text)
             if failure:
                 failures += 1
