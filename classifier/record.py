@@ -8,14 +8,13 @@ is what `faultlens schema` prints.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from .taxonomy import AutoRecoverable, FailureType, Severity
+from .taxonomy import AutoRecoverable, FailureType, RecoveryResult, Severity, TriageVerdict
 
-RecoveryResult = Literal["recovered", "escalated", "skipped"]
-TriageVerdict = Literal["flaky", "stale_branch", "preexisting", "yours", "unknown"]
+__all__ = ["FailureRecord", "Location", "RecoveryResult", "Triage", "TriageVerdict"]
 
 
 class Location(BaseModel):
