@@ -2,10 +2,10 @@
 
 An agent reads every token it is given, so the MCP tools and the hooks hand it
 a compact view of each record — the seed's nine fields (same names, same JSON
-types as `FailureRecord`, whose field definitions are reused here), the id, the
-tool and code, a bounded message, the group size and whether the one automatic
-attempt is still allowed — within a bounded total size, with `truncated` saying
-when something was cut.  Pure: no I/O; the caller says what the ledger allows.
+types as `FailureRecord`, whose field definitions in its pydantic mirror,
+record_schema, are reused here), the id, the tool and code, a bounded message,
+the group size and whether the one automatic attempt is still allowed — within
+a bounded total size, with `truncated` saying when something was cut.  Pure: no I/O; the caller says what the ledger allows.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from faultlens.classifier import record_schema
 from faultlens.classifier.record import FailureRecord, RecoveryResult
 from faultlens.classifier.taxonomy import AutoRecoverable, FailureType, Severity
 
@@ -24,7 +25,7 @@ MAX_SIGNAL = 300
 MAX_MESSAGE = 600
 MAX_TESTS = 10
 
-_F = FailureRecord.model_fields
+_F = record_schema.FailureRecord.model_fields
 
 
 def _same(name: str) -> Any:

@@ -157,7 +157,7 @@ def _clear_gone(
         data = row.record or {}
         if (data.get("hint") or {}).get("command") != shown:
             continue
-        record = FailureRecord.model_validate(data)
+        record = FailureRecord.from_json(data)
         outcome = make_outcome(
             record,
             ws,

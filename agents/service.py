@@ -314,7 +314,7 @@ class Agents:
         if found is None:
             raise AgentError(f"no stored failure with id {failure_id!r} (ids come from a run)")
         data, run = found
-        return FailureRecord.model_validate(data), run
+        return FailureRecord.from_json(data), run
 
     def recover(self, failure_id: str, *, task: str | None = None) -> RecoverResult:
         """Apply the failure's recipe once; a second call gets the escalation."""

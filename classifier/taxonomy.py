@@ -13,6 +13,10 @@ from enum import StrEnum
 from typing import Literal
 
 AutoRecoverable = bool | Literal["partial"]
+# What became of the one recovery attempt, and whose failure it is (triage):
+# field types of the failure record (record.py) and of its pydantic mirror.
+RecoveryResult = Literal["recovered", "escalated", "skipped"]
+TriageVerdict = Literal["flaky", "stale_branch", "preexisting", "yours", "unknown"]
 
 
 class FailureType(StrEnum):

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if found is None:
         raise UsageError(f"no stored failure with id {args.id!r}")
     data, run_row = found
-    record = FailureRecord.model_validate(data)
+    record = FailureRecord.from_json(data)
     masked = _masked_rerun(record, ws, run_row.argv, run_row.cwd)
     if masked is not None and not args.dry_run:
         print(

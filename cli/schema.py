@@ -13,7 +13,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faultlens.classifier.record import FailureRecord
+    from faultlens.classifier.record_schema import FailureRecord
 
     print(json.dumps(FailureRecord.model_json_schema(), indent=2))
     return 0

@@ -97,7 +97,7 @@ def _emit(events: EventLog, row: AttemptRow, state: str, reason: str) -> None:
     from faultlens.classifier.record import FailureRecord
 
     try:
-        rec = FailureRecord.model_validate(row.record or {})
+        rec = FailureRecord.from_json(row.record or {})
     except ValueError:
         return
     if state == "recovered":

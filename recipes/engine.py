@@ -15,6 +15,7 @@ after the client applied the edits, `complete_attempt(..., attempt_id=...)`.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import traceback
 from collections.abc import Sequence
@@ -218,8 +219,8 @@ def attempt(
             return escalate(record, ws, "the recipe", f"the recipe crashed: {detail}")
         except Exception:
             return Outcome(
-                record=record.model_copy(
-                    update={"recovery_attempted": True, "recovery_result": "escalated"}
+                record=dataclasses.replace(
+                    record, recovery_attempted=True, recovery_result="escalated"
                 ),
                 result="escalated",
                 tried="the recipe",

@@ -9,6 +9,7 @@ commands), the runner's expected vs actual, the tool's own suggestion, and
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -190,7 +191,7 @@ def make_outcome(
     **extra: Any,
 ) -> Outcome:
     """An Outcome for one record (with the single-failure box when escalated)."""
-    rec = record.model_copy(deep=True)
+    rec = copy.deepcopy(record)
     rec.recovery_attempted = True
     # an unverified fix has no result yet (the record's RecoveryResult has none for it)
     rec.recovery_result = None if result == "applied" else result

@@ -256,7 +256,7 @@ def close_interrupted_attempts(
     closed: list[Notice] = []
     for row in rows:
         try:
-            record = FailureRecord.model_validate(row.record)
+            record = FailureRecord.from_json(row.record)
         except ValueError:
             continue
         put_back = by_pid.get(row.pid) or [

@@ -391,7 +391,7 @@ def _record_of(ledger: Ledger, applied: Applied) -> FailureRecord | None:
         for row in ledger.history(fid, limit=5):
             if row.record:
                 try:
-                    return FailureRecord.model_validate(row.record)
+                    return FailureRecord.from_json(row.record)
                 except ValueError:
                     continue
     return None

@@ -26,6 +26,8 @@ last run of the original command.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -154,14 +156,12 @@ def _as_compile(rec: FailureRecord) -> FailureRecord:
     from faultlens.classifier.taxonomy import FailureType, category
 
     cat = category("compile")
-    return rec.model_copy(
-        update={
-            "failure_type": FailureType.COMPILE,
-            "severity": cat.severity,
-            "auto_recoverable": cat.auto_recoverable,
-            "recipe": cat.recipe,
-        },
-        deep=True,
+    return dataclasses.replace(
+        copy.deepcopy(rec),
+        failure_type=FailureType.COMPILE,
+        severity=cat.severity,
+        auto_recoverable=cat.auto_recoverable,
+        recipe=cat.recipe,
     )
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from faultlens.classifier.record import Triage
+    from faultlens.classifier.record import Triage, TriageVerdict
 
 # What one check showed for one failure.
 Seen = Literal["fails", "passes", "absent", "inconclusive"]
@@ -70,12 +70,10 @@ def _stale_note(up: Upstream) -> str:
     return f"; {up.fetched}" if up.fetched else ""
 
 
-def _triage(verdict: str, reason: str, up: Upstream | None) -> Triage:
+def _triage(verdict: TriageVerdict, reason: str, up: Upstream | None) -> Triage:
     from faultlens.classifier.record import Triage
 
-    return Triage.model_validate(
-        {"verdict": verdict, "reason": reason, "upstream": up.name if up else None}
-    )
+    return Triage(verdict=verdict, reason=reason, upstream=up.name if up else None)
 
 
 def unknown(reason: str, up: Upstream | None = None) -> Triage:

@@ -25,6 +25,7 @@ at most twice, in temporary worktrees.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import logging
 import time
@@ -127,7 +128,7 @@ def triage(
 
 def _all(out: Verdicts, records: Sequence[FailureRecord], verdict: Triage) -> Verdicts:
     for rec in records:
-        out.by_id[rec.id] = verdict.model_copy()
+        out.by_id[rec.id] = copy.copy(verdict)
     return out
 
 
@@ -204,7 +205,7 @@ def _candidates(st: RunState, by_type: dict[str, list[FailureRecord]]) -> list[F
 def _mark(records: Sequence[FailureRecord], rid: str, verdict: Triage) -> None:
     for rec in records:
         if rec.id == rid:
-            rec.triage = verdict.model_copy()
+            rec.triage = copy.copy(verdict)
 
 
 def stage(
@@ -229,7 +230,7 @@ def stage(
             if prior is not None and prior.result == "recovered":
                 flaky = Triage(verdict="flaky", reason=prior.reason.removeprefix("flaky test: "))
                 rec.triage = flaky
-                prior.record.triage = flaky.model_copy()
+                prior.record.triage = copy.copy(flaky)
                 _mark(records, rec.id, flaky)
     open_records = _candidates(st, by_type)
     todo = []
@@ -252,7 +253,7 @@ def stage(
         _mark(records, rec.id, verdict)
         prior = st.results.get(rec.id)
         if prior is not None:
-            prior.record.triage = verdict.model_copy()
+            prior.record.triage = copy.copy(verdict)
         line = f"Triage: {triage_text(verdict)}"
         if verdict.verdict == "preexisting":
             _take_out(by_type, rec)

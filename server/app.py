@@ -525,7 +525,7 @@ class FaultLensServer(LanguageServer):
         if not rec.source_file or entry.cwd == self.root:
             return rec
         rel = watch.relative(placement.resolve(rec.source_file, entry.cwd), self.root)
-        return rec if rel is None else rec.model_copy(update={"source_file": rel})
+        return rec if rel is None else dataclasses.replace(rec, source_file=rel)
 
     def command_of(self, store_task: str) -> tuple[list[str] | None, str | None]:
         """The command (and root-relative cwd) that produced a task's failures."""

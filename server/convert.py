@@ -248,7 +248,7 @@ def record_from_data(data: Any) -> FailureRecord | None:
     from faultlens.classifier.record import FailureRecord
 
     try:
-        return FailureRecord.model_validate(data)
+        return FailureRecord.from_json(data)
     except ValueError:
         return None
 

@@ -244,14 +244,16 @@ def warm_up() -> None:
     import faultlens.classifier.detectors
     import faultlens.classifier.engine
     import faultlens.classifier.record
+    import faultlens.classifier.record_schema
     import faultlens.classifier.rules.registry
     import faultlens.recipes
 
     faultlens.classifier.rules.registry.compile_patterns()  # loads the rules, then their regexes
     faultlens.classifier.detectors.finder()  # the secret forms (a run's key is redacted)
-    # The record models' validators are built on first use (record.py: defer_build).
-    record = faultlens.classifier.record
-    for model in (record.FailureRecord, record.Location, record.Triage):
+    # The validators of the records a client echoes back (convert.record_from_data)
+    # are built on first use (record_schema.py: defer_build).
+    schema = faultlens.classifier.record_schema
+    for model in (schema.FailureRecord, schema.Location, schema.Triage):
         model.model_rebuild()
     del faultlens
 

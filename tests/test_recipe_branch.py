@@ -6,6 +6,7 @@ accept current / incoming / both."""
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
 from pathlib import Path
@@ -305,11 +306,11 @@ def test_hostile_branch_names_in_the_output_are_refused(repos, tmp_path):
     upstream_commit(other, "app.txt", "x\n", "up")
     [rec] = records_of(work, "status")
     for bad in ("--upload-pack=touch pwned", "main..x", "-b"):
-        hostile = rec.model_copy(deep=True)
+        hostile = copy.deepcopy(rec)
         hostile.hint["branch"] = bad
         p = plan(hostile, ws_of(work))
         assert isinstance(p, Refusal) and "refusing branch name" in p.reason
-    other_branch = rec.model_copy(deep=True)
+    other_branch = copy.deepcopy(rec)
     other_branch.hint["branch"] = "feature"
     p = plan(other_branch, ws_of(work))
     assert isinstance(p, Refusal) and "checkout is on main" in p.reason

@@ -7,6 +7,7 @@ built-in.  The real-output cases are tests/samples/js_test/*; the shapes of
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -112,7 +113,7 @@ def _plan_for(tmp_path: Path, name: str, file: str) -> Plan | Refusal:
     recs = classify_bytes((d / "output.txt").read_bytes(), Options(cwd=str(d)))
     (rec,) = [r for r in recs if r.failure_type.value == "compile"]
     hint = {**rec.hint, "name": name, "test_file": None}
-    rec = rec.model_copy(update={"source_file": file, "source_line": 1, "hint": hint})
+    rec = dataclasses.replace(rec, source_file=file, source_line=1, hint=hint)
     return plan(rec, Workspace.at(tmp_path))
 
 

@@ -43,7 +43,7 @@ def test_rustc_block_split_across_chunks_gives_the_same_records(pieces):
     data, cwd = sample("rust/cargo-build-e0425")
     whole = classify(data, cwd)
     split = classify(data, cwd, pieces)
-    assert [r.model_dump() for r in split] == [r.model_dump() for r in whole]
+    assert split == whole
     assert whole[0].hint["suggestion"] == "subtotal"
     assert whole[1].hint["suggestions"][0]["edits"] == [
         {"line": 1, "op": "+", "text": "use std::collections::HashMap;"}

@@ -13,6 +13,7 @@ original command.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 
 from ..context import PlanContext
@@ -41,8 +42,8 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         ref = find_test(rec.tool, rec.hint, record_text(rec), ctx.command)
         if ref is not None and not rec.hint.get("test_id"):
             # The test is named only in the record's text.
-            hinted = rec.model_copy(update={"hint": {**rec.hint, "test_id": ref.test_id,
-                                                     "runner": ref.framework}})  # fmt: skip
+            hint = {**rec.hint, "test_id": ref.test_id, "runner": ref.framework}
+            hinted = dataclasses.replace(rec, hint=hint)
             selections, _, refused = plan_reruns([hinted], ctx.ws, ctx.command, ctx.cwd)
     if not selections:
         why = next(iter(refused.values()), "the failing test could not be identified")

@@ -21,6 +21,8 @@ unvalidated argv element or an edit outside the workspace.
 from __future__ import annotations
 
 import ast
+import copy
+import dataclasses
 import json
 import os
 import secrets
@@ -173,15 +175,16 @@ def _hostile_variants(rec: FailureRecord, payloads: list[str]) -> Iterator[Failu
     for key, value in rec.hint.items():
         if isinstance(value, str):
             for p in payloads:
-                yield rec.model_copy(update={"hint": {**rec.hint, key: p}}, deep=True)
+                yield dataclasses.replace(copy.deepcopy(rec), hint={**rec.hint, key: p})
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             for p in payloads[:4]:
-                yield rec.model_copy(update={"hint": {**rec.hint, key: [p, *value[1:]]}}, deep=True)
+                hint = {**rec.hint, key: [p, *value[1:]]}
+                yield dataclasses.replace(copy.deepcopy(rec), hint=hint)
     for p in payloads:
-        yield rec.model_copy(update={"source_file": p})
-        yield rec.model_copy(update={"code": p})
-    yield rec.model_copy(update={"source_file": "link_out/x.py"})
-    yield rec.model_copy(update={"source_file": "/etc/passwd"})
+        yield dataclasses.replace(rec, source_file=p)
+        yield dataclasses.replace(rec, code=p)
+    yield dataclasses.replace(rec, source_file="link_out/x.py")
+    yield dataclasses.replace(rec, source_file="/etc/passwd")
 
 
 def _check_plan(p: Plan, ws: Workspace) -> None:

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from faultlens.classifier import record_schema
 from faultlens.classifier.engine import Classifier, Options
 from faultlens.classifier.record import FailureRecord
 from faultlens.classifier.structured import classify_stream
@@ -39,7 +40,7 @@ OPTIONS = Options(cwd="/nonexistent-faultlens-project", exit_code=1)
 
 @cache
 def _validator() -> jsonschema.protocols.Validator:
-    schema = FailureRecord.model_json_schema()
+    schema = record_schema.FailureRecord.model_json_schema()
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)

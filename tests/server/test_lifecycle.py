@@ -49,7 +49,7 @@ def test_a_whole_line_placement_follows_its_line() -> None:
 
 
 def record(**kw: object) -> FailureRecord:
-    return FailureRecord.model_validate(
+    return FailureRecord.from_json(
         {
             "failure_type": "compile",
             "severity": "blocking",

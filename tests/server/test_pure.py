@@ -28,7 +28,7 @@ def record(**kw: object) -> FailureRecord:
         id="a1",
     )
     base.update(kw)
-    return FailureRecord.model_validate(base)
+    return FailureRecord.from_json(base)
 
 
 def test_bad_settings_fall_back_per_field_with_a_message():

@@ -5,6 +5,7 @@ Prints `committed <failure id>` after each attempt's transaction returns."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -23,7 +24,7 @@ def main() -> None:
     payload = "x" * 2000  # a record of realistic size, so a kill lands mid-write
     i = 0
     while count == 0 or i < count:
-        rec = base.model_copy(update={"id": f"{worker}-{i}", "task": f"T-{worker}"})
+        rec = dataclasses.replace(base, id=f"{worker}-{i}", task=f"T-{worker}")
         out = Outcome(record=rec, result="escalated", tried="tried", reason=payload)
         if not ledger.record_attempt(out):
             raise SystemExit(f"attempt {rec.id} refused")
