@@ -53,8 +53,18 @@ _normalise_cached = lru_cache(maxsize=4096)(_normalise)
 
 def same_failure_text(message: str) -> str:
     """What two reports of one failure share: the message with whitespace runs
-    folded, numbers kept (numbers tell different failures on one line apart)."""
+    folded, numbers kept (numbers tell different failures on one line apart).
+    (Pure, so cached as `normalise_message` is: every hit asks it.)"""
+    if len(message) > CACHED_CHARS:
+        return _fold_spaces(message)
+    return _fold_spaces_cached(message)
+
+
+def _fold_spaces(message: str) -> str:
     return _SPACE.sub(" ", message.strip())
+
+
+_fold_spaces_cached = lru_cache(maxsize=4096)(_fold_spaces)
 
 
 def fingerprint(failure_type: str, code: str | None, file: str | None, message: str) -> str:

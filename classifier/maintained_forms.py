@@ -8,20 +8,31 @@ same `detect_secrets` package); nothing of that package is imported or run
 built by code (f-strings, helper calls) are skipped, and so is every
 detector without a literal of at least MIN_LITERAL characters to prefilter
 on and the kinds that are not secrets (public IP addresses).
+
+Reading the set (parsing the plugin files, finding each pattern's literals)
+costs ~40 ms, so what was read is kept in the cache folder
+(classifier/cachefile.py), keyed by the plugin files' names, sizes and
+modification times: an upgrade of the package reads it again.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+from . import cachefile
 from .recache import compile_pattern
 from .secret_form import Detector, required_literals
 
 MAX_PLUGIN_FILE = 256 * 1024
+CACHE_PREFIX = "detectors-"
+CACHE_FORMAT = 1  # what a cached set holds (a change of it reads the set again)
 NOT_SECRETS = frozenset({"Public IP (ipv4)"})  # detect-secrets kinds that are not credentials
 _FLAGS = {
     name: getattr(re, name)
@@ -121,7 +132,8 @@ def _plugin_files(folder: Path) -> list[Path]:
 @lru_cache(maxsize=1)
 def maintained() -> Maintained:
     """The detect-secrets plugins' literal patterns (found without importing
-    the package: `find_spec` of a top-level package only locates it)."""
+    the package: `find_spec` of a top-level package only locates it), from
+    the cache folder when they were read before."""
     import importlib.util
 
     try:
@@ -131,10 +143,21 @@ def maintained() -> Maintained:
     if spec is None or not spec.submodule_search_locations:
         return Maintained("", (), ())
     folder = Path(next(iter(spec.submodule_search_locations)))
+    files = _plugin_files(folder / "plugins")
+    name = _cache_name(folder, files)
+    if name is not None and (found := _from_cache(cachefile.read(name))) is not None:
+        return found
+    found = _read(folder, files)
+    if name is not None and cachefile.write(name, _to_cache(found)):
+        cachefile.prune(CACHE_PREFIX, name, 2)
+    return found
+
+
+def _read(folder: Path, files: list[Path]) -> Maintained:
     source = f"detect-secrets {_version(folder)}"
     found: list[Detector] = []
     skipped: list[str] = []
-    for path in _plugin_files(folder / "plugins"):
+    for path in files:
         try:
             if path.stat().st_size > MAX_PLUGIN_FILE:
                 continue
@@ -158,3 +181,47 @@ def maintained() -> Maintained:
                 Detector(kind, regex, literals, source, folded=bool(flags & re.IGNORECASE))
             )
     return Maintained(source, tuple(found), tuple(skipped))
+
+
+def _cache_name(folder: Path, files: list[Path]) -> str | None:
+    """The cache file of this installed set: its folder, and each plugin
+    file's (and the version file's) name, size and modification time."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}\0{folder}\0".encode())
+    try:
+        for path in (folder / "__version__.py", *files):
+            st = path.stat()
+            h.update(f"{path.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    except OSError:
+        return None
+    return f"{CACHE_PREFIX}{h.hexdigest()[:24]}.json"
+
+
+def _to_cache(found: Maintained) -> bytes:
+    detectors = [
+        [d.name, d.regex.pattern, d.regex.flags, list(d.literals), d.folded]
+        for d in found.detectors
+    ]
+    data = {"source": found.source, "detectors": detectors, "skipped": list(found.skipped)}
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def _from_cache(blob: bytes | None) -> Maintained | None:
+    """The set a cache file holds; None when it holds anything else."""
+    if blob is None:
+        return None
+    try:
+        data: Any = json.loads(blob)
+        source = str(data["source"])
+        found = tuple(
+            Detector(
+                str(kind),
+                compile_pattern(str(pattern), int(flags)),
+                tuple(str(x) for x in literals),
+                source,
+                folded=bool(folded),
+            )
+            for kind, pattern, flags, literals, folded in data["detectors"]
+        )
+        return Maintained(source, found, tuple(str(x) for x in data["skipped"]))
+    except (ValueError, KeyError, TypeError, re.error):
+        return None
