@@ -3,8 +3,8 @@ taxonomy.  Pure Python; knows nothing of LSP.
 
 The public names are loaded on first use (PEP 562): importing a light
 submodule (`faultlens.classifier.redact`, which the ledger needs to store a
-command redacted before `faultlens run` starts it) does not import the engine,
-its rules and pydantic."""
+command redacted before `faultlens run` starts it) does not import the engine
+and its rules."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ from .taxonomy import TAXONOMY, FailureType
 from .text import clean_bytes, clean_joined, decode_line, decode_lines
 
 if TYPE_CHECKING:
-    from .record import FailureRecord  # imported when the first record is made (pydantic)
+    from .record import FailureRecord  # imported when the first record is made
 
 log = logging.getLogger(__name__)
 
@@ -604,7 +604,7 @@ class Classifier:
         seen = self._ids.get(base_id, 0)
         self._ids[base_id] = seen + 1
         rid = base_id if seen == 0 else f"{base_id}.{seen + 1}"
-        from .record import FailureRecord, Location  # (pydantic: not for an output with none)
+        from .record import FailureRecord, Location  # (not for an output with none)
 
         related = [
             Location(

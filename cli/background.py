@@ -96,7 +96,7 @@ class BackgroundClassifier:
     def abandon(self, timeout: float = 10.0) -> None:
         """The run was interrupted: stop the worker and wait for it.  The
         interpreter must not start shutting down while the worker is in the
-        middle of importing the classifier (pydantic-core, the automaton):
+        middle of importing the classifier (extension modules: the automaton, Hyperscan):
         that crashed the process at exit (SIGSEGV) or lost its exit status."""
         self._stop.set()
         with contextlib.suppress(queue.Full):  # a full queue: the worker sees the flag
