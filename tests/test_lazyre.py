@@ -40,6 +40,13 @@ def test_what_a_pattern_does_not_have_is_an_attribute_error():
         _ = lazy_compile("x").no_such_method  # type: ignore[attr-defined]
 
 
+def _run(probe: str) -> str:
+    """What `probe` prints in a fresh interpreter (nothing imported or used yet)."""
+    return subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+
+
 def test_importing_every_rule_compiles_none_of_their_module_patterns():
     """A short output (a hook call, one compile error) pays only for the
     patterns its lines reach; a fresh interpreter, so nothing is used yet."""
@@ -55,9 +62,7 @@ def test_importing_every_rule_compiles_none_of_their_module_patterns():
         "    if isinstance(v, re.Pattern) or (isinstance(v, LazyRegex) and '_compiled' in vars(v)):\n"
         "        print(n, k)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.split("\n")
+    out = _run(probe).split("\n")
     assert int(out[0]) > 300  # the rule modules' patterns are lazy ...
     assert [line for line in out[1:] if line] == []  # ... and none compiled at import
 
@@ -84,7 +89,4 @@ def test_starting_a_classification_compiles_no_pattern_of_ours():
         "for c in compiled:\n"
         "    print(*c)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    assert out == ""
+    assert _run(probe) == ""
