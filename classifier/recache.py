@@ -45,6 +45,8 @@ _used: set[str] = set()  # the stored programs this process built a pattern from
 def _key(pattern: str | bytes, flags: int) -> str:
     if isinstance(pattern, bytes):
         return f"b{flags}:{pattern.decode('latin-1')}"
+    if not flags & re.ASCII:  # a str pattern is Unicode unless ASCII: one program, one key
+        flags |= re.UNICODE
     return f"s{flags}:{pattern}"
 
 

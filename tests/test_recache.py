@@ -184,3 +184,13 @@ def test_a_second_process_classifying_the_same_output_stores_nothing_new(tmp_pat
     first = classify("1")
     assert first  # the first run stored the programs it compiled
     assert classify("2") == first
+
+
+def test_a_str_pattern_is_one_program_with_or_without_the_unicode_flag(fresh):
+    """A compiled pattern's flags include re.UNICODE: a pattern compiled again
+    from them (the secret detectors kept in the cache) finds its program."""
+    recache.compile_pattern(r"token=\w+", re.IGNORECASE)
+    recache.compile_pattern(r"token=\w+", re.IGNORECASE | re.UNICODE)
+    assert len(recache._new) == 1
+    recache.compile_pattern(r"token=\w+", re.ASCII)
+    assert len(recache._new) == 2  # an ASCII pattern is another program
