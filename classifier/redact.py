@@ -350,7 +350,7 @@ def redact_argv(argv: Sequence[str]) -> list[str]:
             out.append(arg)
             header_next = True
             continue
-        if word in _AUTH_SCHEMES and out and out[-1].casefold() in ("-h", "--header"):
+        if word in _AUTH_SCHEMES and out and out[-1] in ("-H", "--header"):
             out.append(arg)  # `-H Bearer X`
             secret_next = True
             continue

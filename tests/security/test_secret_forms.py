@@ -70,6 +70,7 @@ def test_a_command_without_secrets_is_kept_as_it_is():
     assert redact_argv(argv) == argv
     assert masked_secret(redact_argv(argv)) is None
     assert redact_argv(["echo", "Bearer", "of", "news"]) == ["echo", "Bearer", "of", "news"]
+    assert redact_argv(["mysql", "-h", "token", "app"]) == ["mysql", "-h", "token", "app"]
     assert redact_argv(["curl", "-H", "Authorization:", "Bearer", "$TOKEN"])[-1] == "$TOKEN"
     assert redact_argv(["env", "TOKEN_FILE=/run/secrets/t", "PASSWORD=$DB_PASSWORD", "make"]) == [
         "env",
