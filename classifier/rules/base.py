@@ -153,8 +153,9 @@ class LazyPattern:
     between runs: classifier/recache.py) and puts the compiled pattern's own
     bound methods on the instance, so every later call is the compiled
     pattern's, at its cost: the engine's hot path pays nothing for the
-    laziness.  Equal, like compiled patterns, when the text and flags are.  :meth:`compile` compiles at once (the
-    tests prove every built-in pattern compiles)."""
+    laziness.  Equal, like compiled patterns, when the text and flags are.
+    :meth:`compile` compiles at once (the tests prove every built-in pattern
+    compiles)."""
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.pattern = pattern
@@ -227,15 +228,8 @@ def lines_above(ctx: LineContext, n: int) -> Iterator[str]:
     close by, and `n` is its farthest (2,000 lines for an rspec section's
     header), so a loop that stops at what it found never has the lines
     beyond it decoded."""
-    done = 0  # lines already given, counted from the nearest
-    k = min(n, _FIRST_LOOK)
-    while True:
-        lines = ctx.before(k)
-        yield from reversed(lines[: len(lines) - done])
-        if k >= n or len(lines) < k:  # all n given, or the output starts there
-            return
-        done = len(lines)
-        k = min(n, k * 8)
+    for lines, fresh in _growing_before(ctx, n):
+        yield from reversed(lines[:fresh])
 
 
 def find_above(
@@ -246,15 +240,23 @@ def find_above(
     it, oldest first, as `ctx.before` gives them (fewer above it than
     `ctx.before(n)` would hold: they are taken as `lines_above` takes
     them); None when no line is taken."""
-    done = 0
+    for lines, fresh in _growing_before(ctx, n):
+        for i in range(fresh - 1, -1, -1):
+            if accept(lines[i]):
+                return lines, i
+    return None
+
+
+def _growing_before(ctx: LineContext, n: int) -> Iterator[tuple[list[str], int]]:
+    """`ctx.before(k)` for k growing up to n (16, 128, 1,024, ...), each with
+    how many of its lines, counted from the oldest, the earlier ones lacked."""
+    done = 0  # lines already given, counted from the nearest
     k = min(n, _FIRST_LOOK)
     while True:
         lines = ctx.before(k)
-        for i in range(len(lines) - 1 - done, -1, -1):
-            if accept(lines[i]):
-                return lines, i
-        if k >= n or len(lines) < k:
-            return None
+        yield lines, len(lines) - done
+        if k >= n or len(lines) < k:  # all n given, or the output starts there
+            return
         done = len(lines)
         k = min(n, k * 8)
 
