@@ -135,10 +135,9 @@ def decode_line(raw: bytes) -> str:
     terminal finally shows of it when it was redrawn with bare CRs, and
     without a CI runner's timestamp prefix (so anchored rules still match)."""
     line = raw.decode("utf-8", "replace")
-    # (`_prefixed`, inline: most lines are none of these, and are the decoding)
-    if "\r" in line or "Z " in line or line[:1] == "#" or " | " in line:
+    if "\r" in line or _prefixed(line):
         return _unstamped(visible(line))
-    return line
+    return line  # (most lines: nothing to redraw or take off)
 
 
 # What a container build or run puts before each line of the program it runs:
