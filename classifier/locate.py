@@ -58,7 +58,8 @@ class Locator:
         self.resolve = lru_cache(maxsize=4096)(self._resolve)
         # What the file system said, once per classification (as `resolve`)
         self._files: dict[str, bool] = {}
-        self._in_project: dict[str, bool] = {}  # `in_project`'s answers, by printed path
+        # asked of every candidate line's path by the rules: once per path
+        self.in_project = lru_cache(maxsize=4096)(self._in_project)
 
     @staticmethod
     def _clean(printed: str) -> str:
@@ -173,17 +174,9 @@ class Locator:
         resolved = self.resolve(printed)
         return self._is_file(resolved)
 
-    def in_project(self, printed: str) -> bool:
+    def _in_project(self, printed: str) -> bool:
         """Inside the working tree and not in an installed or vendored folder
-        (asked once per printed path: rules ask it of every candidate line)."""
-        found = self._in_project.get(printed)
-        if found is None:
-            if len(self._in_project) >= _CACHED_PATHS:
-                self._in_project.clear()
-            found = self._in_project[printed] = self._inside_project(printed)
-        return found
-
-    def _inside_project(self, printed: str) -> bool:
+        (`in_project`, cached)."""
         resolved = self.resolve(printed)
         if resolved.startswith("/") or resolved.startswith(".."):
             return False
@@ -206,7 +199,6 @@ class Locator:
 
 
 _CACHED_CHARS = 1024  # a longer printed path is resolved every time (bounds the cache)
-_CACHED_PATHS = 1 << 16  # in_project answers kept (then forgotten: a bound on memory)
 
 
 @lru_cache(maxsize=8192)
