@@ -30,6 +30,22 @@ _ANSI_BYTES = lazy_compile(
 )
 
 
+# Escape sequences as some CI log exports store them: ESC written as the two
+# characters `^[`: CSI (`^[[31m`, `^[[0K`), OSC (`^[]8;;url` up to BEL or
+# `^[\`), a charset (`^[(B`).  Only the shapes of real sequences go, so
+# `^[[:space:]]` in a printed regex stays.
+_CARET_ESC = lazy_compile(
+    rb"\^\[\[[0-9;?]*[A-Za-z]"
+    rb"|\^\[\][^\x07\n]*?(?:\x07|\^\[\\)"
+    rb"|\^\[[()][0-9A-Za-z]"
+)
+_CARET_ESC_TEXT = lazy_compile(
+    r"\^\[\[[0-9;?]*[A-Za-z]"
+    r"|\^\[\][^\x07\n]*?(?:\x07|\^\[\\)"
+    r"|\^\[[()][0-9A-Za-z]"
+)
+
+
 # The C1 controls (U+0080-U+009F), UTF-8 encoded: a terminal may take U+009B as
 # CSI, like `ESC [`.  A CSI sequence goes whole; any other C1 control alone.
 _C1_BYTES = lazy_compile(rb"\xc2\x9b[0-?]*[ -/]*[@-~]?|\xc2[\x80-\x9f]")
@@ -42,6 +58,8 @@ def clean_bytes(data: bytes) -> bytes:
     (CRLF and bare CRs are handled per line by `decode_line`)."""
     if b"\x1b" in data:
         data = _strip_escapes(data)
+    if b"^[" in data:
+        data = _CARET_ESC.sub(b"", data)
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
     if b"\xc2" in data:
@@ -77,7 +95,9 @@ def clean_joined(head: bytes, data: bytes, start: int, end: int) -> bytes:
         b"\x1b" in head
         or b"\x00" in head
         or b"\xc2" in head
+        or b"^[" in head
         or data.find(b"\x00", start, end) >= 0
+        or data.find(b"^[", start, end) >= 0
         or _has_c1(data, start, end)
     ):
         return clean_bytes(head + data[start:end])  # (rare: an escape may span the two)
@@ -148,21 +168,40 @@ _CONTAINER_PREFIX = lazy_compile(r"#\d+ \d+\.\d+ |[\w.-]+[-_]\d+ +\| ")
 
 
 def _unstamped(line: str) -> str:
-    """The line without a CI runner's timestamp prefix, then without a
-    container build's or service's prefix (only a line `_prefixed` names
-    can lose one)."""
-    if len(line) > 21 and line[4] == "-" and line[10] == "T":
-        stamp = _RUNNER_STAMP.match(line)
-        if stamp:
-            line = line[stamp.end() :]
-    for _ in range(3):  # nested: a service's column inside a build step's, and so on
-        if line[:1] != "#" and " | " not in line:
+    """The line without a CI runner's timestamp prefix and a container
+    build's or service's prefix, nested either way (a GitHub Actions job log
+    read through a BuildKit step: `#12 3.456 2026-…Z `), up to three deep
+    (only a line `_prefixed` names can lose one)."""
+    for _ in range(3):
+        before = line
+        if len(line) > 21 and line[4] == "-" and line[10] == "T":
+            stamp = _RUNNER_STAMP.match(line)
+            if stamp:
+                line = line[stamp.end() :]
+        if line[:1] == "#" or " | " in line:
+            prefix = _CONTAINER_PREFIX.match(line)
+            if prefix is not None:
+                line = line[prefix.end() :]
+        if line is before:
             break
-        prefix = _CONTAINER_PREFIX.match(line)
-        if prefix is None:
-            break
-        line = line[prefix.end() :]
     return line
+
+
+def unstamp(line: str) -> str:
+    """The line without a CI runner's timestamp prefix (GitHub Actions',
+    GitLab's, Azure Pipelines'), a container's (as `decode_line` takes them
+    off), or Jenkins' timestamper column (`22:44:59  `,
+    `[2026-12-01T10:00:00.000Z] `)."""
+    if _prefixed(line):
+        line = _unstamped(line)
+    if line[:1] == "[" or line[2:3] == ":":
+        stamp = _JENKINS_STAMP.match(line)
+        if stamp:
+            return line[stamp.end() :]
+    return line
+
+
+_JENKINS_STAMP = lazy_compile(r"\d\d:\d\d:\d\d  |\[\d{4}-\d\d-\d\dT[\d:.]+Z?\] ")
 
 
 def _prefixed(line: str) -> bool:
@@ -201,6 +240,8 @@ def decode(data: bytes) -> str:
         text = text.replace("\x00", "")
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
+    if "^[" in text:
+        text = _CARET_ESC_TEXT.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     return text
