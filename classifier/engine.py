@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
+from .jobsteps import TRIGGERS as STEP_TRIGGERS
+from .jobsteps import JobLayout, JobSteps
 from .locate import Locator
 from .postprocess import finalize
 from .prefilter import Prefilter
@@ -79,12 +81,15 @@ class _RuleSet:
         "masks",
         "prefilter",
         "rules",
+        "step_bit",
         "triggers",
     )
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.rules = rules
-        triggers, self.masks = _trigger_index(rules)
+        # the bit past the rules' own: a CI runner's step marker (jobsteps.py)
+        self.step_bit = 1 << len(rules)
+        triggers, self.masks = _trigger_index(rules, self.step_bit)
         # a trigger with a line end inside (a project rule's) can be found
         # across two lines: then each line's rules are looked at again
         self.cross_line = any(b"\n" in t and t != b"\n" for t in triggers)
@@ -109,7 +114,7 @@ class _RuleSet:
         rules = self.by_mask.get(mask)
         if rules is None:
             picked = []
-            bits = mask
+            bits = mask & (self.step_bit - 1)
             while bits:  # the set bits, lowest (highest priority) first
                 low = bits & -bits
                 picked.append(self.rules[low.bit_length() - 1])
@@ -139,14 +144,18 @@ def _ruleset(rules: Sequence[Rule]) -> _RuleSet:
     return found
 
 
-def _trigger_index(rules: Sequence[Rule]) -> tuple[tuple[bytes, ...], list[int]]:
+def _trigger_index(rules: Sequence[Rule], step_bit: int) -> tuple[tuple[bytes, ...], list[int]]:
     """The distinct triggers (sorted) and, for each, a bit mask of the rules
-    (bit i: rules[i]) that name it."""
+    (bit i: rules[i]) that name it, with `step_bit` for a CI runner's step
+    markers (jobsteps.TRIGGERS)."""
     masks: dict[bytes, int] = {}
     for i, r in enumerate(rules):
         for t in r.triggers:
             key = t.encode("utf-8")
             masks[key] = masks.get(key, 0) | (1 << i)
+    for t in STEP_TRIGGERS:
+        key = t.encode("utf-8")
+        masks[key] = masks.get(key, 0) | step_bit
     triggers = tuple(sorted(masks))
     return triggers, [masks[t] for t in triggers]
 
@@ -308,6 +317,8 @@ class Classifier:
         # What stateful rules keep for the length of one output (an
         # errorformat's directory and file stacks), by rule id.
         self.rule_state: dict[str, Any] = {}
+        # A CI job's steps, made when the first step marker is seen.
+        self._steps: JobSteps | None = None
         self.closed = False
 
     # -- input ---------------------------------------------------------------
@@ -387,11 +398,19 @@ class Classifier:
         c = 0  # next candidate line
         nc = len(starts)
         lines = self._lines
+        step_bit = self._ruleset.step_bit
         while pos < n:
             if c < nc and starts[c] == pos:  # a candidate line
                 end = ends[c]
                 mask = line_masks[c]
                 c += 1
+                if mask & step_bit:  # a CI runner's step marker, maybe
+                    self._step_marker(buf[pos:end], lines + 1)
+                    mask ^= step_bit
+                    if not mask and not self._blocks:
+                        lines += 1
+                        pos = end + 1
+                        continue
             elif self._blocks:  # a report is open: it sees every line
                 end = buf.find(b"\n", pos)
                 if end < 0:
@@ -413,6 +432,19 @@ class Classifier:
             self._lines = lines
         self._window = None
         self._remember_tail(buf)
+
+    def _step_marker(self, raw: bytes, line_no: int) -> None:
+        steps = self._steps
+        if steps is None:
+            steps = self._steps = JobSteps()
+        try:
+            steps.see(raw, line_no)
+        except Exception as exc:  # never lose the output to the step reader
+            log.warning("job steps: line %d not read: %s", line_no, exc, exc_info=exc)
+
+    def job_layout(self) -> JobLayout | None:
+        """The CI job's steps and which failed (None: no step marker seen)."""
+        return None if self._steps is None else self._steps.layout()
 
     def _remember_tail(self, buf: bytes) -> None:
         end = buf[-TAIL_BYTES:]

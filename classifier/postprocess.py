@@ -20,7 +20,11 @@ Cross-record decisions live here, away from the line rules, in this order:
    for the cause (classifier/grouping.py);
 5. the fallback record for a failed command that no rule explained
    (classifier/fallback.py);
-6. redaction of every secret a scanner named, in every record
+6. the primary record: in a CI job log, records of steps that succeeded
+   are set aside as context before step 1 (they are no failure), and once
+   the rest is settled one record is marked `primary` and put first
+   (classifier/primary.py, classifier/jobsteps.py, docs/precedence.md);
+7. redaction of every secret a scanner named, in every record
    (classifier/redact.py; the engine already redacted known shapes).
 """
 
@@ -46,6 +50,7 @@ if TYPE_CHECKING:
     from collections import deque
     from collections.abc import Hashable, Sequence
 
+    from .jobsteps import JobLayout
     from .locate import Locator
     from .record import FailureRecord
 
@@ -78,6 +83,8 @@ class Classifier(Protocol):
 
     def tail(self) -> list[str]: ...
 
+    def job_layout(self) -> JobLayout | None: ...
+
     def add_hit(self, hit: Hit, *, rule_id: str, category_: FailureType, tool: str) -> None: ...
 
 
@@ -93,6 +100,8 @@ def finalize(classifier: Classifier) -> None:
     apply_warning_policy(classifier)
     attach_cargo_targets(classifier.records)
     drop_redundant_fallbacks(classifier)
+    layout = classifier.job_layout()
+    context = set_aside_context(classifier, layout)
     records = classifier.records
     kept = _place_and_fold(classifier, records) if records else []
     if len(kept) != len(records):
@@ -100,6 +109,7 @@ def finalize(classifier: Classifier) -> None:
         classifier._records = {k: v for k, v in classifier._records.items() if id(v) in ids}
     if not kept:
         add_fallback(classifier)
+    mark_primary(classifier, layout, context)
     if classifier.secrets:
         for r in classifier.records:
             _redact_keeping_raw_ids(r, classifier.secrets)
@@ -125,6 +135,35 @@ def _place_and_fold(classifier: Classifier, records: list[FailureRecord]) -> lis
     return grouping.group(
         precedence.apply(dependency_errors.fold(records, cwd, classifier.repeats))
     )
+
+
+def set_aside_context(classifier: Classifier, layout: JobLayout | None) -> list[FailureRecord]:
+    """A CI job's records inside steps that succeeded leave the records
+    (they are context, not failures); returns them."""
+    if layout is None or not classifier._records:
+        return []
+    from . import primary
+
+    _, context = primary.split_context(list(classifier._records.values()), layout)
+    if context:
+        gone = {id(r) for r in context}
+        classifier._records = {k: v for k, v in classifier._records.items() if id(v) not in gone}
+    return context
+
+
+def mark_primary(
+    classifier: Classifier, layout: JobLayout | None, context: list[FailureRecord]
+) -> None:
+    """`primary` on the one record that explains the failure, listed first."""
+    if not classifier._records:
+        return
+    from . import primary
+
+    items = list(classifier._records.items())
+    ordered = primary.mark([r for _, r in items], layout, classifier.options.exit_code, context)
+    if ordered[0] is not items[0][1]:
+        key_of = {id(r): k for k, r in items}
+        classifier._records = {key_of[id(r)]: r for r in ordered}
 
 
 def attach_cargo_targets(records: list[FailureRecord]) -> None:

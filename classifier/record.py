@@ -100,6 +100,10 @@ class FailureRecord:
     related: list[Location] = field(default_factory=list)
     affected: int = 1
     triage: Triage | None = None
+    # The one record that explains why the job or command failed (the
+    # verdict): set on exactly one record of a classification that has
+    # failures, which is then listed first (classifier/primary.py).
+    primary: bool = False
 
     # What redaction changed in the values a re-run passes as argv (a test
     # id whose title holds `user:password@host`): the raw values, kept in
@@ -160,6 +164,7 @@ class FailureRecord:
             "related": [loc.to_json() for loc in self.related],
             "affected": self.affected,
             "triage": None if self.triage is None else self.triage.to_json(),
+            "primary": self.primary,
         }
 
     def raw_hint(self, key: str) -> Any:

@@ -84,6 +84,12 @@ class FailureRecord(BaseModel):
     triage: Triage | None = Field(
         default=None, description="flaky, stale_branch, preexisting, yours or unknown."
     )
+    primary: bool = Field(
+        default=False,
+        description="The verdict: the one record that explains why the job or command "
+        "failed (true on exactly one record of a classification with failures, listed first; "
+        "docs/precedence.md).",
+    )
 
 
 _ANY: TypeAdapter[Any] = TypeAdapter(Any)

@@ -13,6 +13,32 @@ prompt_delivery (rules/agent/), and both run first.
 
 from __future__ import annotations
 
-from . import clients, containers, host, network, pipelines
+from . import (
+    action_fetch,
+    clients,
+    cloud_permission,
+    containers,
+    host,
+    missing_ref,
+    network,
+    pipelines,
+    rate_limit,
+    runner_cancel,
+    runner_lost,
+    runner_timeout,
+)
 
-__all__ = ["clients", "containers", "host", "network", "pipelines"]
+__all__ = [
+    "action_fetch",
+    "clients",
+    "cloud_permission",
+    "containers",
+    "host",
+    "missing_ref",
+    "network",
+    "pipelines",
+    "rate_limit",
+    "runner_cancel",
+    "runner_lost",
+    "runner_timeout",
+]

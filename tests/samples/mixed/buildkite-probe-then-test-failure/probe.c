@@ -1,0 +1,2 @@
+#include <zstd.h>
+int main(void) { return ZSTD_versionNumber() > 0 ? 0 : 1; }
