@@ -139,8 +139,11 @@ def group_of(record: FailureRecord) -> Group | None:
 
 
 def classify_result(records: Sequence[FailureRecord], allowed: Allowed) -> ClassifyResult:
-    """The bounded answer for a list of records (blocking ones first)."""
-    ordered = sorted(records, key=lambda r: (r.severity.value != "blocking", r.log_line or 0))
+    """The bounded answer for a list of records (the primary record first,
+    then blocking ones)."""
+    ordered = sorted(
+        records, key=lambda r: (not r.primary, r.severity.value != "blocking", r.log_line or 0)
+    )
     failures: list[AgentFailure] = []
     truncated = len(ordered) > MAX_FAILURES
     for record in ordered[:MAX_FAILURES]:

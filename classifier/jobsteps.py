@@ -28,7 +28,8 @@ the ones its own source writes:
 A step is *failed* when the runner said so inside it (or, for a job-level
 verdict that names no step, when it is the last step that ran before the
 verdict), *succeeded* when it did not fail and the job went on past it (or
-the job succeeded), and *unknown* otherwise (the log's last step, cut off).
+the job succeeded, or it is the runner's own step after the script, or a
+stage skipped), and *unknown* otherwise (the log's last step, cut off).
 Pure: no I/O; the engine feeds it, postprocess reads the layout.
 """
 
@@ -61,6 +62,7 @@ TRIGGERS: tuple[str, ...] = (
     "[Pipeline] ",
     "Finished: ",
     "ERROR: script returned exit code",
+    "skipped due to earlier failure",
 )
 
 
@@ -217,7 +219,7 @@ class JobSteps:
         if line.startswith("##[group]Run "):
             self._open_flat(line[len("##[group]Run ") :].strip(), "github-actions", line_no)
         elif line.startswith("##[error]"):
-            self._fail(line_no, _exit_code(line) if "exit code" in line else None)
+            self._fail(line_no, _exit_code(line))
         elif line.startswith("##[section]Starting: "):
             self._open_flat(
                 line[len("##[section]Starting: ") :].strip(), "azure-pipelines", line_no
@@ -346,8 +348,8 @@ class JobSteps:
         for s in self.steps:
             if s.failed_at is not None or any(f.within(s) for f in failing):
                 s.status = StepStatus.FAILED
-            elif self._job_failed is False or self._went_on_after(s):
-                s.status = StepStatus.SUCCEEDED
+            elif self._job_failed is False or s.post or s.skipped or self._went_on_after(s):
+                s.status = StepStatus.SUCCEEDED  # (a runner's own step, a skipped stage: no cause)
         return JobLayout(
             steps=list(self.steps),
             job_failed=self._job_failed,

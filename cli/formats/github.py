@@ -47,7 +47,8 @@ def _plain(r: FailureRecord) -> str:
 
 def render_github(records: Sequence[FailureRecord], ctx: Context) -> str:
     """`::error file=...,line=...::msg` lines, errors first, ten of each kind."""
-    ordered = sorted(records, key=lambda r: level(r) != "error")  # stable: errors first
+    # stable: the primary record, then errors first
+    ordered = sorted(records, key=lambda r: (not r.primary, level(r) != "error"))
     shown: dict[str, int] = {}
     out: list[str] = []
     rest: list[FailureRecord] = []

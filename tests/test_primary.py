@@ -1,0 +1,128 @@
+"""One primary record per classification that has failures: the verdict.
+
+On real captured outputs (tests/samples): exactly one record is primary
+and it comes first; a run known to have succeeded has none; in a CI job log
+the failing step's own error beats lines of steps that succeeded, the
+runner's verdict on the job beats what it cut short, a cause beats its
+consequences, and `Process completed with exit code N` is primary only
+alone.  Every front lists the primary first.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from faultlens.classifier.engine import Options, classify_bytes
+from faultlens.cli.main import main
+
+from .samples_lib import samples
+
+SAMPLES = Path(__file__).parent / "samples"
+JOBS = [s for s in samples() if s.family in ("infra", "mixed") and s.output.suffix == ".txt"]
+
+
+def records(case: str, **options):
+    d = SAMPLES / case
+    return classify_bytes((d / "output.txt").read_bytes(), Options(cwd=str(d), **options))
+
+
+@pytest.mark.parametrize("sample", JOBS, ids=[s.id for s in JOBS])
+def test_exactly_one_record_is_primary_and_it_comes_first(sample):
+    recs = classify_bytes(sample.output.read_bytes(), Options(cwd=str(sample.dir)))
+    if not recs:
+        return
+    assert [r.primary for r in recs].count(True) == 1
+    assert recs[0].primary
+
+
+def test_a_run_that_exited_0_has_no_primary_record():
+    recs = records("mixed/ci-run", exit_code=0)
+    assert not any(r.primary for r in recs)
+
+
+def test_a_successful_job_with_error_shaped_lines_has_no_failure():
+    assert records("mixed/gitlab-job-succeeded-with-errors") == []
+
+
+def test_the_failing_steps_error_is_primary_and_a_succeeded_steps_record_is_context():
+    for case in ("mixed/gha-probe-then-test-failure", "mixed/buildkite-probe-then-test-failure"):
+        (primary,) = records(case)
+        assert (primary.rule, primary.source_file, primary.primary) == (
+            "pytest.failure",
+            "test_price.py",
+            True,
+        )
+        (context,) = primary.hint["incidental"]
+        assert context["rule"] == "c.compiler_error"
+        assert "zstd.h" in context["signal"]
+
+
+def test_the_primary_record_names_its_failed_step_and_exit_code():
+    (primary,) = records("infra/gha-fetch-missing-ref")
+    assert primary.rule == "infra.missing_ref"
+    assert primary.hint["job_step"] == "git -C work fetch --depth=1 origin release-2.x"
+    assert primary.hint["job_step_exit_code"] == 128
+
+
+def test_a_conflict_in_the_first_failed_step_beats_later_steps_failures():
+    recs = records("mixed/ci-run")
+    assert recs[0].rule == "git.conflict" and recs[0].primary
+    assert {r.failure_type.value for r in recs[1:]} == {"test", "trust_gate"}
+
+
+def test_the_runners_verdict_beats_what_it_cut_short():
+    recs = records("infra/gha-runner-shutdown")
+    assert [r.rule for r in recs] == ["infra.runner_lost", "infra.job_cancelled"]
+    assert recs[0].primary and recs[0].hint["transient"] is True
+
+
+def test_the_step_summary_is_primary_only_when_nothing_else_explains_the_failure():
+    (alone,) = records("infra/github-actions-exit-code")
+    assert alone.rule == "infra.github_actions" and alone.primary
+    permission = records("infra/gha-github-token-permission")
+    assert permission[0].rule == "infra.cloud_permission"  # the body's words, not curl's status
+    assert "infra.github_actions" not in {r.rule for r in permission}
+
+
+def test_permanent_and_transient_runner_failures_say_so():
+    transient = {
+        "infra/gha-step-timeout": "infra.job_timeout",
+        "infra/gitlab-job-timeout": "infra.job_timeout",
+        "infra/gha-run-cancelled": "infra.job_cancelled",
+        "infra/gha-github-api-rate-limit": "infra.api_rate_limit",
+    }
+    permanent = {
+        "infra/gha-fetch-missing-ref": "infra.missing_ref",
+        "infra/gha-checkout-missing-ref": "infra.checkout_missing_ref",
+        "infra/aws-access-denied": "infra.cloud_permission",
+        "infra/gha-action-unresolved": "infra.action_unresolved",
+        "infra/gitlab-image-pull-manifest-unknown": "infra.image_pull",
+    }
+    for cases, want in ((transient, True), (permanent, False)):
+        for case, rule in cases.items():
+            primary = records(case)[0]
+            assert (primary.rule, primary.hint["transient"]) == (rule, want), case
+
+
+@pytest.mark.parametrize("fmt", ["json", "github", "text"])
+def test_every_output_format_shows_the_primary_first(fmt, capsys):
+    d = SAMPLES / "mixed/ci-run"
+    main(["classify", "--format", fmt, "--cwd", str(d), str(d / "output.txt")])
+    out = capsys.readouterr().out
+    if fmt == "json":
+        assert json.loads(out)[0]["primary"] is True
+        return
+    first = next(line for line in out.splitlines() if "CHANGELOG" in line or "test_" in line)
+    assert "CHANGELOG" in first
+
+
+def test_the_agents_answer_lists_the_primary_first():
+    from faultlens.agents.compact import classify_result
+
+    recs = records("mixed/gcc-then-other-tools")
+    shuffled = [*recs[1:], recs[0]]
+    result = classify_result(shuffled, lambda r: (True, ""))
+    assert result.failures[0].id == recs[0].id
