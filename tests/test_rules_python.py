@@ -72,7 +72,7 @@ def test_traceback_fed_byte_by_byte_gives_the_same_record(tmp_path):
         c.feed(data[i : i + 1])
     split = c.close()
     assert [r.to_json() for r in split] == [r.to_json() for r in whole]
-    assert _where(split) == [("compile", "app/client.py", 4, "python.traceback")]
+    assert _where(split) == [("infra", "app/client.py", 4, "python.traceback")]
 
 
 def test_traceback_split_across_the_engine_chunk_size(tmp_path):
