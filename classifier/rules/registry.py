@@ -76,6 +76,8 @@ FAMILIES: tuple[str, ...] = (
     "sql",
     "spelling",
     "precommit",
+    # CI job logs' checks, harnesses and gates (issue 24)
+    "formatters",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 
