@@ -194,7 +194,7 @@ def test_chained_exceptions_report_the_last_exception_with_its_own_frames(tmp_pa
     assert all(loc.file != "svc/store.py" for loc in rec.related)
 
 
-def test_keyboard_interrupt_is_not_a_failure(tmp_path):
+def test_keyboard_interrupt_is_an_interruption_from_outside_infra_transient(tmp_path):
     root = _project(tmp_path, "loop.py")
     text = f"""\
 Traceback (most recent call last):
@@ -202,7 +202,9 @@ Traceback (most recent call last):
     time.sleep(1)
 KeyboardInterrupt
 """
-    assert _classify(text, root) == []
+    [rec] = _classify(text, root)
+    assert (rec.failure_type, rec.source_file, rec.source_line) == ("infra", "loop.py", 3)
+    assert (rec.hint["kind"], rec.hint["transient"]) == ("interrupted", True)
 
 
 def test_missing_environment_variable_is_infra_with_the_variable(tmp_path):

@@ -190,8 +190,10 @@ def exception_hint(exc: str, message: str, ctx: LineContext | None = None) -> di
     return hint
 
 
-# Not failures of the code: the user stopped it, or it exited on purpose.
-NOT_FAILURES = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit"})
+# Not failures of the code: it exited on purpose.  (KeyboardInterrupt is
+# SIGINT from outside: a cancelled CI job, a wrapper's time limit; the
+# interpreter rule reports it as infra, transient.)
+NOT_FAILURES = frozenset({"SystemExit", "GeneratorExit"})
 
 # -- the cause of a failing test -------------------------------------------------
 # The exception types that say a connection failed (by their short name); any

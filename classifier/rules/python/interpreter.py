@@ -67,7 +67,10 @@ class _TracebackBlock:
         hint = exception_hint(tb.exc, tb.message, tb.ctx)
         short = tb.exc.rsplit(".", 1)[-1]
         key: tuple[str, ...] | None = None
-        if is_env_key_error(tb.exc, code_line):
+        if short == "KeyboardInterrupt":
+            category = FailureType.INFRA  # SIGINT from outside: a cancel, a time limit
+            hint.update(kind="interrupted", transient=True)
+        elif is_env_key_error(tb.exc, code_line):
             category = FailureType.INFRA
             hint["variable"] = tb.message.strip("'\"")
         elif short in BUILD_ERRORS or short == "AssertionError":
@@ -148,6 +151,9 @@ def python_traceback(m: re.Match[str], ctx: LineContext) -> _TracebackBlock:
     KeyError) is infra with `kind: runtime`, permanent: the program crashed
     while it ran; nothing says the code does not build, and a retry does
     not help. The interpreter's "Did you mean" suggestion stays in the hint.
+    A KeyboardInterrupt is SIGINT from outside (a CI job cancelled, a
+    wrapper's time limit sending INT): infra, transient, `kind:
+    interrupted`; SystemExit is no failure.
 
     Example output (`python3 crash.py`, Python 3.11.7):
         Traceback (most recent call last):
