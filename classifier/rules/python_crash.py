@@ -14,6 +14,8 @@ from .python_meaning import in_test
 from .python_traceback import innermost_in_project, is_pseudo
 from .registry import rule
 
+ECOSYSTEM = "Python"
+
 # faulthandler's frame (`File "x", line N in f`, most recent first) and
 # traceback's (`File "x", line N, in f`, most recent last).
 _FRAME = lazy_compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+?)\s*$')

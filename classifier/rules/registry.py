@@ -78,6 +78,7 @@ FAMILIES: tuple[str, ...] = (
     "precommit",
     # CI job logs' checks, harnesses and gates (issue 24)
     "formatters",
+    "python_crash",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 
