@@ -79,6 +79,7 @@ FAMILIES: tuple[str, ...] = (
     # CI job logs' checks, harnesses and gates (issue 24)
     "formatters",
     "python_crash",
+    "filecheck",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 
