@@ -80,6 +80,7 @@ FAMILIES: tuple[str, ...] = (
     "formatters",
     "python_crash",
     "filecheck",
+    "policy",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 
