@@ -88,41 +88,83 @@ def rustfmt(m: re.Match[str], ctx: LineContext) -> Hit:
 
 
 _GO_FILE = lazy_compile(r"^(?:\./)?[\w./-]+\.go$")
+# `gofmt -d`'s header for a file it would change, and the diff's first hunk.
+_GO_DIFF = lazy_compile(r"^diff (?:-u )?(?P<orig>\S+\.go)\.orig (?P<file>\S+\.go)$")
+_HUNK = lazy_compile(r"^@@ -(?P<line>\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 # Lines a CI log puts between the command and its output: a shell's trace
 # (`+ test -z main.go`), the runner's step lines (`##[endgroup]`, `shell:`).
 _BETWEEN = ("+", "##[", "shell:", "$ ")
 _FAILED_STEP = lazy_compile(r"exit (?:code|status) [1-9]|\] Error [1-9]")
+_DIFF_BODY = (" ", "+", "-", "@@", "\\")
+_OTHER_LINES = 3  # lines of the step's own (an `echo`) before gofmt's first file
 
 
 class _GofmtList:
-    """The files `gofmt -l` lists on the lines after the command; a step
-    that failed with none listed (`test -z "$(gofmt -l .)"`) is one record."""
+    """The files `gofmt -l` lists (or `gofmt -d` shows a diff of) on the
+    lines after the command; a step that failed with none listed (`test -z
+    "$(gofmt -l .)"`) is one record."""
 
-    max_lines = 200
+    max_lines = 20_000
 
     def __init__(self, ctx: LineContext) -> None:
         self.ctx = ctx
         self.signal = ctx.line.strip()
         self.log_line = ctx.line_no
-        self.files: list[str] = []
+        self.files: dict[str, int | None] = {}
         self.failed = False
+        # a runner's step header (`##[group]Run gofmt -l .`): its script
+        # is echoed up to `##[endgroup]`
+        self.in_script = self.signal.startswith("##[group]")
+        self.in_diff: str | None = None
+        self.cursor = 0  # the old file's line the diff is at
+        self.other = 0
 
     def feed(self, line: str, line_no: int) -> bool | None:
-        text = line.strip()
-        if _GO_FILE.match(text):
-            self.files.append(text)
+        text = line.rstrip("\r\n")
+        if self.in_script:
+            if text.startswith("##[endgroup]"):
+                self.in_script = False
+            return True
+        if (d := _GO_DIFF.match(text)) is not None:
+            self.in_diff = d.group("file")
+            self.files.setdefault(self.in_diff, None)
+            return True
+        if self.in_diff is not None and text.startswith(_DIFF_BODY):
+            self._diff_line(self.in_diff, text)
+            return True
+        self.in_diff = None
+        if _GO_FILE.match(text.strip()):
+            self.files.setdefault(text.strip(), None)
             return True
         if _FAILED_STEP.search(text):
             self.failed = True
             return False
-        return None if text.startswith(_BETWEEN) or not text else False
+        if text.startswith(_BETWEEN) or not text.strip():
+            return None
+        if not self.files and self.other < _OTHER_LINES:
+            self.other += 1
+            return None
+        return False
+
+    def _diff_line(self, file: str, text: str) -> None:
+        """The first line the diff changes: its hunk's start, counted on
+        over the context lines above the first removed one."""
+        if self.files.get(file) is not None or text.startswith(("---", "+++")):
+            return
+        if hunk := _HUNK.match(text):
+            self.cursor = int(hunk.group("line"))
+        elif text.startswith(" "):
+            self.cursor += 1
+        elif text.startswith(("-", "+")) and self.cursor:
+            self.files[file] = self.cursor
 
     def finish(self) -> Iterable[Hit]:
-        for file in self.files:
+        for file, line in self.files.items():
             yield Hit(
                 signal=file,
-                message=f"{file}: not formatted (gofmt -l)",
+                message=f"{file}: not formatted (gofmt)",
                 file=file,
+                line=line,
                 code="gofmt-check",
                 hint={"formatter": "gofmt"},
             )
@@ -151,7 +193,12 @@ def gofmt_list(m: re.Match[str], ctx: LineContext) -> _GofmtList:
 
     What it detects: a line that runs `gofmt -l` (the command echoed by
     make, by a runner's step header, by a shell trace), then the files it
-    lists, one bare `*.go` path a line: one record per file. When the
+    lists, one bare `*.go` path a line, or the diff `gofmt -d` prints for
+    each (`diff route.go.orig route.go`, the first hunk's line): one
+    record per file. A runner's step header (`##[group]Run if [ -n
+    "$(gofmt -l .)" ]; then`) echoes the step's script up to
+    `##[endgroup]`; a line or two the script prints itself (`echo 'Go code
+    is not formatted:'`) may come before the files. When the
     check prints nothing but fails (`test -z "$(gofmt -l .)"`), the step's
     non-zero exit just under the command (`exit code 1`, make's `Error 1`)
     makes one record without a file. A `gofmt -l` that lists nothing and

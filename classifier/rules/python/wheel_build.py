@@ -31,6 +31,8 @@ _PACKAGE = lazy_compile(
     r"|Preparing metadata \(pyproject\.toml\) for|Getting requirements to build wheel for) "
     r"(?P<package>[A-Za-z0-9][\w.-]*)"
 )
+# uv's own lines between its `Failed to build` and the quoted output.
+_UV_REPORT = ("cause:", "Caused by:", "├─▶", "╰─▶", "[stdout]", "[stderr]")
 _FAILED_FOR = lazy_compile(r"^\s*ERROR: Failed building wheel for (?P<package>\S+)")
 
 
@@ -44,9 +46,12 @@ class _WheelBuild:
         self.ctx = ctx
         self.signal = ctx.line.strip()
         self.log_line = ctx.line_no
-        self.package = m.group("package")
-        self.step = m.group("step")
-        self.quoted = False  # inside `╰─> [N lines of output]` ... `[end of output]`
+        self.package = m.group("package") or m.group("uv_package")
+        self.step = m.group("step") or "Building"
+        self.builder = "uv" if m.group("uv_package") else "pip"
+        # pip: inside `╰─> [N lines of output]` ... `[end of output]`; uv quotes
+        # the backend's [stdout] and [stderr], indented, right under its report
+        self.quoted = self.builder == "uv"
         self.ended = False
         self.errors: list[Hit] = []
         self.exception: Hit | None = None
@@ -71,6 +76,11 @@ class _WheelBuild:
         if text == "[end of output]":
             self.ended = True
             return True
+        if self.builder == "uv" and text and line[:1] not in (" ", "\t"):
+            if text.startswith(_UV_REPORT):
+                return True
+            self.ended = True
+            return text.startswith("hint: ")
         self._read(text, line_no)
         return True
 
@@ -121,7 +131,7 @@ class _WheelBuild:
         )
 
     def finish(self) -> Iterable[Hit]:
-        context = {"build_step": self.step, "builder": "pip"}
+        context = {"build_step": self.step, "builder": self.builder}
         if self.package:
             context["built_package"] = self.package
         if self.command_failed:
@@ -158,8 +168,9 @@ class _WheelBuild:
     tool="pip",
     pattern=r"^\s*× (?P<step>Building wheel|Preparing metadata|Getting requirements to build wheel"
     r"|Building editable|Running setup\.py install)(?: for (?P<package>[A-Za-z0-9][\w.-]*))?"
-    r"(?: \([\w.]+\))? did not run successfully\.\s*$",
-    triggers=("did not run successfully.",),
+    r"(?: \([\w.]+\))? did not run successfully\.\s*$"
+    r"|^(?:error:|×) Failed to build `(?P<uv_package>[A-Za-z0-9][\w.-]*)(?: @ [^`]+)?`\s*$",
+    triggers=("did not run successfully.", "Failed to build `"),
     url="https://pip.pypa.io/en/stable/topics/dependency-resolution/",
     priority=20,
 )
@@ -176,7 +187,10 @@ def wheel_build(m: re.Match[str], ctx: LineContext) -> _WheelBuild:
     `file(line): error Cnnnn: ...`, rustc's `error[Ennnn]` with its `-->`
     line (maturin, setuptools-rust). Each compiler error is the record (the
     wheel's failure is its consequence, not a record of its own), with
-    hint `built_package`; with none, a Python exception in the output (a build
+    hint `built_package`. uv's report is read the same way: `error: Failed
+    to build `pkg @ file:///...`` (or `× Failed to build`), its `cause:` /
+    `├─▶` lines, and the backend's `[stdout]` and `[stderr]` quoted,
+    indented, under it (hint `builder: uv`). With none, a Python exception in the output (a build
     requirement missing: `ModuleNotFoundError: No module named 'numpy'`,
     hint `module`) or pip's report itself is the one record.
 
