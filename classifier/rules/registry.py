@@ -81,6 +81,7 @@ FAMILIES: tuple[str, ...] = (
     "python_crash",
     "filecheck",
     "policy",
+    "harness",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 
