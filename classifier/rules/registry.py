@@ -82,6 +82,7 @@ FAMILIES: tuple[str, ...] = (
     "filecheck",
     "policy",
     "harness",
+    "trybuild",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 
