@@ -83,6 +83,7 @@ FAMILIES: tuple[str, ...] = (
     "policy",
     "harness",
     "trybuild",
+    "lint_crash",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 
