@@ -17,6 +17,11 @@ ECOSYSTEM = "Shell"
 _SHELLS = ("bash", "sh", "dash", "/bin/bash", "/bin/sh", "/usr/bin/bash", "/usr/bin/env")
 _INFRA = ("No such file or directory", "Permission denied", "No space left on device")
 _NOT_FOUND = lazy_compile(r"^(?P<name>[^\s:]+): (?:command )?not found$")
+# bash's report of a job a signal ended: `1234 Killed   python train.py`.
+_SIGNALLED = lazy_compile(
+    r"^(?P<pid>\d+ )?(?P<what>Killed|Segmentation fault|Aborted|Terminated|Bus error)"
+    r"(?: \(core dumped\))?(?:\s+(?P<command>.+))?$"
+)
 # A shell function's name (`format_cents`): snake_case, no path, no dash.
 _FUNCTION_NAME = lazy_compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
@@ -36,6 +41,13 @@ def _shell_hit(ctx: LineContext, file: str, line: int, message: str, tool: str) 
         return None  # `Error: line 5: ...` of some other tool, not a script's path
     hint: dict[str, Any] = {}
     category = FailureType.INFRA if any(text in message for text in _INFRA) else None
+    if (signalled := _SIGNALLED.match(message)) and signalled.group("what") == "Killed":
+        # SIGKILL from outside the program: on a CI runner, the kernel's OOM
+        # killer (exit 137) or the runner stopping the step
+        category = FailureType.INFRA
+        hint.update(kind="killed", transient=False, signal="SIGKILL", oom_suspected=True)
+        if signalled.group("command"):
+            hint["program"] = signalled.group("command").split()[0]
     if nf := _NOT_FOUND.match(message):
         hint["name"] = nf.group("name")
         if missing_tool(ctx, file, nf.group("name")):
@@ -78,7 +90,10 @@ def shell_bash(m: re.Match[str], ctx: LineContext) -> Hit | None:
     permanent, hint `kind: missing_tool`, `program`: `bash: line 1:
     protoc: command not found`, a CI runner's step script), except a
     snake_case name in a script of the project, a function it calls and
-    never defined (compile).  A missing file or a permission error is infra; a required environment
+    never defined (compile).  bash's `line 1: 1234 Killed   python
+    train.py` (a job SIGKILL ended, exit 137: on a CI runner the kernel's
+    OOM killer or the runner itself) is infra, permanent, hint `kind:
+    killed`, `oom_suspected`.  A missing file or a permission error is infra; a required environment
     variable is infra.env_not_set's.  `bash -c` errors (`bash: line 1:
     ...`) have no file to point at.  The error may follow other output on
     its line (`Total: lib/cart.sh: line 22: ...` after a `printf` without a
