@@ -72,7 +72,7 @@ def test_traceback_fed_byte_by_byte_gives_the_same_record(tmp_path):
         c.feed(data[i : i + 1])
     split = c.close()
     assert [r.to_json() for r in split] == [r.to_json() for r in whole]
-    assert _where(split) == [("compile", "app/client.py", 4, "python.traceback")]
+    assert _where(split) == [("infra", "app/client.py", 4, "python.traceback")]
 
 
 def test_traceback_split_across_the_engine_chunk_size(tmp_path):
@@ -194,7 +194,7 @@ def test_chained_exceptions_report_the_last_exception_with_its_own_frames(tmp_pa
     assert all(loc.file != "svc/store.py" for loc in rec.related)
 
 
-def test_keyboard_interrupt_is_not_a_failure(tmp_path):
+def test_keyboard_interrupt_is_an_interruption_from_outside_infra_transient(tmp_path):
     root = _project(tmp_path, "loop.py")
     text = f"""\
 Traceback (most recent call last):
@@ -202,7 +202,9 @@ Traceback (most recent call last):
     time.sleep(1)
 KeyboardInterrupt
 """
-    assert _classify(text, root) == []
+    [rec] = _classify(text, root)
+    assert (rec.failure_type, rec.source_file, rec.source_line) == ("infra", "loop.py", 3)
+    assert (rec.hint["kind"], rec.hint["transient"]) == ("interrupted", True)
 
 
 def test_missing_environment_variable_is_infra_with_the_variable(tmp_path):

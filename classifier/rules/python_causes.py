@@ -21,28 +21,6 @@ from .causes import Cause, address, env_reads, env_variable, infra_env, infra_ne
 from .python_traceback import SYNTAX_ERRORS, Raised
 
 IMPORT_ERRORS = frozenset({"ModuleNotFoundError", "ImportError"})
-# Exceptions that say the environment is wrong, not the code: infra.
-INFRA_ERRORS = frozenset(
-    {
-        "ConnectionError",
-        "ConnectionRefusedError",
-        "ConnectionResetError",
-        "ConnectionAbortedError",
-        "TimeoutError",
-        "socket.gaierror",
-        "socket.timeout",
-        "urllib.error.URLError",
-        "requests.exceptions.ConnectionError",
-        "requests.exceptions.Timeout",
-        "requests.exceptions.ConnectTimeout",
-        "requests.exceptions.ReadTimeout",
-        "httpx.ConnectError",
-        "httpx.ConnectTimeout",
-        "PermissionError",
-        "MemoryError",
-    }
-)
-_NO_SPACE = lazy_compile(r"\[Errno 28\]|No space left on device")
 
 _NO_MODULE = lazy_compile(r"No module named '(?P<module>[^']+)'")
 _CANNOT_IMPORT = lazy_compile(r"cannot import name '(?P<name>[^']+)' from '(?P<module>[^']+)'")
@@ -168,18 +146,15 @@ def name_hint(message: str) -> dict[str, Any]:
     return hint
 
 
-def exception_category(exc: str, message: str, code_line: str = "") -> FailureType:
-    """The category of an uncaught exception (see python_traceback)."""
-    short = exc.rsplit(".", 1)[-1]
-    if short in SYNTAX_ERRORS or short in IMPORT_ERRORS or short == "NameError":
-        return FailureType.COMPILE
-    if short == "AssertionError":
-        return FailureType.TEST
-    if exc in INFRA_ERRORS or short in INFRA_ERRORS or _NO_SPACE.search(message):
-        return FailureType.INFRA
-    if short == "KeyError" and ("environ" in code_line or "getenv" in code_line):
-        return FailureType.INFRA  # a missing environment variable
-    return FailureType.COMPILE
+# What stops the code from being built or imported: compile, wherever raised.
+BUILD_ERRORS = SYNTAX_ERRORS | IMPORT_ERRORS | {"NameError"}
+
+
+def is_env_key_error(exc: str, code_line: str) -> bool:
+    """A KeyError on os.environ / getenv: a missing environment variable."""
+    return exc.rsplit(".", 1)[-1] == "KeyError" and (
+        "environ" in code_line or "getenv" in code_line
+    )
 
 
 def exception_rule(exc: str) -> str:
@@ -215,8 +190,10 @@ def exception_hint(exc: str, message: str, ctx: LineContext | None = None) -> di
     return hint
 
 
-# Not failures of the code: the user stopped it, or it exited on purpose.
-NOT_FAILURES = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit"})
+# Not failures of the code: it exited on purpose.  (KeyboardInterrupt is
+# SIGINT from outside: a cancelled CI job, a wrapper's time limit; the
+# interpreter rule reports it as infra, transient.)
+NOT_FAILURES = frozenset({"SystemExit", "GeneratorExit"})
 
 # -- the cause of a failing test -------------------------------------------------
 # The exception types that say a connection failed (by their short name); any

@@ -21,10 +21,12 @@ from typing import Any
 from ..taxonomy import FailureType
 from .base import Hit, LineContext
 from .doctest_report import DOCTEST_AT, DoctestBlock
+from .git.ownership import REFUSED as GIT_REFUSED
 from .pytest_report import PytestBlock
 from .pytest_summary import COLLECT_PATTERN, SUMMARY, TITLE_PATTERN, SectionBlock, summary_hit
 from .pytest_usage import HEAD as USAGE_HEAD
 from .pytest_usage import PytestUsage
+from .python_crash import INTERRUPTED
 from .registry import rule
 from .unittest_report import UnittestBlock
 
@@ -230,6 +232,11 @@ def pytest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
 
         ============================ no tests ran in 0.01s =============================
 
+    After pytest.interrupted (SIGINT stopped the run) it is that
+    interruption's consequence and folded into its record.  After git refused the repository in the same output (git's "detected
+    dubious ownership"), the empty run is that refusal's consequence: it is
+    folded into git.dubious_ownership's infra record.
+
     Recipe: test; no location (hint `runner` "pytest").
 
     References: https://docs.pytest.org/en/stable/reference/exit-codes.html
@@ -243,6 +250,25 @@ def pytest_no_tests(m: re.Match[str], ctx: LineContext) -> Hit:
     hint: dict[str, Any] = {"runner": "pytest"}
     if deselected:
         hint["deselected"] = int(deselected)
+    if ctx.state.get(INTERRUPTED):
+        # the run was stopped from outside before any test finished
+        return Hit(
+            signal=ctx.line.strip(),
+            message=message,
+            category=FailureType.INFRA,
+            hint={"consequence": message},
+            key=("interrupted", "pytest"),
+        )
+    refused = ctx.state.get(GIT_REFUSED)
+    if refused is not None:
+        # git refused the repository above: the tests to run came from git
+        return Hit(
+            signal=ctx.line.strip(),
+            message=message,
+            category=FailureType.INFRA,
+            hint={"consequence": message},
+            key=("repo_ownership", refused),
+        )
     return Hit(
         signal=ctx.line.strip(),
         message=message,

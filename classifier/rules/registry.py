@@ -76,6 +76,14 @@ FAMILIES: tuple[str, ...] = (
     "sql",
     "spelling",
     "precommit",
+    # CI job logs' checks, harnesses and gates (issue 24)
+    "formatters",
+    "python_crash",
+    "filecheck",
+    "policy",
+    "harness",
+    "trybuild",
+    "lint_crash",
     "gnu",  # the generic GNU-format rules: last on every line
 )
 

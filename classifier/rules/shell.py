@@ -17,6 +17,21 @@ ECOSYSTEM = "Shell"
 _SHELLS = ("bash", "sh", "dash", "/bin/bash", "/bin/sh", "/usr/bin/bash", "/usr/bin/env")
 _INFRA = ("No such file or directory", "Permission denied", "No space left on device")
 _NOT_FOUND = lazy_compile(r"^(?P<name>[^\s:]+): (?:command )?not found$")
+# bash's report of a job a signal ended: `1234 Killed   python train.py`.
+_SIGNALLED = lazy_compile(
+    r"^(?P<pid>\d+ )?(?P<what>Killed|Segmentation fault|Aborted|Terminated|Bus error)"
+    r"(?: \(core dumped\))?(?:\s+(?P<command>.+))?$"
+)
+# A shell function's name (`format_cents`): snake_case, no path, no dash.
+_FUNCTION_NAME = lazy_compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+
+
+def missing_tool(ctx: LineContext, file: str, name: str) -> bool:
+    """Whether `name: command not found` says a program is missing on the
+    machine (infra) rather than a script calling a function it never
+    defined (compile): the latter only in a script of the project, for a
+    snake_case name."""
+    return not (ctx.exists(file) and _FUNCTION_NAME.match(name))
 
 
 def _shell_hit(ctx: LineContext, file: str, line: int, message: str, tool: str) -> Hit | None:
@@ -25,9 +40,19 @@ def _shell_hit(ctx: LineContext, file: str, line: int, message: str, tool: str) 
     if file not in _SHELLS and "/" not in file and "." not in file and not ctx.exists(file):
         return None  # `Error: line 5: ...` of some other tool, not a script's path
     hint: dict[str, Any] = {}
+    category = FailureType.INFRA if any(text in message for text in _INFRA) else None
+    if (signalled := _SIGNALLED.match(message)) and signalled.group("what") == "Killed":
+        # SIGKILL from outside the program: on a CI runner, the kernel's OOM
+        # killer (exit 137) or the runner stopping the step
+        category = FailureType.INFRA
+        hint.update(kind="killed", transient=False, signal="SIGKILL", oom_suspected=True)
+        if signalled.group("command"):
+            hint["program"] = signalled.group("command").split()[0]
     if nf := _NOT_FOUND.match(message):
         hint["name"] = nf.group("name")
-    category = FailureType.INFRA if any(text in message for text in _INFRA) else None
+        if missing_tool(ctx, file, nf.group("name")):
+            category = FailureType.INFRA
+            hint.update(kind="missing_tool", transient=False, program=nf.group("name"))
     if file in _SHELLS or (file.startswith(("bash", "sh")) and not ctx.exists(file)):
         file_: str | None = None  # `bash -c '...'`: no file to point at
     else:
@@ -61,7 +86,14 @@ def shell_bash(m: re.Match[str], ctx: LineContext) -> Hit | None:
     `lib/cart.sh: line 22: format_cents: command not found` (hint["name"])
     and the other errors bash reports at a script line (`bad
     substitution`, `ambiguous redirect`, `integer expression expected`).
-    A missing file or a permission error is infra; a required environment
+    A command not found is a program missing on the machine (infra,
+    permanent, hint `kind: missing_tool`, `program`: `bash: line 1:
+    protoc: command not found`, a CI runner's step script), except a
+    snake_case name in a script of the project, a function it calls and
+    never defined (compile).  bash's `line 1: 1234 Killed   python
+    train.py` (a job SIGKILL ended, exit 137: on a CI runner the kernel's
+    OOM killer or the runner itself) is infra, permanent, hint `kind:
+    killed`, `oom_suspected`.  A missing file or a permission error is infra; a required environment
     variable is infra.env_not_set's.  `bash -c` errors (`bash: line 1:
     ...`) have no file to point at.  The error may follow other output on
     its line (`Total: lib/cart.sh: line 22: ...` after a `printf` without a
@@ -71,8 +103,8 @@ def shell_bash(m: re.Match[str], ctx: LineContext) -> Hit | None:
         lib/cart.sh: line 15: syntax error near unexpected token `}'
         lib/cart.sh: line 15: `}'
 
-    Recipe: compile, escalated with the location (a missing command is
-    named, never installed from the message).
+    Recipe: compile, escalated with the location; infra for a missing
+    program (named, never installed from the message).
 
     References: https://www.gnu.org/software/bash/manual/bash.html#Invoking-Bash
     """
@@ -100,7 +132,8 @@ def shell_dash(m: re.Match[str], ctx: LineContext) -> Hit | None:
 
     What it detects: `lib/cart.sh: 7: Syntax error: "fi" unexpected
     (expecting "}")` (`sh -n`), `bin/checkout: 22: format_cents: not found`
-    (hint["name"]) and `cannot open ...`.  dash names the script it runs
+    (hint["name"]) and `cannot open ...`; `sh: 1: protoc: not found` is a
+    program missing on the machine (infra, as for shell.bash).  dash names the script it runs
     with the line of the sourced file where the error is: the location is
     as printed.
 
@@ -198,3 +231,45 @@ def shell_bats(m: re.Match[str], ctx: LineContext) -> Block:
     head = match_above(ctx, _BATS_NAME, 4, search=True)
     name = (head.group("tap") or head.group("pretty")) if head else None
     return _BatsFailure(m, ctx, name)
+
+
+@rule(
+    id="shell.timeout",
+    category=FailureType.INFRA,
+    tool="timeout",
+    pattern=r"^timeout: sending signal (?P<sig>\w+) to command [‘'`](?P<program>[^’']+)[’']$",
+    triggers=("timeout: sending signal ",),
+    url="https://www.gnu.org/software/coreutils/manual/html_node/timeout-invocation.html",
+    priority=10,
+)
+def shell_timeout(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A wrapper's own time limit: coreutils `timeout` stopping the command
+    it runs.
+
+    What it detects: `timeout: sending signal TERM to command 'X'`, what
+    `timeout --verbose DURATION X` prints when X outlives the limit (then
+    it exits 124). The command did not fail, it was stopped: infra,
+    transient (kind `timeout`, hint `program`, `signal`); a test the test
+    runner's own limit stopped is the test's failure instead
+    (pytest.timeout, go test's `panic: test timed out`).
+
+    Example output (`timeout --verbose 1 python -m pytest -q test_slow.py`,
+    GNU coreutils 9.1):
+        timeout: sending signal TERM to command ‘/venv/bin/python’
+
+    Recipe: infra, transient: retried once; a limit hit every time is a
+    human's to raise.
+
+    References: https://www.gnu.org/software/coreutils/manual/html_node/timeout-invocation.html
+    """
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"{m.group('program')} was stopped by its time limit (timeout sent {m.group('sig')})",
+        code="timeout",
+        hint={
+            "kind": "timeout",
+            "transient": True,
+            "program": m.group("program"),
+            "signal": m.group("sig"),
+        },
+    )

@@ -4,6 +4,6 @@ tool."""
 
 from __future__ import annotations
 
-from . import build, compiler, linker, runners, sanitizer
+from . import build, compiler, linker, msvc, runners, sanitizer
 
-__all__ = ["build", "compiler", "linker", "runners", "sanitizer"]
+__all__ = ["build", "compiler", "linker", "msvc", "runners", "sanitizer"]

@@ -11,6 +11,21 @@ from ...taxonomy import FailureType
 from ..base import FALLBACK, Block, Hit, LineContext
 from ..registry import rule
 
+_MAKE_EXEC = lazy_compile(
+    r"^\S*make(?:\[\d+\])?: (?P<program>[^\s:]+): (?:No such file or directory|[Cc]ommand not found)$"
+    r"|^(?:/bin/)?(?:ba)?sh: (?:line )?\d+: (?P<sh>[^\s:]+): (?:command )?not found$"
+)
+
+
+def _missing_program(ctx: LineContext) -> str | None:
+    """The program make could not run, from the lines just above its
+    `Error 127`."""
+    for prev in reversed(ctx.before(6)):
+        found = _MAKE_EXEC.match(prev.strip())
+        if found:
+            return found.group("program") or found.group("sh")
+    return None
+
 
 @rule(
     id="c.make",
@@ -65,6 +80,25 @@ def c_make(m: re.Match[str], ctx: LineContext) -> Hit:
         if target:
             hint["target"] = target.group("t")
         return Hit(signal=line, message=m.group("stop"), code="make-stop", hint=hint)
+    if m.group("what") == "Error 127":
+        # 127: the recipe's program was not found (make's own `make: protoc:
+        # No such file or directory`, a shell's `protoc: not found`)
+        program = _missing_program(ctx)
+        if program is not None:
+            return Hit(
+                signal=line,
+                message=f"make target {m.group('target')} failed: {program} is not installed",
+                file=m.group("file"),
+                line=int(m.group("line")) if m.group("line") else None,
+                category=FailureType.INFRA,
+                hint={
+                    "target": m.group("target"),
+                    "kind": "missing_tool",
+                    "transient": False,
+                    "program": program,
+                },
+                key=("missing_tool", program),
+            )
     return Hit(
         signal=line,
         message=f"make target {m.group('target')} failed: {m.group('what')}",

@@ -9,6 +9,6 @@ docs/precedence.md.
 
 from __future__ import annotations
 
-from . import branches, conflicts, push
+from . import branches, conflicts, ownership, push
 
-__all__ = ["branches", "conflicts", "push"]
+__all__ = ["branches", "conflicts", "ownership", "push"]

@@ -9,6 +9,6 @@ about its cause is rules/python_causes.py, both shared with `python_test.py`.
 
 from __future__ import annotations
 
-from . import checkers, interpreter, packaging
+from . import checkers, interpreter, packaging, wheel_build
 
-__all__ = ["checkers", "interpreter", "packaging"]
+__all__ = ["checkers", "interpreter", "packaging", "wheel_build"]

@@ -11,14 +11,16 @@ from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext, hit_from_match, match_above
 from ..python_causes import (
+    BUILD_ERRORS,
     NOT_FAILURES,
     cause_of,
-    exception_category,
     exception_hint,
     exception_rule,
     import_hint,
+    is_env_key_error,
     name_hint,
 )
+from ..python_meaning import runtime_meaning
 from ..python_traceback import FRAME, TRACEBACK_HEAD, Traceback
 from ..registry import rule
 
@@ -27,6 +29,7 @@ _EXCEPTIONS_DOCS = "https://docs.python.org/3/library/exceptions.html"
 
 _SORRY = lazy_compile(r"\((?P<file>[^()]+?), line (?P<line>\d+)\)\s*$")
 _COMPILING = lazy_compile(r"^\*\*\* Error compiling '(?P<file>.+)'\.\.\.$")
+_TRAILER_LINES = 40
 
 
 class _TracebackBlock:
@@ -37,9 +40,23 @@ class _TracebackBlock:
     def __init__(self, ctx: LineContext, start: int) -> None:
         self.tb = Traceback(ctx)
         self.start = start
+        # A message ending in ":" goes on, unindented, on the lines after
+        # the exception line (`RuntimeError: git merge failed:` and git's
+        # own lines): read for its meaning, and left to the other rules.
+        self.trailer: list[str] | None = None
 
-    def feed(self, line: str, line_no: int) -> bool:
-        return self.tb.feed(line, line_no)
+    def feed(self, line: str, line_no: int) -> bool | None:
+        if self.trailer is not None:
+            if not line.strip() or len(self.trailer) >= _TRAILER_LINES:
+                return False
+            self.trailer.append(line.strip())
+            return None
+        if self.tb.feed(line, line_no):
+            return True
+        if self.tb.complete and self.tb.message.endswith(":") and line.strip():
+            self.trailer = [line.strip()]
+            return None
+        return False
 
     def finish(self) -> Iterable[Hit]:
         tb = self.tb
@@ -47,17 +64,36 @@ class _TracebackBlock:
             return []
         where = tb.location()
         code_line = where.code if where else ""
-        category = exception_category(tb.exc, tb.message, code_line)
         hint = exception_hint(tb.exc, tb.message, tb.ctx)
-        if category is FailureType.INFRA and tb.exc.endswith("KeyError"):
+        short = tb.exc.rsplit(".", 1)[-1]
+        key: tuple[str, ...] | None = None
+        if short == "KeyboardInterrupt":
+            category = FailureType.INFRA  # SIGINT from outside: a cancel, a time limit
+            hint.update(kind="interrupted", transient=True)
+        elif is_env_key_error(tb.exc, code_line):
+            category = FailureType.INFRA
             hint["variable"] = tb.message.strip("'\"")
-        elif category is FailureType.COMPILE and tb.chain:
+        elif short in BUILD_ERRORS or short == "AssertionError":
+            category = FailureType.COMPILE if short in BUILD_ERRORS else FailureType.TEST
             # a ConfigError raised from a KeyError on os.environ, a client's
             # error over a refused connection: the chained cause decides
-            cause = cause_of(tb.exceptions())
+            cause = cause_of(tb.exceptions()) if tb.chain else None
             if cause is not None and cause.category is FailureType.INFRA:
                 category = cause.category
                 hint.update(cause.hint)
+        else:
+            # neither stops the code from being built nor is an assertion:
+            # what the exception (or one chained to it) names decides
+            cause = cause_of(tb.exceptions()) if tb.chain else None
+            messages = [raised.message for raised in tb.exceptions()]
+            if self.trailer:
+                messages[-1] = "\n".join([messages[-1], *self.trailer])
+            meaning = runtime_meaning(
+                tb.exc, messages, [(frame.file, frame.func) for frame in tb.frames]
+            )
+            category = cause.category if cause is not None else meaning.category
+            hint.update(cause.hint if cause is not None else meaning.hint)
+            key = meaning.key if cause is None else None
         return [
             Hit(
                 signal=tb.signal,
@@ -70,13 +106,14 @@ class _TracebackBlock:
                 hint=hint,
                 related=tb.related(where),
                 rule_id=exception_rule(tb.exc),
+                key=key,
             )
         ]
 
 
 @rule(
     id="python.traceback",
-    category=FailureType.COMPILE,
+    category=FailureType.INFRA,
     tool="python",
     pattern=r"^Traceback \(most recent call last\):\s*$",
     triggers=(TRACEBACK_HEAD,),
@@ -98,17 +135,25 @@ def python_traceback(m: re.Match[str], ctx: LineContext) -> _TracebackBlock:
     and NameError are reported under their own rules (python.syntax_error,
     python.import_error, python.name_error).
 
-    Category: a crash of a plain script (`python app.py`) is `compile`. The
-    taxonomy has no runtime-error category; `compile` is the one whose recipe
-    works from the error output to a fix in the source at the reported line
-    (Python's TypeError/AttributeError/KeyError are the errors a compiler
-    would have caught in a typed language, and the interpreter's "Did you
-    mean" suggestions go to the hint). `test` is kept for test runners: its
-    recipe re-runs a test id, which a script crash does not have. Two
-    exceptions to this: AssertionError is a `test` signal in the taxonomy;
-    exceptions that say the environment is wrong (connection refused,
-    timeouts, DNS, PermissionError, MemoryError, disk full, a KeyError on
-    `os.environ`) are `infra`.
+    Category, by what the exception means (python_meaning.py): compile
+    only for what stops the code from being built or imported (those are
+    reported under the rules named above); AssertionError, and any
+    exception raised through a test (a test runner's frames, a `test_*`
+    function in a test file), is `test`; out of memory (MemoryError,
+    torch's OutOfMemoryError, "CUDA out of memory") is infra, permanent;
+    a timeout (subprocess.TimeoutExpired, TimeoutError, socket.timeout) is
+    infra, transient; an OS error of the runner (no space left, permission
+    denied, a refused connection) or a KeyError on `os.environ` is infra; a
+    message that names a git merge conflict (a RuntimeError quoting git's
+    `CONFLICT (content): Merge conflict in x`, on the lines after a message
+    that ends in ":") is branch_divergence, one record with git.conflict's.
+    Any other exception of a plain script (a RuntimeError, a TypeError, a
+    KeyError) is infra with `kind: runtime`, permanent: the program crashed
+    while it ran; nothing says the code does not build, and a retry does
+    not help. The interpreter's "Did you mean" suggestion stays in the hint.
+    A KeyboardInterrupt is SIGINT from outside (a CI job cancelled, a
+    wrapper's time limit sending INT): infra, transient, `kind:
+    interrupted`; SystemExit is no failure.
 
     Example output (`python3 crash.py`, Python 3.11.7):
         Traceback (most recent call last):
@@ -119,8 +164,9 @@ def python_traceback(m: re.Match[str], ctx: LineContext) -> _TracebackBlock:
                    ~~~~^^^^^^^^^
         KeyError: 'items'
 
-    Recipe: compile (infra/test for the exceptions named above); hint:
-    `exception`, and the interpreter's `suggestion` when it printed one.
+    Recipe: infra (escalated with the exception and its place), test or
+    branch_divergence as above; hint: `exception`, `kind` and `transient`
+    for infra, and the interpreter's `suggestion` when it printed one.
 
     References: https://docs.python.org/3/tutorial/errors.html
     """

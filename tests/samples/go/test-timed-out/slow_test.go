@@ -1,0 +1,10 @@
+package slow
+
+import (
+	"testing"
+	"time"
+)
+
+func TestWaitsForever(t *testing.T) {
+	time.Sleep(10 * time.Second)
+}

@@ -1,0 +1,4 @@
+function formatInvoice(total) {
+  return { total, currency: "USD" };
+}
+module.exports = { formatInvoice };

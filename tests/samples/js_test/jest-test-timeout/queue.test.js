@@ -1,0 +1,3 @@
+test("waits for the queue to drain", async () => {
+  await new Promise(() => {});
+}, 1000);

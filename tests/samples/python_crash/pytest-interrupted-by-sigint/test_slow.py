@@ -1,0 +1,4 @@
+import time
+
+def test_slow_download():
+    time.sleep(20)

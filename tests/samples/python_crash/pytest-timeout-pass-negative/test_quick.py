@@ -1,0 +1,4 @@
+import time
+
+def test_quick():
+    time.sleep(0.1)
