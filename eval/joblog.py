@@ -4,7 +4,8 @@ runner would: the CI job-log cases of eval/cases/ci/ are made with it.
     python -m eval.joblog JOB.json OUT_DIR
 
 JOB.json: {"format": "github" | "gitlab", "job": "<job name>", "cwd": "<dir>",
-"steps": [...], "cancel_after_seconds": N (optional)}; a step is
+"steps": [...], "cancel_after_seconds": N or "shutdown_after_seconds": N
+(optional: the job cancelled, or the runner service stopped, N s in)}; a step is
 {"run": "<script>", "name": ..., "env": {...}, "timeout_minutes": M} or
 {"uses": "actions/checkout", "repository": "<owner/name>", "mirror":
 "<git dir>", "ref": "<branch or tag>"}.  Writes OUT_DIR/output.txt (the log,
@@ -41,6 +42,10 @@ GITHUB_RUNNER_VERSION = "2.336.0"  # actions/runner src/runnerversion at 258d6c8
 CHECKOUT_SHA = "f548e57e544e1ff5a4c46bf1e1b8685f8e4a348a"  # actions/checkout fetched here
 GITLAB_RUNNER_VERSION = "19.4.0 (d79f3e7b)"  # gitlab-runner VERSION at d79f3e7b
 
+RUNNER_SHUTDOWN = (
+    "The runner has received a shutdown signal. This can happen when the runner service is "
+    "stopped, or a manually started runner is canceled."
+)
 SIGINT_WAIT, SIGTERM_WAIT = 7.5, 2.5  # actions/runner src/Runner.Sdk/ProcessInvoker.cs
 
 
@@ -267,7 +272,7 @@ def run_github(job: dict[str, Any], steps: list[Step]) -> tuple[bytes, list[int 
             log.line(f"Download action repository '{s.uses}' (SHA:{CHECKOUT_SHA})")
     log.line(f"Complete job name: {name}")
     env = dict(os.environ, CI="true", GITHUB_ACTIONS="true", GITHUB_JOB=name)
-    cancel_at = job.get("cancel_after_seconds")
+    cancel_at = job.get("cancel_after_seconds", job.get("shutdown_after_seconds"))
     job_deadline = time.monotonic() + float(cancel_at) if cancel_at is not None else None
     codes: list[int | None] = []
     result = "succeeded"
@@ -292,6 +297,9 @@ def run_github(job: dict[str, Any], steps: list[Step]) -> tuple[bytes, list[int 
                     )
                     result = "failed"
                 else:
+                    if "shutdown_after_seconds" in job:
+                        # JobRunner.cs: the runner service stopped (ShutdownReason.UserCancelled)
+                        log.line(f"##[error]{RUNNER_SHUTDOWN}")
                     # StepsRunner.cs: ExecutionContext.Error(OperationCanceledException)
                     log.line("##[error]The operation was canceled.")
                     result = "cancelled"
