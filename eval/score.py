@@ -225,11 +225,15 @@ def _set_line(name: str, s: SetScore) -> str:
 def classes_table(report: Report) -> str:
     """Verdicts per class of issue 24 (the `issue_classes` of the cases)."""
     per = set_scores(report.results, key="class")
-    lines = ["| class | failed | found somewhere | named first |", "|---|---:|---:|---:|"]
+    lines = [
+        "| class | failed | found somewhere | named first | successful, no primary failure |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for k in sorted(per, key=int):
         s = per[k]
         lines.append(
-            f"| {k} | {s.failed} | {_frac(s.found, s.failed)} | {_frac(s.first, s.failed)} |"
+            f"| {k} | {s.failed} | {_frac(s.found, s.failed)} | {_frac(s.first, s.failed)} | "
+            f"{_frac(s.clean, s.negatives)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -331,6 +335,7 @@ def write_docs(report: Report) -> None:
     """The score table into README.md and docs/accuracy.md, the cases into the latter."""
     README.write_text(with_block(README.read_text(), "table", table(report)))
     text = with_block(ACCURACY.read_text(), "table", table(report))
+    text = with_block(text, "classes", classes_table(report))
     ACCURACY.write_text(with_block(text, "cases", cases_table(report)))
 
 

@@ -31,6 +31,7 @@ def test_the_tables_in_readme_and_docs_are_the_scorers_output():
     accuracy = score.ACCURACY.read_text()
     assert score.block_in(accuracy, "table") == table, "run: python -m eval.score --write"
     assert score.block_in(accuracy, "cases") == score.cases_table(report)
+    assert score.block_in(accuracy, "classes") == score.classes_table(report)
 
 
 def test_a_record_matches_a_label_of_its_category_and_is_located_by_file_and_line(tmp_path):
