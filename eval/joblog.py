@@ -4,7 +4,7 @@ runner would: the CI job-log cases of eval/cases/ci/ are made with it.
     python -m eval.joblog JOB.json OUT_DIR
 
 JOB.json: {"format": "github" | "gitlab", "job": "<job name>", "cwd": "<dir>",
-"steps": [...], "cancel_after_seconds": N or "shutdown_after_seconds": N
+"steps": [...], "image": "<image>" (GitLab: the docker executor's form), "cancel_after_seconds": N or "shutdown_after_seconds": N
 (optional: the job cancelled, or the runner service stopped, N s in)}; a step is
 {"run": "<script>", "name": ..., "env": {...}, "timeout_minutes": M} or
 {"uses": "actions/checkout", "repository": "<owner/name>", "mirror":
@@ -390,8 +390,13 @@ def run_gitlab(job: dict[str, Any], steps: list[Step]) -> tuple[bytes, list[int 
     host = socket.gethostname()
     log.raw(f"{CLEAR}Running with gitlab-runner {GITLAB_RUNNER_VERSION}\n{RESET}")
     log.raw(f"{CLEAR}  on ci-eval t3_Ab12C, system ID: s_0123456789ab\n{RESET}")
-    with log.section("prepare_executor", 'Preparing the "shell" executor'):
-        log.raw(f"{CLEAR}Using Shell (bash) executor...\n{RESET}")
+    image = job.get("image")
+    if image:  # the docker executor's form (the script is run here, not in the image)
+        with log.section("prepare_executor", 'Preparing the "docker" executor'):
+            log.raw(f"{CLEAR}Using Docker executor with image {image} ...\n{RESET}")
+    else:
+        with log.section("prepare_executor", 'Preparing the "shell" executor'):
+            log.raw(f"{CLEAR}Using Shell (bash) executor...\n{RESET}")
     with log.section("prepare_script", "Preparing environment"):
         log.raw(f"Running on {host}...\n")
     env = dict(os.environ, CI="true", GITLAB_CI="true")
@@ -416,7 +421,9 @@ def run_gitlab(job: dict[str, Any], steps: list[Step]) -> tuple[bytes, list[int 
                     failure = "canceled"
                 break
             if out.exit_code:
-                failure = f"exit code {out.exit_code}"
+                # executors/docker/steps.go: "exit code N"; executors/shell/shell.go: the
+                # exec.ExitError as it is, "exit status N"
+                failure = f"exit {'code' if image else 'status'} {out.exit_code}"
                 break
     with log.section(
         "cleanup_file_variables", "Cleaning up project directory and file based variables"
