@@ -25,6 +25,7 @@ class Label:
     category: str
     file: str | None = None
     line: int | None = None
+    primary: bool = False  # the labelled reason the job (or command) failed
 
 
 @dataclass
@@ -39,6 +40,22 @@ class Case:
     meta: dict[str, Any]
 
     @property
+    def case_set(self) -> str:
+        """The set the case belongs to: `ci` (whole CI job logs) or `commands`."""
+        return "ci" if self.id.split("/")[0] == "ci" else "commands"
+
+    @property
+    def job_log(self) -> bool:
+        """A whole job log, classified as pasted: no command, no exit status known."""
+        return self.meta.get("input") == "job-log"
+
+    @property
+    def primary_labels(self) -> list[Label]:
+        """The labels a right verdict names: those marked primary, else any label."""
+        marked = [lab for lab in self.labels if lab.primary]
+        return marked or list(self.labels)
+
+    @property
     def output(self) -> Path:
         found = sorted(p for p in self.dir.iterdir() if p.name.startswith("output."))
         if not found:
@@ -49,7 +66,7 @@ class Case:
 def load_case(d: Path, root: Path = CASES) -> Case:
     meta = json.loads((d / "case.json").read_text())
     labels = [
-        Label(str(lab["category"]), lab.get("file"), lab.get("line"))
+        Label(str(lab["category"]), lab.get("file"), lab.get("line"), bool(lab.get("primary")))
         for lab in meta.get("labels", [])
     ]
     for lab in labels:
@@ -91,5 +108,8 @@ def _skeleton(case: Case, into: Path) -> Path:
 def classify_case(case: Case) -> list[FailureRecord]:
     with tempfile.TemporaryDirectory(prefix="faultlens-eval-") as tmp:
         cwd = _skeleton(case, Path(tmp))
-        opts = Options(cwd=str(cwd), command=case.command, exit_code=case.exit_code)
+        if case.job_log:
+            opts = Options(cwd=str(cwd))
+        else:
+            opts = Options(cwd=str(cwd), command=case.command, exit_code=case.exit_code)
         return classify_path(case.output, opts)

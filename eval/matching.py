@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from faultlens.classifier.record import FailureRecord
+from faultlens.classifier.taxonomy import Severity
 
 from .corpus import Case, Label
 
@@ -27,6 +28,38 @@ class CaseResult:
     records: list[FailureRecord]
     matches: list[Match] = field(default_factory=list)
     false_positives: list[FailureRecord] = field(default_factory=list)
+    verdict: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The case's verdict: the record that says why it failed, against the labels.
+
+    `found`: a record of a primary label's category is there, anywhere;
+    `first`: the primary record is of a primary label's category (for a
+    successful run: there is no primary record)."""
+
+    primary: FailureRecord | None
+    found: bool
+    first: bool
+
+
+def primary_record(records: Sequence[FailureRecord]) -> FailureRecord | None:
+    """The record the classification names as the failure: the one marked
+    `primary`, where records carry the mark; else the first blocking record."""
+    if any(hasattr(r, "primary") for r in records):
+        return next((r for r in records if getattr(r, "primary", False)), None)
+    return next((r for r in records if r.severity is Severity.BLOCKING), None)
+
+
+def verdict(case: Case, records: Sequence[FailureRecord]) -> Verdict:
+    primary = primary_record(records)
+    if not case.labels:
+        return Verdict(primary, found=True, first=primary is None)
+    wanted = {lab.category for lab in case.primary_labels}
+    found = any(r.failure_type.value in wanted for r in records)
+    first = primary is not None and primary.failure_type.value in wanted
+    return Verdict(primary, found=found, first=first)
 
 
 def _places(r: FailureRecord) -> list[tuple[str | None, int | None]]:
@@ -52,7 +85,7 @@ def _located(r: FailureRecord, lab: Label) -> bool:
 def match(case: Case, records: Sequence[FailureRecord]) -> CaseResult:
     """Labels to records: each record takes up to `affected` labels of its
     category, the best-located first."""
-    result = CaseResult(case, list(records))
+    result = CaseResult(case, list(records), verdict=verdict(case, records))
     capacity = {id(r): max(1, r.affected) for r in records}
     used: set[int] = set()
     pending = list(case.labels)

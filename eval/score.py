@@ -48,6 +48,8 @@ class Score:
     fn: int = 0
     located: int = 0
     locatable: int = 0
+    verdicts: int = 0  # failed cases whose primary label is of this category
+    verdicts_right: int = 0  # ... whose primary record is of it
 
     def precision(self) -> float | None:
         return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
@@ -62,6 +64,48 @@ class Score:
     def location(self) -> float | None:
         return self.located / self.locatable if self.locatable else None
 
+    def verdict(self) -> float | None:
+        return self.verdicts_right / self.verdicts if self.verdicts else None
+
+
+@dataclass
+class SetScore:
+    """One case set's verdicts: failed cases whose labelled cause is found
+    somewhere and named first, successful cases with no primary failure."""
+
+    failed: int = 0
+    found: int = 0
+    first: int = 0
+    negatives: int = 0
+    clean: int = 0
+
+
+SET_NAMES = {"commands": "Command outputs", "ci": "CI job logs"}
+
+
+def set_scores(results: Iterable[CaseResult], key: str = "set") -> dict[str, SetScore]:
+    """Verdicts per case set (`key` "set") or per issue class (`key` "class")."""
+    out: dict[str, SetScore] = {}
+    for res in results:
+        v = res.verdict
+        if v is None:
+            continue
+        keys = (
+            [res.case.case_set]
+            if key == "set"
+            else [str(c) for c in res.case.meta.get("issue_classes", [])]
+        )
+        for k in keys:
+            s = out.setdefault(k, SetScore())
+            if res.case.labels:
+                s.failed += 1
+                s.found += int(v.found)
+                s.first += int(v.first)
+            else:
+                s.negatives += 1
+                s.clean += int(v.first)
+    return out
+
 
 @dataclass
 class Report:
@@ -71,6 +115,7 @@ class Report:
     negatives: int
     clean_negatives: int
     ecosystems: dict[str, int]
+    sets: dict[str, SetScore]
 
 
 def score(results: Iterable[CaseResult]) -> Report:
@@ -91,9 +136,23 @@ def score(results: Iterable[CaseResult]) -> Report:
                 s.located += int(m.located)
         for r in res.false_positives:
             by_cat[r.failure_type.value].fp += 1
+        if res.case.labels and res.verdict is not None:
+            s = by_cat[res.case.primary_labels[0].category]
+            s.verdicts += 1
+            s.verdicts_right += int(res.verdict.first)
     total = Score()
     for s in by_cat.values():
-        for f in ("labels", "records", "tp", "fp", "fn", "located", "locatable"):
+        for f in (
+            "labels",
+            "records",
+            "tp",
+            "fp",
+            "fn",
+            "located",
+            "locatable",
+            "verdicts",
+            "verdicts_right",
+        ):
             setattr(total, f, getattr(total, f) + getattr(s, f))
     negatives = [res for res in results if not res.case.labels]
     ecosystems: dict[str, int] = {}
@@ -106,6 +165,7 @@ def score(results: Iterable[CaseResult]) -> Report:
         negatives=len(negatives),
         clean_negatives=sum(1 for res in negatives if not res.records),
         ecosystems=dict(sorted(ecosystems.items())),
+        sets=dict(sorted(set_scores(results).items(), key=lambda kv: kv[0] != "commands")),
     )
 
 
@@ -120,17 +180,24 @@ def table(report: Report) -> str:
         f"{n} cases from real projects in {len(report.ecosystems)} ecosystems, "
         f"{report.negatives} of them successful runs (negatives).",
         "",
-        "| category | labels | records | matched | precision | recall | F1 | location |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| category | labels | records | matched | precision | recall | F1 | location | verdict |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     rows = [*report.by_category.items(), ("all", report.total)]
     for name, s in rows:
         label = f"**{name}**" if name == "all" else name
         lines.append(
             f"| {label} | {s.labels} | {s.records} | {s.tp} | {_pct(s.precision())} | "
-            f"{_pct(s.recall())} | {_pct(s.f1())} | {_pct(s.location())} |"
+            f"{_pct(s.recall())} | {_pct(s.f1())} | {_pct(s.location())} | "
+            f"{_pct(s.verdict())} |"
         )
     lines += [
+        "",
+        "Verdict: of the failed cases whose labelled cause (the label marked primary) is "
+        "of the category, those whose primary record (the one marked `primary`; the first "
+        "blocking record where records carry no mark) is of it.",
+        "",
+        *(_set_line(name, s) for name, s in report.sets.items()),
         "",
         f"Clean negatives: {report.clean_negatives} of {report.negatives} successful runs "
         "gave no record.",
@@ -142,15 +209,52 @@ def table(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _frac(n: int, of: int) -> str:
+    return f"{n} of {of} ({_pct(n / of if of else None)})"
+
+
+def _set_line(name: str, s: SetScore) -> str:
+    return (
+        f"* {SET_NAMES.get(name, name)}: {s.failed} failed, {s.negatives} successful; "
+        f"the labelled cause found somewhere in {_frac(s.found, s.failed)}, "
+        f"named first in {_frac(s.first, s.failed)}; successful with no primary failure: "
+        f"{_frac(s.clean, s.negatives)}."
+    )
+
+
+def classes_table(report: Report) -> str:
+    """Verdicts per class of issue 24 (the `issue_classes` of the cases)."""
+    per = set_scores(report.results, key="class")
+    lines = [
+        "| class | failed | found somewhere | named first | successful, no primary failure |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for k in sorted(per, key=int):
+        s = per[k]
+        lines.append(
+            f"| {k} | {s.failed} | {_frac(s.found, s.failed)} | {_frac(s.first, s.failed)} | "
+            f"{_frac(s.clean, s.negatives)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def case_lines(report: Report) -> str:
     out = []
     for res in report.results:
         missed = [m.label for m in res.matches if m.record is None]
         misplaced = [m.label for m in res.matches if m.record is not None and not m.located]
         status = "ok" if not missed and not res.false_positives and not misplaced else "MISS"
+        v = res.verdict
+        if v is not None and not v.first:
+            status = "MISS"
         out.append(
             f"{status:4}  {res.case.id}: {len(res.case.labels)} labels, {len(res.records)} records"
         )
+        if v is not None and not v.first:
+            p = v.primary
+            named = "nothing" if p is None else f"{p.failure_type.value} ({p.rule}: {p.message})"
+            want = "no failure" if not res.case.labels else res.case.primary_labels[0].category
+            out.append(f"      verdict  {named[:160]}; labelled {want}")
         out += [f"      missed   {m.category} {m.file}:{m.line}" for m in missed]
         out += [f"      located  {m.category} {m.file}:{m.line} elsewhere" for m in misplaced]
         out += [
@@ -177,6 +281,7 @@ def _as_json(report: Report) -> dict[str, Any]:
             "recall": s.recall(),
             "f1": s.f1(),
             "location": s.location(),
+            "verdict": s.verdict(),
         }
 
     return {
@@ -186,6 +291,7 @@ def _as_json(report: Report) -> dict[str, Any]:
         "clean_negatives": report.clean_negatives,
         "by_category": {c: one(s) for c, s in report.by_category.items()},
         "all": one(report.total),
+        "sets": {k: vars(v) for k, v in report.sets.items()},
     }
 
 
@@ -229,6 +335,7 @@ def write_docs(report: Report) -> None:
     """The score table into README.md and docs/accuracy.md, the cases into the latter."""
     README.write_text(with_block(README.read_text(), "table", table(report)))
     text = with_block(ACCURACY.read_text(), "table", table(report))
+    text = with_block(text, "classes", classes_table(report))
     ACCURACY.write_text(with_block(text, "cases", cases_table(report)))
 
 
@@ -236,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m eval.score", description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", action="store_true", help="also print one line per case")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    p.add_argument(
+        "--classes", action="store_true", help="also print the verdicts per issue-24 class"
+    )
     p.add_argument("--root", type=Path, default=CASES, help="the corpus (default: eval/cases)")
     p.add_argument(
         "--write", action="store_true", help="put the table into README.md and docs/accuracy.md"
@@ -249,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(table(report))
+    if args.classes:
+        sys.stdout.write("\n" + classes_table(report))
     if args.cases:
         sys.stdout.write("\n" + case_lines(report))
     return 0

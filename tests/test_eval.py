@@ -31,6 +31,7 @@ def test_the_tables_in_readme_and_docs_are_the_scorers_output():
     accuracy = score.ACCURACY.read_text()
     assert score.block_in(accuracy, "table") == table, "run: python -m eval.score --write"
     assert score.block_in(accuracy, "cases") == score.cases_table(report)
+    assert score.block_in(accuracy, "classes") == score.classes_table(report)
 
 
 def test_a_record_matches_a_label_of_its_category_and_is_located_by_file_and_line(tmp_path):
@@ -64,3 +65,68 @@ def test_the_scorer_runs_as_one_command(capsys):
     assert score.main([]) == 0
     out = capsys.readouterr().out
     assert "| **all** |" in out and "Clean negatives:" in out
+
+
+def _ci_case(root: Path, name: str, output: bytes, labels: list[dict[str, object]]) -> None:
+    case_dir = root / "ci" / name
+    case_dir.mkdir(parents=True)
+    (case_dir / "output.txt").write_bytes(output)
+    meta = {
+        "ecosystem": "Go",
+        "input": "job-log",
+        "project": "a test of the scorer",
+        "how": "a sample inside a job log",
+        "command": "go vet ./...",
+        "exit_code": None,
+        "labels": labels,
+        "files": ["main.go"],
+    }
+    (case_dir / "case.json").write_text(json.dumps(meta))
+
+
+def test_the_verdict_is_right_when_the_primary_record_has_the_primary_labels_category(tmp_path):
+    failed = (
+        b"2026-01-01T00:00:00.0000000Z ##[group]Run go vet ./...\n"
+        b"2026-01-01T00:00:00.0000000Z ##[endgroup]\n"
+        b"2026-01-01T00:00:00.1000000Z ./main.go:3:2: undefined: fmt\n"
+        b"2026-01-01T00:00:00.2000000Z ##[error]Process completed with exit code 1.\n"
+    )
+    _ci_case(
+        tmp_path,
+        "compile",
+        failed,
+        [{"category": "compile", "file": "main.go", "line": 3, "primary": True}],
+    )
+    _ci_case(
+        tmp_path,
+        "wrong",
+        failed,
+        [{"category": "test", "file": None, "line": None, "primary": True}],
+    )
+    _ci_case(tmp_path, "negative", b"2026-01-01T00:00:00.0000000Z ok\n", [])
+    report = score.run(tmp_path)
+    verdicts = {res.case.id: res.verdict for res in report.results}
+    assert verdicts["ci/compile"].first and verdicts["ci/compile"].found
+    assert not verdicts["ci/wrong"].first and not verdicts["ci/wrong"].found
+    assert verdicts["ci/negative"].first
+    ci = report.sets["ci"]
+    assert (ci.failed, ci.found, ci.first, ci.negatives, ci.clean) == (2, 1, 1, 1, 1)
+    assert report.by_category["compile"].verdict() == 1.0
+    assert "CI job logs: 2 failed, 1 successful" in score.table(report)
+
+
+def test_a_job_log_is_written_as_the_runner_writes_it(tmp_path):
+    from eval import joblog
+
+    job = {"format": "github", "job": "build", "cwd": str(tmp_path)}
+    steps = [joblog.Step(run="echo hello\nexit 3")]
+    data, codes, result = joblog.run_github(job, steps)
+    lines = data.decode().splitlines()
+    assert codes == [3] and result == "failed"
+    stamped = [line.split(" ", 1) for line in lines]
+    assert all(len(s) == 2 and s[0].endswith("Z") and len(s[0]) == 28 for s in stamped)
+    text = [s[1] for s in stamped]
+    assert "##[group]Run echo hello" in text and "##[endgroup]" in text
+    assert "shell: /usr/bin/bash -e {0}" in text or "shell: /bin/bash -e {0}" in text
+    assert text.index("hello") < text.index("##[error]Process completed with exit code 3.")
+    assert text[-1] == "Cleaning up orphan processes"
