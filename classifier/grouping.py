@@ -40,6 +40,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from .fingerprint import fingerprint, normalise_message
+from .mcpconfig import fold_server_crashes
 from .record import FailureRecord, Location
 from .taxonomy import FailureType
 
@@ -207,6 +208,7 @@ def _cause_id(r: FailureRecord) -> str:
 def group(records: list[FailureRecord]) -> list[FailureRecord]:
     """The records with the failing tests of one cause folded into one
     record per cause (see the module docstring); order kept."""
+    records = fold_server_crashes(records)
     groups: dict[tuple[Hashable, ...], _Group] = {}
     order: list[FailureRecord | _Group] = []
     loose: list[tuple[tuple[Hashable, ...], FailureRecord]] = []  # same cause, no test

@@ -24,6 +24,8 @@ def _sdk(line: str) -> str | None:
 _CONTEXT = (
     # Anthropic: "prompt is too long: 208000 tokens > 200000 maximum"
     lazy_compile(rf"prompt is too long: {NUM} tokens > {NUM} maximum"),
+    # Claude Code: "Prompt is too long · the request is ~208113 tokens (limit 200000)"
+    lazy_compile(rf"Prompt is too long · the request is ~{NUM} tokens \(limit {NUM}\)"),
     # OpenAI: "maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens"
     lazy_compile(
         rf"maximum context length is {NUM} tokens\. However, (?:your messages resulted in|you requested) {NUM} tokens"
@@ -33,7 +35,7 @@ _CONTEXT = (
         rf"input token count \({NUM}\) exceeds the maximum number of tokens allowed \({NUM}\)"
     ),
 )
-_LIMIT_FIRST = (False, True, False)  # which patterns name the limit first
+_LIMIT_FIRST = (False, False, True, False)  # which patterns name the limit first
 
 
 _NEGATED = lazy_compile(r"\b(?:no|not|never|without|0)\s+(?:\w+\s+)?$", re.IGNORECASE)
@@ -59,12 +61,13 @@ def _token_hint(line: str) -> dict[str, Any]:
     category=FailureType.PROMPT_DELIVERY,
     tool="llm-api",
     pattern=(
-        r"prompt is too long|maximum context length is|input token count \(|context_length_exceeded"
+        r"[Pp]rompt is too long|maximum context length is|input token count \(|context_length_exceeded"
         r"|\b[Cc]ontext (?:is )?too long|context window (?:exceeded|is full)|[Tt]oken limit exceeded"
         r"|too many (?:input )?tokens"
     ),
     triggers=(
         "prompt is too long",
+        "Prompt is too long",
         "maximum context length is",
         "input token count (",
         "context_length_exceeded",

@@ -6,7 +6,7 @@ import re
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext, lines_above, match_above
+from ..base import Block, Hit, LineContext, lines_above, match_above
 from ..registry import rule
 from .common import LOOK_BACK, PRIORITY, stage
 
@@ -165,8 +165,70 @@ def host(m: re.Match[str], ctx: LineContext) -> Hit | None:
         message = (groups.get("message") or line).strip()
         if not _FAILED.search(message) and not groups.get("ms"):
             return None
-        hint: dict[str, object] = {"server": groups["server"].strip(), "stage": stage(line)}
+        server = groups["server"].strip()
+        hint: dict[str, object] = {"server": server, "stage": stage(line)}
         if groups.get("ms"):
             hint["timeout_ms"] = int(groups["ms"])
-        return Hit(signal=line.strip(), message=line.strip(), hint=hint)
+        # Claude Code's debug log tells one failure twice ([DEBUG] "Connection
+        # failed after 7ms: X", then [ERROR] "Connection failed: X"): one a server
+        return Hit(signal=line.strip(), message=line.strip(), hint=hint, key=("mcp.host", server))
     return None
+
+
+_STREAM_FAILED = lazy_compile(r'\{"name":"(?P<server>[^"]+)","status":"failed"\}')
+
+
+@rule(
+    id="mcp.claude_init",
+    category=FailureType.MCP_STARTUP,
+    tool="claude-code",
+    pattern=r'"mcp_servers":\[.*?\{"name":"[^"]+","status":"failed"\}',
+    triggers=('","status":"failed"}',),
+    url="https://code.claude.com/docs/en/headless",
+    priority=PRIORITY,
+)
+def claude_init(m: re.Match[str], ctx: LineContext) -> Block:
+    """Claude Code's headless `system`/`init` event listing an MCP server
+    that failed to start.
+
+    What it detects: the `"mcp_servers":[{"name":"notes","status":"failed"}, ...]`
+    list of the first event of `claude -p --output-format stream-json
+    --verbose` (and of the SDK's init message): one record for each server
+    whose status is `failed` (a `connected` or `pending` one is not a
+    failure).
+
+    Example output (`claude -p "list my notes" --mcp-config mcp.json --output-format stream-json --verbose`, Claude Code 2.1.197):
+        {"type":"system","subtype":"init",...,"mcp_servers":[{"name":"notes","status":"failed"},{"name":"tickets","status":"failed"}],...}
+
+    Recipe: mcp_startup: restart each failed server once from its entry in
+    the MCP config; then skip it with a warning on that entry.
+
+    References: https://code.claude.com/docs/en/headless, https://code.claude.com/docs/en/mcp
+    """
+    servers = [s.group("server") for s in _STREAM_FAILED.finditer(ctx.line)]
+    hits = [
+        Hit(
+            signal=f'MCP server "{name}" failed to start (Claude Code init: status "failed")',
+            hint={"server": name, "stage": "start"},
+            log_line=ctx.line_no,
+            key=("mcp.host", name),
+        )
+        for name in servers
+    ]
+    return _Ready(hits)
+
+
+class _Ready:
+    """A block whose hits are all known from its first line (one record a
+    server named in one event)."""
+
+    max_lines = 1
+
+    def __init__(self, hits: list[Hit]) -> None:
+        self.hits = hits
+
+    def feed(self, line: str, line_no: int) -> bool:
+        return False
+
+    def finish(self) -> list[Hit]:
+        return self.hits
