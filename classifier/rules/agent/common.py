@@ -28,6 +28,17 @@ def provider_of(line: str) -> str | None:
     return None
 
 
+def event_signal(line: str, start: int) -> str:
+    """The signal of a match at `start`: the line, or for a JSON event line
+    (an agent's stream-json) the string the match is in, up to its quote."""
+    text = line.strip(" ⎿\t")
+    if not text.startswith("{"):
+        return text
+    end = line.find('"', start)
+    begin = line.rfind('"', 0, start) + 1
+    return line[begin : end if end > 0 else len(line)].strip()[:500]
+
+
 _DUMP_LINE = lazy_compile(r"^\s+(?:at |\w+: |[\]}])|^\}\s*$")
 
 

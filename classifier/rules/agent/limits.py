@@ -11,7 +11,7 @@ from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
-from .common import NUM, PRIORITY, parse_int, provider_of
+from .common import NUM, PRIORITY, event_signal, parse_int, provider_of
 
 BUDGET_RATIO = 0.8  # the recipe retries with this share of the limit
 
@@ -111,10 +111,13 @@ def context_too_long(m: re.Match[str], ctx: LineContext) -> Hit | None:
     sdk = _sdk(line)
     if sdk:
         hint["exception"] = sdk
+    # the same overflow told again (a stream-json message, then its result) is one
+    key = ("agent.context", hint["tokens"], hint["limit"]) if "limit" in hint else None
     return Hit(
-        signal=line.strip(" ⎿\t"),
+        signal=event_signal(line, m.start()),
         code="context_length_exceeded",
         hint=hint,
+        key=key,
     )
 
 
