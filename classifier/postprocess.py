@@ -91,6 +91,7 @@ def finalize(classifier: Classifier) -> None:
     precommit_rules.drop_explained(classifier._records)  # before the generic records go
     drop_generic(classifier)
     apply_warning_policy(classifier)
+    drop_retried(classifier)  # transient errors a successful run got past (retried.py)
     attach_cargo_targets(classifier.records)
     drop_redundant_fallbacks(classifier)
     records = classifier.records
@@ -125,6 +126,15 @@ def _place_and_fold(classifier: Classifier, records: list[FailureRecord]) -> lis
     return grouping.group(
         precedence.apply(dependency_errors.fold(records, cwd, classifier.repeats))
     )
+
+
+def drop_retried(classifier: Classifier) -> None:
+    from . import retried
+
+    exit_code = classifier.options.exit_code
+    classifier._records = {
+        k: r for k, r in classifier._records.items() if not retried.retried_to_success(r, exit_code)
+    }
 
 
 def attach_cargo_targets(records: list[FailureRecord]) -> None:

@@ -103,12 +103,12 @@ def test_the_command_decides_the_category(command, expected):
 
 def test_an_unknown_command_whose_output_is_a_failing_test_report_is_test(run):
     out = "running 3 cases\ncase login ... FAILED\n1 failed, 2 passed\n"
-    status, records = run(out, "./tools/frobnicate", 1)
+    _status, records = run(out, "./tools/frobnicate", 1)
     assert [(r["failure_type"], r["rule"]) for r in records] == [("test", "fallback")]
 
 
 def test_an_unknown_linter_exiting_1_is_compile_not_infra(run):
-    status, records = run("3 problems in 2 files\n", "acme-lint src", 1)
+    _status, records = run("3 problems in 2 files\n", "acme-lint src", 1)
     assert [(r["failure_type"], r["rule"]) for r in records] == [("compile", "fallback")]
 
 
@@ -223,3 +223,14 @@ def test_the_unclaimed_line_buffer_is_bounded():
     assert len(c.unclaimed) == UNCLAIMED_LINES
     (r,) = c.close()
     assert r.rule == "fallback"
+
+
+def test_transient_errors_of_a_run_that_succeeded_are_no_failure(run):
+    out = "curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server\nok\n"
+    assert run(out, "./wait-for-it.sh", 0) == (0, [])
+
+
+def test_transient_errors_of_a_run_that_failed_stay(run):
+    out = "curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server\n"
+    _status, records = run(out, "./wait-for-it.sh", 7)
+    assert [(r["failure_type"], r["hint"]["transient"]) for r in records] == [("infra", True)]
