@@ -1,177 +1,36 @@
 """Nothing unexplained: the record for a failed command that no rule matched.
 
 When a command exits non-zero and no rule recognised its output, faultlens
-still reports one failure, classified from the command that ran (a test
-runner → test, a compiler or bundler → compile, git → branch_divergence, an
-agent CLI → prompt_delivery, anything else → infra), with the most
-error-like lines of the output as its signal, rule ``fallback`` and a low
-confidence.  An authentication or network failure is infra whatever the
-command was ("Permission denied (publickey)" on a `git push`).
+still reports one failure, classified by what the command is: a test runner
+→ test; a compiler, bundler, linter, formatter or type checker → compile; a
+security scanner → trust_gate; git → branch_divergence; an agent CLI →
+prompt_delivery; a package manager, network, container or deploy tool →
+infra.  A command known to none of those is read by its name (`check-*`,
+`*-lint` → compile, `*test*` → test, `*audit*` → trust_gate, `deploy*` →
+infra), else by its output (a failing assertion → test), else it is the
+project's own command failing on its own terms → compile: never infra by
+default.  The most error-like lines of the output are the signal, rule
+``fallback``, a low confidence.  An authentication or network failure is
+infra whatever the command was ("Permission denied (publickey)" on a `git
+push`).
 
-Pure functions: the engine hands over the lines it kept.
+Pure functions: the engine hands over the lines it kept.  What a command
+is: command_kinds.py (re-exported here for the modules that ask).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .command_kinds import argv_of, command_category, command_kind, command_tool, output_category
 from .lazyre import lazy_compile
 from .redact import shown_command
 from .taxonomy import FailureType
 
 CONFIDENCE = 0.3
 MAX_LINES = 3
-
-_TEST_TOOLS = frozenset(
-    {
-        "pytest",
-        "py.test",
-        "jest",
-        "vitest",
-        "mocha",
-        "ava",
-        "tap",
-        "karma",
-        "playwright",
-        "cypress",
-        "ctest",
-        "rspec",
-        "phpunit",
-        "tox",
-        "nox",
-        "nextest",
-        "gotestsum",
-        "unittest",
-        "nose2",
-        "ward",
-    }
-)
-_COMPILE_TOOLS = frozenset(
-    {
-        "tsc",
-        "esbuild",
-        "vite",
-        "webpack",
-        "rollup",
-        "parcel",
-        "turbo",
-        "swc",
-        "babel",
-        "gcc",
-        "g++",
-        "cc",
-        "c++",
-        "clang",
-        "clang++",
-        "make",
-        "cmake",
-        "ninja",
-        "meson",
-        "bazel",
-        "rustc",
-        "javac",
-        "kotlinc",
-        "scalac",
-        "swiftc",
-        "zig",
-        "mypy",
-        "pyright",
-        "ruff",
-        "flake8",
-        "pylint",
-        "eslint",
-        "tslint",
-        "biome",
-        "py_compile",
-        "compileall",
-        "msbuild",
-        # linters and format checkers (their rules: docs/rules.md)
-        "shellcheck",
-        "hadolint",
-        "yamllint",
-        "actionlint",
-        "markdownlint",
-        "markdownlint-cli2",
-        "stylelint",
-        "prettier",
-        "standard",
-        "black",
-        "isort",
-        "pydocstyle",
-        "golangci-lint",
-        "staticcheck",
-        "go-staticcheck",
-        "sqlfluff",
-        "codespell",
-    }
-)
-_AGENT_TOOLS = frozenset(
-    {
-        "claude",
-        "codex",
-        "aider",
-        "gemini",
-        "cursor-agent",
-        "copilot",
-        "goose",
-        "amp",
-        "opencode",
-        "llm",
-        "openai",
-        "anthropic",
-        "cline",
-    }
-)
-# Subcommands of multi-purpose tools: (tool, subcommand) → category.
-_SUBCOMMANDS: dict[str, dict[str, FailureType]] = {
-    "cargo": {
-        "test": FailureType.TEST,
-        "nextest": FailureType.TEST,
-        "build": FailureType.COMPILE,
-        "check": FailureType.COMPILE,
-        "clippy": FailureType.COMPILE,
-        "run": FailureType.COMPILE,
-    },
-    "go": {
-        "test": FailureType.TEST,
-        "build": FailureType.COMPILE,
-        "vet": FailureType.COMPILE,
-        "run": FailureType.COMPILE,
-        "install": FailureType.COMPILE,
-    },
-    "dotnet": {"test": FailureType.TEST, "build": FailureType.COMPILE},
-    "mvn": {
-        "test": FailureType.TEST,
-        "verify": FailureType.TEST,
-        "compile": FailureType.COMPILE,
-        "package": FailureType.COMPILE,
-        "install": FailureType.COMPILE,
-    },
-    "gradle": {
-        "test": FailureType.TEST,
-        "check": FailureType.TEST,
-        "build": FailureType.COMPILE,
-        "assemble": FailureType.COMPILE,
-        "compileJava": FailureType.COMPILE,
-    },
-    "bun": {"test": FailureType.TEST, "build": FailureType.COMPILE},
-    "deno": {"test": FailureType.TEST, "check": FailureType.COMPILE},
-    "swift": {"test": FailureType.TEST, "build": FailureType.COMPILE},
-}
-_SUBCOMMANDS["./mvnw"] = _SUBCOMMANDS["mvnw"] = _SUBCOMMANDS["mvn"]
-_SUBCOMMANDS["./gradlew"] = _SUBCOMMANDS["gradlew"] = _SUBCOMMANDS["gradle"]
-# Wrappers whose first real argument is the command that matters.
-_WRAPPERS = frozenset(
-    {"sudo", "env", "time", "nice", "timeout", "xvfb-run", "stdbuf", "command", "exec", "nohup"}
-)
-_RUNNERS = {"npx": 1, "pnpx": 1, "bunx": 1, "uvx": 1, "pipx": 2}  # tool after n words
-_PKG_RUN = frozenset({"npm", "pnpm", "yarn", "bun"})
-_PY_RUN = {("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("hatch", "run"), ("pipenv", "run")}
-_PYTHON = lazy_compile(r"^python(?:\d(?:\.\d+)?)?$")
 
 # Failures that are infra whatever command printed them.
 _INFRA_LINE = lazy_compile(
@@ -202,102 +61,6 @@ class Fallback:
     log_line: int | None
     lines: tuple[str, ...]
     command: str
-
-
-def argv_of(command: Sequence[str] | str | None) -> list[str]:
-    """The command as an argv list (a string is split like a shell would,
-    never run)."""
-    if command is None:
-        return []
-    if isinstance(command, str):
-        try:
-            return shlex.split(command)
-        except ValueError:
-            return command.split()
-    return [str(a) for a in command]
-
-
-def _script_category(name: str) -> FailureType:
-    low = name.lower()
-    if "test" in low or "spec" in low or low in {"e2e", "check"}:
-        return FailureType.TEST
-    if any(
-        w in low for w in ("build", "compile", "typecheck", "type-check", "tsc", "lint", "bundle")
-    ):
-        return FailureType.COMPILE
-    return FailureType.INFRA
-
-
-def _unwrap(argv: list[str]) -> list[str]:
-    """The argv from the program that does the work: past `VAR=value`
-    words, wrappers (sudo, env, timeout...), runners (npx, uvx, `uv run`)
-    and `python -m`."""
-    while argv:
-        word = argv[0]
-        name = os.path.basename(word)
-        rest = argv[1:]
-        if "=" in word and not word.startswith("-") and name == word:  # VAR=value
-            argv = rest
-        elif name in _WRAPPERS:
-            argv = [a for a in rest if not a.startswith("-")] if name != "timeout" else rest[1:]
-        elif name in _RUNNERS:
-            argv = [a for a in rest if not a.startswith("-")][_RUNNERS[name] - 1 :]
-        elif (rest and (name, rest[0]) in _PY_RUN) or (
-            _PYTHON.match(name) and len(rest) >= 2 and rest[0] == "-m"
-        ):
-            argv = rest[1:]  # `uv run X`, `python -m X`
-        else:
-            return argv
-    return argv
-
-
-def command_tool(command: Sequence[str] | str | None) -> str | None:
-    """The program a command runs, past wrappers and runners (`npx eslint`
-    → eslint, `python -m flake8` → flake8), or None."""
-    argv = _unwrap(argv_of(command))
-    return os.path.basename(argv[0]) if argv else None
-
-
-def command_category(command: Sequence[str] | str | None) -> FailureType:
-    """The category a failed run of `command` most likely belongs to."""
-    argv = _unwrap(argv_of(command))
-    while argv:
-        word = argv[0]
-        name = os.path.basename(word)
-        rest = argv[1:]
-        if _PYTHON.match(name):
-            return FailureType.INFRA
-        if name in _PKG_RUN:
-            words = [a for a in rest if not a.startswith("-")]
-            if not words:
-                return FailureType.INFRA
-            if words[0] in {"run", "run-script"} and len(words) > 1:
-                return _script_category(words[1])
-            if words[0] in {"test", "t", "tst"}:
-                return FailureType.TEST
-            if words[0] in {"exec", "dlx", "x"} and len(words) > 1:
-                argv = _unwrap(words[1:])
-                continue
-            return _script_category(words[0])
-        if name in _TEST_TOOLS:
-            return FailureType.TEST
-        if name in _COMPILE_TOOLS:
-            if name == "make" and any(w in {"test", "check"} for w in rest):
-                return FailureType.TEST
-            if name == "vite" and rest[:1] == ["test"]:
-                return FailureType.TEST
-            return FailureType.COMPILE
-        if name in _SUBCOMMANDS:
-            words = [a for a in rest if not a.startswith("-")]
-            return _SUBCOMMANDS[name].get(words[0] if words else "", FailureType.COMPILE)
-        if name in {"git", "gh", "hub", "glab"}:
-            return FailureType.BRANCH_DIVERGENCE
-        if name in _AGENT_TOOLS:
-            return FailureType.PROMPT_DELIVERY
-        if name == "node" and "--test" in rest:
-            return FailureType.TEST
-        return FailureType.INFRA
-    return FailureType.INFRA
 
 
 def score(line: str) -> int:
@@ -340,7 +103,8 @@ def build(
     argv = argv_of(command)
     shown = shown_command(argv) if argv else "the command"
     lines = pick_lines(candidates)
-    category = command_category(argv)
+    kind = command_kind(argv) if argv else FailureType.INFRA
+    category = kind or output_category(t for _, t in lines) or FailureType.COMPILE
     if any(_INFRA_LINE.search(text) for _, text in lines):
         category = FailureType.INFRA
     head = f"{shown} exited with status {exit_code}"
@@ -359,3 +123,17 @@ def build(
         lines=tuple(t.strip() for _, t in lines),
         command=shown,
     )
+
+
+__all__ = [
+    "CONFIDENCE",
+    "Fallback",
+    "argv_of",
+    "build",
+    "command_category",
+    "command_kind",
+    "command_tool",
+    "output_category",
+    "pick_lines",
+    "score",
+]

@@ -40,6 +40,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from .fingerprint import fingerprint, normalise_message
+from .mcpconfig import fold_server_crashes
 from .record import FailureRecord, Location
 from .taxonomy import FailureType
 
@@ -207,6 +208,7 @@ def _cause_id(r: FailureRecord) -> str:
 def group(records: list[FailureRecord]) -> list[FailureRecord]:
     """The records with the failing tests of one cause folded into one
     record per cause (see the module docstring); order kept."""
+    records = _one_secret_a_place(_one_divergence(fold_server_crashes(records)))
     groups: dict[tuple[Hashable, ...], _Group] = {}
     order: list[FailureRecord | _Group] = []
     loose: list[tuple[tuple[Hashable, ...], FailureRecord]] = []  # same cause, no test
@@ -246,6 +248,67 @@ def group(records: list[FailureRecord]) -> list[FailureRecord]:
                 _list_tests(item, tests, [])
             out.append(item)
     _cause_ids(out)
+    return out
+
+
+def _branches(r: FailureRecord) -> tuple[str, str]:
+    b, u = r.hint.get("branch"), r.hint.get("upstream")
+    return (b if isinstance(b, str) else "", u if isinstance(u, str) else "")
+
+
+def _same_ref(a: str, b: str) -> bool:
+    """Two names of one ref, or one not said (`origin/main` and `main`)."""
+    return not a or not b or a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _one_divergence(records: list[FailureRecord]) -> list[FailureRecord]:
+    """A branch that diverged from its upstream, told by `git status` and
+    again by the `git pull` that refused (or by a pull and its push): one
+    record, the first, unless the two name different branches.  A conflict
+    is in a file and stays one record a file."""
+    first: FailureRecord | None = None
+    out: list[FailureRecord] = []
+    for r in records:
+        if r.failure_type is not FailureType.BRANCH_DIVERGENCE or r.source_file:
+            out.append(r)
+            continue
+        if first is None:
+            first = r
+            out.append(r)
+            continue
+        mine, theirs = _branches(first), _branches(r)
+        if all(_same_ref(a, b) for a, b in zip(mine, theirs, strict=True)):
+            _absorb(first, r, "the same divergence, told again")
+        else:
+            out.append(r)
+    return out
+
+
+def _one_secret_a_place(records: list[FailureRecord]) -> list[FailureRecord]:
+    """One secret matched by several of a scanner's detectors (detect-secrets'
+    AWS key, high-entropy string and secret keyword, all on one line) is one
+    record for the line, its types listed in hint["secret_types"]."""
+    seen: dict[tuple[str, str, int, str], FailureRecord] = {}
+    out: list[FailureRecord] = []
+    for r in records:
+        kind = r.hint.get("secret_type")
+        if r.failure_type is not FailureType.TRUST_GATE or not isinstance(kind, str):
+            out.append(r)
+            continue
+        if not r.source_file or not r.source_line:
+            out.append(r)
+            continue
+        key = (r.rule or "", r.source_file, r.source_line, str(r.hint.get("scanner", "")))
+        head = seen.get(key)
+        if head is None:
+            seen[key] = r
+            r.hint["secret_types"] = [kind]
+            out.append(r)
+            continue
+        types = head.hint["secret_types"]
+        if isinstance(types, list) and kind not in types:
+            types.append(kind)
+        _absorb(head, r, "the same secret, matched by another detector", hint=False)
     return out
 
 

@@ -269,3 +269,66 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
             hint["server_command"] = redact_argv([entry.command, *entry.args])
         if entry.url:
             hint["url"] = redact(entry.url)
+
+
+def _server_scripts(rec: FailureRecord) -> set[str]:
+    """The file arguments of the command that started a record's server
+    (hint["server_command"], set by place_records), posix, no `./`."""
+    argv = rec.hint.get("server_command")
+    if not isinstance(argv, list):
+        return set()
+    out = set()
+    for word in argv[1:]:
+        if isinstance(word, str) and "." in PurePosixPath(word).name and not word.startswith("-"):
+            out.add(str(PurePosixPath(word.replace("\\", "/"))))
+    return out
+
+
+def _is_script(file: str, scripts: set[str]) -> bool:
+    path = file.replace("\\", "/")
+    return any(path == s or path.endswith("/" + s) for s in scripts)
+
+
+def fold_server_crashes(records: list[FailureRecord]) -> list[FailureRecord]:
+    """One record an MCP server: the mcp_startup records naming the same
+    server (a host that reports a failure twice, the SDK and the host both)
+    are one, and the error the server itself printed before it died (a
+    Python traceback or a Node stack in its own script, relayed as the
+    server's stderr) is that record's cause, kept as its first related
+    location, not a compile or infra failure of its own."""
+    by_server: dict[str, FailureRecord] = {}
+    for r in records:
+        server = r.hint.get("server")
+        if r.failure_type == "mcp_startup" and isinstance(server, str) and server:
+            by_server.setdefault(server, r)
+    if not by_server:
+        return records
+    from .record import Location
+
+    scripts = {name: _server_scripts(r) for name, r in by_server.items()}
+    out: list[FailureRecord] = []
+    for r in records:
+        server = r.hint.get("server")
+        head = by_server.get(server) if isinstance(server, str) else None
+        if head is not None and head is not r and r.failure_type == "mcp_startup":
+            _note(head, r, "the same server's failure, reported again")
+            continue
+        if r.failure_type != "mcp_startup" and r.source_file and "runner" not in r.hint:
+            owner = next(
+                (n for n, s in scripts.items() if s and _is_script(r.source_file, s)), None
+            )
+            if owner is not None:
+                head = by_server[owner]
+                crash = Location(file=r.source_file, line=r.source_line, message=r.signal[:300])
+                head.related.insert(0, crash)
+                head.hint.setdefault("crash", r.signal[:500])
+                _note(head, r, "the server's own error before it exited")
+                continue
+        out.append(r)
+    return out
+
+
+def _note(head: FailureRecord, other: FailureRecord, why: str) -> None:
+    seen = head.hint.setdefault("also_seen_as", [])
+    if isinstance(seen, list) and len(seen) < 20:
+        seen.append({"failure_type": other.failure_type.value, "rule": other.rule, "why": why})

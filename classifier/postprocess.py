@@ -98,6 +98,7 @@ def finalize(classifier: Classifier) -> None:
     precommit_rules.drop_explained(classifier._records)  # before the generic records go
     drop_generic(classifier)
     apply_warning_policy(classifier)
+    drop_retried(classifier)  # transient errors a successful run got past (retried.py)
     attach_cargo_targets(classifier.records)
     drop_redundant_fallbacks(classifier)
     layout = classifier.job_layout()
@@ -164,6 +165,14 @@ def mark_primary(
     if ordered[0] is not items[0][1]:
         key_of = {id(r): k for k, r in items}
         classifier._records = {key_of[id(r)]: r for r in ordered}
+
+def drop_retried(classifier: Classifier) -> None:
+    from . import retried
+
+    exit_code = classifier.options.exit_code
+    classifier._records = {
+        k: r for k, r in classifier._records.items() if not retried.retried_to_success(r, exit_code)
+    }
 
 
 def attach_cargo_targets(records: list[FailureRecord]) -> None:

@@ -10,6 +10,7 @@
 #   scripts/install-tools.sh debian     # only the Debian packages (needs root)
 #   scripts/install-tools.sh security   # the security scanners (not in "all": no test needs them)
 #   scripts/install-tools.sh llm        # the LLM SDKs behind tests/samples/agent (not in "all")
+#   scripts/install-tools.sh agents     # the agent CLIs behind tests/samples/{agent,mcp,plugin}/claude-code-*, gemini-cli-* (not in "all")
 #   scripts/install-tools.sh ecosystems # the toolchains behind tests/samples/{ruby,php,csharp,...} (not in "all")
 #   scripts/install-tools.sh lint       # the CI linters behind the linter samples (not in "all")
 #   scripts/install-tools.sh watch      # the watchers the watch-mode tests run (part of "test")
@@ -124,6 +125,16 @@ ecosystem_tools() {
   "$root/tools/zig/bin/pip" install -q ziglang==0.17.1
 }
 
+# The coding-agent CLIs, run headless against scripts/llm_standin.py by
+# scripts/capture-agent.sh (tools/agents/node_modules/.bin).  Capture only.
+agent_tools() {
+  mkdir -p "$root/tools/agents"
+  cd "$root/tools/agents"
+  [ -f package.json ] || echo '{"name":"faultlens-agent-clis","private":true}' >package.json
+  npm install --no-audit --no-fund --loglevel=error @anthropic-ai/claude-code@2.1.197 \
+    @google/gemini-cli@0.61.0 @openai/codex@0.171.0
+}
+
 # What the real_tool tests run: the compile and test recipes are verified by
 # re-running tsc, go, g++, cargo, mocha and vitest; the plugin recipe by re-running eslint.  Everything else is for capturing samples.
 test_tools() {
@@ -217,6 +228,7 @@ case $what in
   debian) debian_tools ;;
   security) security_tools ;;
   llm) llm_tools ;;
+  agents) agent_tools ;;
   ecosystems) ecosystem_tools ;;
   lint) lint_tools ;;
   watch) watch_tools ;;

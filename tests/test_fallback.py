@@ -15,12 +15,13 @@ from faultlens.classifier.taxonomy import FailureType
 from faultlens.cli.main import main
 
 SAMPLES = Path(__file__).parent / "samples"
-T, C, B, P, INF = (
+T, C, B, P, INF, TG = (
     FailureType.TEST,
     FailureType.COMPILE,
     FailureType.BRANCH_DIVERGENCE,
     FailureType.PROMPT_DELIVERY,
     FailureType.INFRA,
+    FailureType.TRUST_GATE,
 )
 
 
@@ -65,10 +66,50 @@ T, C, B, P, INF = (
         ("./deploy.sh", INF),
         ("python scripts/migrate.py", INF),
         ("", INF),
+        # linters, formatters and type checkers: compile
+        ("bundle exec rubocop", C),
+        ("vendor/bin/phpstan analyse src", C),
+        ("npx tslint -p .", C),
+        ("remark --frail docs", C),
+        ("misspell -error .", C),
+        ("puppet-lint manifests", C),
+        ("buf lint", C),
+        ("cargo fmt --check", C),
+        # security scanners: trust_gate
+        ("bandit -r src", TG),
+        ("npm audit --audit-level=high", TG),
+        ("pip-audit", TG),
+        ("cargo audit", TG),
+        ("detect-secrets-hook --baseline .secrets.baseline", TG),
+        ("brakeman -q", TG),
+        # package managers and network tools: infra
+        ("pip install -r requirements.txt", INF),
+        ("npm ci", INF),
+        ("bundle install", INF),
+        ("curl -fsS https://example.test/health", INF),
+        ("docker compose up --wait", INF),
+        ("go mod download", INF),
+        # a command known to none of those: its name, else compile (never infra by default)
+        ("./scripts/check-release.sh", C),
+        ("tools/run_tests.sh", T),
+        ("./scripts/security-scan", TG),
+        ("./tools/frobnicate", C),
+        ("python -c 'import app'", C),
     ],
 )
 def test_the_command_decides_the_category(command, expected):
     assert fallback.command_category(command) == expected
+
+
+def test_an_unknown_command_whose_output_is_a_failing_test_report_is_test(run):
+    out = "running 3 cases\ncase login ... FAILED\n1 failed, 2 passed\n"
+    _status, records = run(out, "./tools/frobnicate", 1)
+    assert [(r["failure_type"], r["rule"]) for r in records] == [("test", "fallback")]
+
+
+def test_an_unknown_linter_exiting_1_is_compile_not_infra(run):
+    _status, records = run("3 problems in 2 files\n", "acme-lint src", 1)
+    assert [(r["failure_type"], r["rule"]) for r in records] == [("compile", "fallback")]
 
 
 def test_an_argv_list_is_classified_like_the_string():
@@ -182,3 +223,14 @@ def test_the_unclaimed_line_buffer_is_bounded():
     assert len(c.unclaimed) == UNCLAIMED_LINES
     (r,) = c.close()
     assert r.rule == "fallback"
+
+
+def test_transient_errors_of_a_run_that_succeeded_are_no_failure(run):
+    out = "curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server\nok\n"
+    assert run(out, "./wait-for-it.sh", 0) == (0, [])
+
+
+def test_transient_errors_of_a_run_that_failed_stay(run):
+    out = "curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server\n"
+    _status, records = run(out, "./wait-for-it.sh", 7)
+    assert [(r["failure_type"], r["hint"]["transient"]) for r in records] == [("infra", True)]

@@ -35,6 +35,7 @@ FAMILIES: tuple[str, ...] = (
     "mcp",
     "plugin",
     "infra",
+    "linters",
     "agent",
     "coordinator",
     "workflow",

@@ -21,6 +21,6 @@ line is superseded).
 
 from __future__ import annotations
 
-from . import api, dispatch, limits
+from . import api, dispatch, limits, requests
 
-__all__ = ["api", "dispatch", "limits"]
+__all__ = ["api", "dispatch", "limits", "requests"]

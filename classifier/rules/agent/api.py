@@ -12,7 +12,7 @@ from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
-from .common import PRIORITY, provider_of
+from .common import PRIORITY, NodeErrorDump, provider_of
 
 _SDK_EXC = lazy_compile(
     r"\b(?P<sdk>anthropic|openai)\.(?P<exc>RateLimitError|OverloadedError|InternalServerError"
@@ -21,12 +21,17 @@ _SDK_EXC = lazy_compile(
 _GENAI_EXC = lazy_compile(
     r"\bgoogle\.genai\.errors\.(?P<exc>ClientError|ServerError): (?P<status>\d{3}) (?P<state>[A-Z_]+)"
 )
+# Gemini CLI (its bundled @google/genai): `_ApiError: {"error":{"code":429,...,"status":"RESOURCE_EXHAUSTED"}}`
+_GENAI_JS = lazy_compile(
+    r'ApiError: \{"error":\{"code":(?P<status>\d{3}),.*?"status":"(?P<state>[A-Z_]+)"'
+)
 _BODY_TYPE = lazy_compile(
     r"['\"](?:type|code)['\"]:\s*['\"](?P<type>rate_limit_error|overloaded_error|api_error|rate_limit_exceeded"
     r"|insufficient_quota|server_error|timeout_error)['\"]"
 )
 _HOST_API_ERROR = lazy_compile(
-    r"API Error:? \(?(?P<status>429|5\d\d)\b|API Error: (?P<msg>Request timed out|Connection error)"
+    r"API Error:? \(?(?P<status>429|5\d\d)\b|API Error: Request rejected \((?P<rejected>429|5\d\d)\)"
+    r"|API Error: (?P<msg>Request timed out|Connection error|Unable to connect to API)"
 )
 _RETRY_IN = lazy_compile(r"(?:try again in|Retrying in) (?P<s>[\d.]+) ?s(?:econds?)?\b")
 _PERMANENT_TYPES = frozenset({"insufficient_quota"})
@@ -43,13 +48,17 @@ _TRANSIENT_STATES = frozenset(
         r"\b(?:anthropic|openai)\.(?:RateLimitError|OverloadedError|InternalServerError|ServiceUnavailableError"
         r"|APITimeoutError|APIConnectionError|DeadlineExceededError)\b"
         r"|\bgoogle\.genai\.errors\.(?:ClientError|ServerError): (?:429|5\d\d) "
-        r"|API Error:? \(?(?:429|5\d\d)\b|API Error: (?:Request timed out|Connection error)"
+        r'|ApiError: \{"error":\{"code":(?:429|5\d\d),|\b(?:Retryable|Terminal)QuotaError: '
+        r"|API Error:? \(?(?:429|5\d\d)\b|API Error: Request rejected \((?:429|5\d\d)\)"
+        r"|API Error: (?:Request timed out|Connection error|Unable to connect to API)"
         r"|['\"](?:type|code)['\"]:\s*['\"](?:rate_limit_error|overloaded_error|rate_limit_exceeded|insufficient_quota)['\"]"
     ),
     triggers=(
         "anthropic.",
         "openai.",
         "google.genai.errors.",
+        'ApiError: {"error":{"code":',
+        "QuotaError: ",
         "API Error",
         "rate_limit_error",
         "overloaded_error",
@@ -59,7 +68,7 @@ _TRANSIENT_STATES = frozenset(
     url="https://docs.anthropic.com/en/api/rate-limits",
     priority=PRIORITY,
 )
-def api_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
+def api_error(m: re.Match[str], ctx: LineContext) -> Hit | NodeErrorDump | None:
     """The LLM API refused or dropped the request: rate limit, overload,
     server error, timeout, connection error.
 
@@ -85,22 +94,23 @@ def api_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
     hint: dict[str, Any] = {"kind": "api", "transient": True}
     status: int | None = None
     exc = _SDK_EXC.search(line)
-    genai = _GENAI_EXC.search(line)
+    genai = _GENAI_EXC.search(line) or _GENAI_JS.search(line)
     body = _BODY_TYPE.search(line)
     host = _HOST_API_ERROR.search(line)
     if genai:
         status = int(genai.group("status"))
         if status != 429 and status < 500 and genai.group("state") not in _TRANSIENT_STATES:
             return None
-        hint["exception"] = f"google.genai.errors.{genai.group('exc')}"
+        exc_name = genai.groupdict().get("exc")
+        hint["exception"] = f"google.genai.errors.{exc_name}" if exc_name else "ApiError"
         hint["state"] = genai.group("state")
     elif exc:
         hint["exception"] = f"{exc.group('sdk')}.{exc.group('exc')}"
     code = re.search(r"Error code: (\d{3})", line)
     if code:
         status = int(code.group(1))
-    elif host and host.group("status"):
-        status = int(host.group("status"))
+    elif host and (host.group("status") or host.group("rejected")):
+        status = int(host.group("status") or host.group("rejected"))
     if body:
         hint["error_type"] = body.group("type")
         if body.group("type") in _PERMANENT_TYPES:
@@ -109,9 +119,14 @@ def api_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
         "timeout"
         if re.search(r"Timeout|timed out", line)
         else "connection"
-        if "Connection" in line
+        if "Connection" in line or "Unable to connect" in line
         else "api"
     )
+    quota = re.search(r"\b(Retryable|Terminal)QuotaError: ", line)
+    if quota:  # Gemini CLI's own errors for a 429 it retried / gave up on
+        status = 429
+        hint["exception"] = f"{quota.group(1)}QuotaError"
+        hint["transient"] = quota.group(1) == "Retryable"
     if status == 429 or (body and "rate_limit" in body.group("type")):
         kind = "rate_limit"
     elif status == 529 or (body and body.group("type") == "overloaded_error"):
@@ -127,4 +142,10 @@ def api_error(m: re.Match[str], ctx: LineContext) -> Hit | None:
     provider = provider_of(line)
     if provider:
         hint["provider"] = provider
-    return Hit(signal=line.strip(" ⎿\t"), code=kind, hint=hint)
+    # a CLI that retries tells the same refusal once an attempt: one failure
+    hit = Hit(
+        signal=line.strip(" ⎿\t"), code=kind, hint=hint, key=("agent.api_error", kind, status)
+    )
+    if (genai is not None and "ApiError: {" in line) or quota:
+        return NodeErrorDump(hit, ctx.line_no)  # its stack and `{ status: 429 }` follow
+    return hit

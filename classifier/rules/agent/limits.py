@@ -11,7 +11,7 @@ from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import Hit, LineContext
 from ..registry import rule
-from .common import NUM, PRIORITY, parse_int, provider_of
+from .common import NUM, PRIORITY, event_signal, parse_int, provider_of
 
 BUDGET_RATIO = 0.8  # the recipe retries with this share of the limit
 
@@ -24,6 +24,8 @@ def _sdk(line: str) -> str | None:
 _CONTEXT = (
     # Anthropic: "prompt is too long: 208000 tokens > 200000 maximum"
     lazy_compile(rf"prompt is too long: {NUM} tokens > {NUM} maximum"),
+    # Claude Code: "Prompt is too long · the request is ~208113 tokens (limit 200000)"
+    lazy_compile(rf"Prompt is too long · the request is ~{NUM} tokens \(limit {NUM}\)"),
     # OpenAI: "maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens"
     lazy_compile(
         rf"maximum context length is {NUM} tokens\. However, (?:your messages resulted in|you requested) {NUM} tokens"
@@ -33,7 +35,7 @@ _CONTEXT = (
         rf"input token count \({NUM}\) exceeds the maximum number of tokens allowed \({NUM}\)"
     ),
 )
-_LIMIT_FIRST = (False, True, False)  # which patterns name the limit first
+_LIMIT_FIRST = (False, False, True, False)  # which patterns name the limit first
 
 
 _NEGATED = lazy_compile(r"\b(?:no|not|never|without|0)\s+(?:\w+\s+)?$", re.IGNORECASE)
@@ -59,12 +61,13 @@ def _token_hint(line: str) -> dict[str, Any]:
     category=FailureType.PROMPT_DELIVERY,
     tool="llm-api",
     pattern=(
-        r"prompt is too long|maximum context length is|input token count \(|context_length_exceeded"
+        r"[Pp]rompt is too long|maximum context length is|input token count \(|context_length_exceeded"
         r"|\b[Cc]ontext (?:is )?too long|context window (?:exceeded|is full)|[Tt]oken limit exceeded"
         r"|too many (?:input )?tokens"
     ),
     triggers=(
         "prompt is too long",
+        "Prompt is too long",
         "maximum context length is",
         "input token count (",
         "context_length_exceeded",
@@ -108,10 +111,13 @@ def context_too_long(m: re.Match[str], ctx: LineContext) -> Hit | None:
     sdk = _sdk(line)
     if sdk:
         hint["exception"] = sdk
+    # the same overflow told again (a stream-json message, then its result) is one
+    key = ("agent.context", hint["tokens"], hint["limit"]) if "limit" in hint else None
     return Hit(
-        signal=line.strip(" ⎿\t"),
+        signal=event_signal(line, m.start()),
         code="context_length_exceeded",
         hint=hint,
+        key=key,
     )
 
 

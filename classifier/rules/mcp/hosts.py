@@ -6,7 +6,7 @@ import re
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext, lines_above, match_above
+from ..base import Block, Hit, LineContext, lines_above, match_above
 from ..registry import rule
 from .common import LOOK_BACK, PRIORITY, stage
 
@@ -121,6 +121,15 @@ _CLAUDE_PATTERNS = (
     lazy_compile(r"\[MCP\] (?:[Ss]erver )?[\"']?(?P<server>[\w@./-]+?)[\"']?:? (?P<message>.+)$"),
 )
 _FAILED = lazy_compile(r"fail|error|timed out|closed|exited|crash|refused|disconnect", re.I)
+_STDERR_TRACE = lazy_compile(r"^Server stderr: (?:Traceback \(most recent call last\)|\S+:\d+$)")
+# The lines of a relayed traceback or stack: indented frames and code, the
+# exception line, a chained traceback's header.
+_TRACE_LINE = lazy_compile(
+    r"^(?:\s+\S|Traceback \(|During handling|The above exception|[\w.]*(?:Error|Exception|Exit)\b)"
+)
+_PY_FRAME = lazy_compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_JS_FRAME = lazy_compile(r"^\s+at (?:.*? \()?(?P<file>[^\s()]+?):(?P<line>\d+):\d+\)?\s*$")
+_LIBRARY_PATH = ("site-packages", "node_modules", "<frozen", "node:", "/lib/python")
 
 
 @rule(
@@ -137,7 +146,7 @@ _FAILED = lazy_compile(r"fail|error|timed out|closed|exited|crash|refused|discon
     url="https://code.claude.com/docs/en/mcp",
     priority=PRIORITY,
 )
-def host(m: re.Match[str], ctx: LineContext) -> Hit | None:
+def host(m: re.Match[str], ctx: LineContext) -> Hit | _ServerStderr | None:
     """An MCP host (Claude Code and hosts in its style) naming a server that
     failed to start or connect.
 
@@ -147,6 +156,11 @@ def host(m: re.Match[str], ctx: LineContext) -> Hit | None:
     failed ...`, `[MCP] Server "NAME": Connection failed ...`, `Failed to
     reconnect to NAME.`.  A line naming a server
     without a failure word ("MCP server "x": connected") is not a failure.
+    The server's own crash relayed by the host (`MCP server "NAME" Server
+    stderr: Traceback ...` and the traceback's lines) is read as that
+    server's failure: its last frame in the project is a related location
+    and its exception the signal, never a compile failure of its own.  All
+    a server's lines are one record.
 
     Example output (`claude mcp list`; documented format):
         tickets: node servers/tickets.js - ✗ Failed to connect
@@ -163,10 +177,114 @@ def host(m: re.Match[str], ctx: LineContext) -> Hit | None:
             continue
         groups = found.groupdict()
         message = (groups.get("message") or line).strip()
+        if groups.get("message") and _STDERR_TRACE.search(message):
+            return _ServerStderr(groups["server"].strip(), ctx.line_no)  # its own crash follows
         if not _FAILED.search(message) and not groups.get("ms"):
             return None
-        hint: dict[str, object] = {"server": groups["server"].strip(), "stage": stage(line)}
+        server = groups["server"].strip()
+        hint: dict[str, object] = {"server": server, "stage": stage(line)}
         if groups.get("ms"):
             hint["timeout_ms"] = int(groups["ms"])
-        return Hit(signal=line.strip(), message=line.strip(), hint=hint)
+        # Claude Code's debug log tells one failure twice ([DEBUG] "Connection
+        # failed after 7ms: X", then [ERROR] "Connection failed: X"): one a server
+        return Hit(signal=line.strip(), message=line.strip(), hint=hint, key=("mcp.host", server))
     return None
+
+
+_STREAM_FAILED = lazy_compile(r'\{"name":"(?P<server>[^"]+)","status":"failed"\}')
+
+
+@rule(
+    id="mcp.claude_init",
+    category=FailureType.MCP_STARTUP,
+    tool="claude-code",
+    pattern=r'"mcp_servers":\[.*?\{"name":"[^"]+","status":"failed"\}',
+    triggers=('","status":"failed"}',),
+    url="https://code.claude.com/docs/en/headless",
+    priority=PRIORITY,
+)
+def claude_init(m: re.Match[str], ctx: LineContext) -> Block:
+    """Claude Code's headless `system`/`init` event listing an MCP server
+    that failed to start.
+
+    What it detects: the `"mcp_servers":[{"name":"notes","status":"failed"}, ...]`
+    list of the first event of `claude -p --output-format stream-json
+    --verbose` (and of the SDK's init message): one record for each server
+    whose status is `failed` (a `connected` or `pending` one is not a
+    failure).
+
+    Example output (`claude -p "list my notes" --mcp-config mcp.json --output-format stream-json --verbose`, Claude Code 2.1.197):
+        {"type":"system","subtype":"init",...,"mcp_servers":[{"name":"notes","status":"failed"},{"name":"tickets","status":"failed"}],...}
+
+    Recipe: mcp_startup: restart each failed server once from its entry in
+    the MCP config; then skip it with a warning on that entry.
+
+    References: https://code.claude.com/docs/en/headless, https://code.claude.com/docs/en/mcp
+    """
+    servers = [s.group("server") for s in _STREAM_FAILED.finditer(ctx.line)]
+    hits = [
+        Hit(
+            signal=f'MCP server "{name}" failed to start (Claude Code init: status "failed")',
+            hint={"server": name, "stage": "start"},
+            log_line=ctx.line_no,
+            key=("mcp.host", name),
+        )
+        for name in servers
+    ]
+    return _Ready(hits)
+
+
+class _Ready:
+    """A block whose hits are all known from its first line (one record a
+    server named in one event)."""
+
+    max_lines = 1
+
+    def __init__(self, hits: list[Hit]) -> None:
+        self.hits = hits
+
+    def feed(self, line: str, line_no: int) -> bool:
+        return False
+
+    def finish(self) -> list[Hit]:
+        return self.hits
+
+
+class _ServerStderr:
+    """A server's crash as its host relays it: the traceback or stack on the
+    lines after `MCP server "NAME" Server stderr: ...`."""
+
+    max_lines = 200
+
+    def __init__(self, server: str, line_no: int) -> None:
+        self.server, self.line_no = server, line_no
+        self.frame: tuple[str, int] | None = None
+        self.error = ""
+
+    def feed(self, line: str, line_no: int) -> bool:
+        if not _TRACE_LINE.search(line):
+            return False
+        frame = _PY_FRAME.search(line) or _JS_FRAME.search(line)
+        if frame and not any(lib in frame.group("file") for lib in _LIBRARY_PATH):
+            if (
+                frame.re.pattern == _PY_FRAME.pattern or self.frame is None
+            ):  # Python: the last; JS: the first
+                self.frame = (frame.group("file"), int(frame.group("line")))
+        elif not line[:1].isspace() and not line.startswith(("Traceback", "During", "The above")):
+            self.error = line.strip()
+        return True
+
+    def finish(self) -> list[Hit]:
+        error = self.error or "the server crashed"
+        hint: dict[str, object] = {"server": self.server, "stage": "exited", "crash": error[:500]}
+        related: list[tuple[str, int | None, int | None, str]] = []
+        if self.frame:
+            related.append((self.frame[0], self.frame[1], None, error[:300]))
+        hit = Hit(
+            signal=f'MCP server "{self.server}" crashed at start: {error}'[:500],
+            hint=hint,
+            related=related,
+            log_line=self.line_no,
+            key=("mcp.host", self.server),
+        )
+        return [hit]

@@ -11,10 +11,10 @@ from ..registry import rule
 from .common import PRIORITY, in_mcp_client, mentions
 
 _NO_SUCH_TOOL = lazy_compile(
-    r"No such tool available: (?P<tool>mcp__(?P<server>.+?)__(?P<name>[^\s]+))"
+    r"No such tool available: (?P<tool>mcp__(?P<server>.+?)__(?P<name>[^\s<\"]+))"
 )
 _UNAVAILABLE = lazy_compile(
-    r"[Tt]ool ['\"`]?(?P<name>[\w.:/-]+)['\"`]? (?:is )?not available"
+    r"\b[Tt]ool ['\"`]?(?!is )(?P<name>[\w.:/-]+)['\"`]? (?:is )?not available"
     r"|Unknown tool:? ['\"`]?(?P<unknown>[\w.:/-]+)"
 )
 
@@ -23,7 +23,7 @@ _UNAVAILABLE = lazy_compile(
     id="mcp.tool_not_available",
     category=FailureType.MCP_STARTUP,
     tool="mcp-host",
-    pattern=r"No such tool available: \S|[Tt]ool \S+ (?:is )?not available|Unknown tool:? \S",
+    pattern=r"No such tool available: \S|\b[Tt]ool (?!is )\S+ (?:is )?not available|Unknown tool:? \S",
     triggers=("No such tool available", "not available", "Unknown tool"),
     url="https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling",
     priority=PRIORITY,
@@ -47,16 +47,17 @@ def tool_not_available(m: re.Match[str], ctx: LineContext) -> Hit | None:
     """
     line = ctx.line
     hint: dict[str, object] = {"stage": "tool"}
-    found = _NO_SUCH_TOOL.search(line)
-    if found:
+    found = _NO_SUCH_TOOL.search(line) or _UNAVAILABLE.search(line)
+    if found is None:
+        return None
+    if "server" in found.groupdict():  # mcp__SERVER__TOOL
         hint.update(tool=found.group("name"), server=found.group("server"))
     else:
-        other = _UNAVAILABLE.search(line)
-        if other is None:
-            return None
-        name = other.group("name") or other.group("unknown")
+        name = found.group("name") or found.group("unknown")
         if "mcp" not in name.lower() and "MCP" not in line and not in_mcp_client(ctx):
             return None  # "tool x is not available" outside MCP output: any tool
         hint["tool"] = name
         hint["mentions"] = mentions(ctx)
-    return Hit(signal=line.strip(), message=line.strip(), hint=hint)
+    # a JSON event (Claude Code's stream-json tool_result) is told by its error
+    signal = f"Error: {found.group(0)}" if line.lstrip().startswith("{") else line.strip()
+    return Hit(signal=signal, message=signal, hint=hint)

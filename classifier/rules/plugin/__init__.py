@@ -16,6 +16,6 @@ plugin_startup, not compile.
 
 from __future__ import annotations
 
-from . import dependencies, hooks, manifest
+from . import agent_hosts, dependencies, hooks, manifest
 
-__all__ = ["dependencies", "hooks", "manifest"]
+__all__ = ["agent_hosts", "dependencies", "hooks", "manifest"]

@@ -86,6 +86,8 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
                 err = json_error_at(text)
                 if err:
                     where = (err[0], err[1])
+        elif isinstance(hint.get("hook_command"), str):  # an agent hook's settings entry
+            where = find_text_line(text, hint["hook_command"], quoted=False)
         elif isinstance(hint.get("hook"), str):
             where = find_text_line(text, f"def {hint['hook']}(", quoted=False)
         elif isinstance(hint.get("dependency"), str):
