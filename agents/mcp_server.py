@@ -65,14 +65,26 @@ def _guard(call: Any) -> Any:
     from faultlens.recipes import StateUnavailable
 
     try:
-        return call()
+        return _shown(call())
     except AgentError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(_shown(str(exc))) from None
     except StateUnavailable as exc:  # a read-only, full or linked-out .faultlens
-        raise ToolError(f"faultlens cannot use its state: {exc}") from None
+        raise ToolError(_shown(f"faultlens cannot use its state: {exc}")) from None
     except Exception as exc:  # never a traceback to the agent
         text = str(exc).splitlines()[0] if str(exc) else ""
-        raise ToolError(f"{type(exc).__name__}: {text}".rstrip(": ")) from None
+        raise ToolError(_shown(f"{type(exc).__name__}: {text}".rstrip(": "))) from None
+
+
+def _shown(result: Any) -> Any:
+    """Every answer passes the redactor on its way out (classifier/redact.py
+    `scrub`): whatever built a field, no secret reaches the agent."""
+    from pydantic import BaseModel
+
+    from faultlens.classifier.redact import scrub
+
+    if isinstance(result, BaseModel):
+        return type(result).model_validate(scrub(result.model_dump()))
+    return scrub(result)
 
 
 def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServer:

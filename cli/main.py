@@ -96,6 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    from .shown import scrubbed_output
+
+    with scrubbed_output():
+        return _subcommand(argv)
+
+
+def _subcommand(argv: list[str]) -> int:
     # A subcommand named first is all that needs parsing (and importing).
     only = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     parser = build_parser(only)

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from faultlens.classifier.redact import redact_argv, redact_commands
 
 from . import ledgerguard, statedir
+from .ledger_sink import ScrubbingConnection
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -260,7 +261,12 @@ class Ledger:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         with ledgerguard.state_errors(self.path):
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            db = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_S,
+                isolation_level=None,
+                factory=ScrubbingConnection,  # the sink: no write stores a secret
+            )
             try:
                 db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
                 db.execute("PRAGMA synchronous=NORMAL")

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .ledger_sink import Verbatim
 from .model import Option
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def _insert(
                 json.dumps(list(dict.fromkeys(failure_ids))),
                 json.dumps(list(attempt_ids)),
                 title,
-                json.dumps([_target(w) for w in written]),
+                Verbatim(json.dumps([_target(w) for w in written])),  # the bytes a revert restores
                 time.time(),
             ),
         )
