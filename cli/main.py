@@ -116,11 +116,15 @@ def _subcommand(argv: list[str]) -> int:
         print(f"faultlens: error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:
+        from faultlens.recipes.ledger import AmbiguousId
         from faultlens.recipes.model import StateUnavailable
 
         if isinstance(exc, StateUnavailable):  # the state dir cannot be used: one line
             print(f"faultlens: error: {exc}", file=sys.stderr)
             return 1
+        if isinstance(exc, AmbiguousId):  # `recover ""`: never a guess at which failure
+            print(f"faultlens: error: {exc}", file=sys.stderr)
+            return 2
         raise
     except KeyboardInterrupt:
         return 130
