@@ -122,3 +122,37 @@ def kill_group(group: int) -> None:
     """SIGKILL to every process of the group (none left is fine)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, signal.SIGKILL)
+
+
+def processes_with(var: str, token: str) -> list[int]:
+    """Our processes (this user's, not this one) whose environment holds
+    `var=token`."""
+    needle = f"{var}={token}".encode()
+    uid = os.getuid()
+    found = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == os.getpid():
+                continue
+            try:
+                if os.stat(f"/proc/{name}").st_uid != uid:
+                    continue
+                with open(f"/proc/{name}/environ", "rb") as f:
+                    env = f.read(1 << 20)
+            except OSError:
+                continue
+            if needle in env.split(b"\0"):
+                found.append(int(name))
+    return found
+
+
+def stop_tagged(var: str, token: str) -> int:
+    """SIGKILL every process of ours carrying `var=token` (a 32-hex token);
+    how many there were."""
+    if len(token) != 32 or not all(c in "0123456789abcdef" for c in token):
+        return 0
+    pids = processes_with(var, token)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return len(pids)

@@ -361,8 +361,11 @@ def revert(ws: Workspace, applied: Applied, *, who: str = "cli") -> Reverted:
     if not done.restored and not done.removed and (done.kept or done.refused):
         # Nothing was put back (each file was changed since, or refused): the
         # fix stays revertable, for when its files hold what it wrote again.
-        why = [f"kept (edited after the fix, not touched): {', '.join(done.kept)}"] * bool(done.kept)
-        why += [f"refused (not a workspace file now): {', '.join(done.refused)}"] * bool(done.refused)
+        why = []
+        if done.kept:
+            why.append(f"kept (edited after the fix, not touched): {', '.join(done.kept)}")
+        if done.refused:
+            why.append(f"refused (not a workspace file now): {', '.join(done.refused)}")
         raise RevertError(f"nothing was reverted, the fix can still be: {'; '.join(why)}")
     ledger = Ledger.open(ws)
     with ledger._tx() as db:
