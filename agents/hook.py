@@ -56,11 +56,22 @@ def task_of(call: ToolCall) -> str:
     return call.agent
 
 
-def classify_call(call: ToolCall, cwd: Path, task: str) -> list[FailureRecord]:
+def classify_call(
+    call: ToolCall, cwd: Path, task: str, *, project_config: bool = True
+) -> list[FailureRecord]:
+    """The call's failures; `project_config=False` classifies with the built-in
+    rules alone (no configuration is read outside a work tree the user opened)."""
     from faultlens.classifier.engine import Classifier, Options
 
     argv = argv_of(call.command)
-    c = Classifier(Options(cwd=str(cwd), task=task, command=argv, exit_code=call.exit_code))
+    rules = None
+    if not project_config:
+        from faultlens.classifier.rules.registry import all_rules
+
+        rules = all_rules()
+    c = Classifier(
+        Options(cwd=str(cwd), task=task, command=argv, exit_code=call.exit_code, rules=rules)
+    )
     c.feed(call.output.encode("utf-8", "replace"))
     records = c.close()
     if argv:
@@ -215,14 +226,35 @@ def context_text(verdicts: Verdicts, task: str) -> str:
     return "\n".join(lines)
 
 
-def respond(call: ToolCall, root: Path, state_dir: Path | None = None) -> str:
-    """The context for one call ("" for silence); writes the ledger and the log."""
+def respond(
+    call: ToolCall,
+    root: Path,
+    state_dir: Path | None = None,
+    *,
+    cwd: Path | None = None,
+    opened: bool = True,
+) -> str:
+    """The context for one call ("" for silence); writes the ledger and the log.
+    Outside a work tree the user opened (`opened` false: agents/hook_root.py)
+    nothing is written and no project configuration or override is read."""
     from faultlens.recipes import RecipeSettings, Workspace
 
-    cwd = Path(call.cwd).resolve() if call.cwd else root
+    if cwd is None:
+        cwd = Path(call.cwd).resolve() if call.cwd else root
     if not cwd.is_relative_to(root) or not cwd.is_dir():
         cwd = root
     task = task_of(call)
+    if not opened:
+        found = classify_call(call, cwd, task, project_config=False)
+        if not found:
+            return ""
+        from faultlens.recipes import recipe_doc
+
+        steps = [(r, recipe_doc(r.failure_type.value).title) for r in found]
+        return (
+            context_text(Verdicts(new=steps), task)
+            + "\nfaultlens keeps no record outside a project's work tree: do not retry a fix twice."
+        )
     settings = RecipeSettings(worker=call.agent, session=call.session)
     ws = Workspace(roots=[root], state_dir=state_dir, settings=settings)
     records: list[FailureRecord] = []

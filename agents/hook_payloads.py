@@ -70,12 +70,25 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+MAX_STATUS = 2**32  # an exit status is at most 32 bits (Windows' are unsigned)
+
+
+def _status(value: int | str) -> int:
+    """An exit status from a payload; PayloadError for one no process can have."""
+    text = str(value)
+    if len(text) > 12 or not -(2**31) <= (code := int(text)) < MAX_STATUS:
+        raise PayloadError(
+            f"exit code {text[:20]}{'...' if len(text) > 20 else ''} is out of range"
+        )
+    return code
+
+
 def _exit_code(value: Any) -> int | None:
     if isinstance(value, dict):
         for key in ("exit_code", "exitCode", "returncode", "status"):
             code = value.get(key)
             if isinstance(code, int) and not isinstance(code, bool):
-                return code
+                return _status(code)
     return None
 
 
@@ -115,7 +128,7 @@ def parse(agent: str, payload: Any) -> ToolCall | None:
         error = payload.get("error")
         text = error if isinstance(error, str) else _text(error)
         m = _EXIT_LINE.match(text)
-        failed = int(m.group(1)) if m else 1
+        failed = _status(m.group(1)) if m else 1
         output = text[m.end() :].lstrip("\n") if m else text
         return ToolCall(agent, event, command, output, failed, session, cwd)
     if event == "PostToolUse":
@@ -124,7 +137,7 @@ def parse(agent: str, payload: Any) -> ToolCall | None:
         output = _text(response)
         if exit_code is None and isinstance(response, str):
             m = _EXIT_LINE.search(response)
-            exit_code = int(m.group(1)) if m else None
+            exit_code = _status(m.group(1)) if m else None
         if exit_code is None and agent == "claude-code":
             exit_code = 0  # Claude Code sends PostToolUse only when the call succeeded
         return ToolCall(agent, event, command, output, exit_code, session, cwd)
@@ -137,7 +150,7 @@ def _gemini(
     response = payload.get("tool_response")
     content = _text(response.get("llmContent")) if isinstance(response, dict) else _text(response)
     m = _GEMINI_EXIT.search(content)
-    exit_code = int(m.group(1)) if m else 0
+    exit_code = _status(m.group(1)) if m else 0
     out = _GEMINI_OUTPUT.search(content)
     output = out.group(1).rstrip("\n") if out else content
     if output == "(empty)":  # what its shell tool writes for no output

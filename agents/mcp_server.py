@@ -29,6 +29,7 @@ from pydantic import Field
 from faultlens.classifier.taxonomy import FailureType
 
 from .compact import ClassifyResult
+from .scoped import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, Timed, scoped_call, stop_on_exit
 from .service import (
     AgentError,
     Agents,
@@ -65,14 +66,26 @@ def _guard(call: Any) -> Any:
     from faultlens.recipes import StateUnavailable
 
     try:
-        return call()
+        return _shown(call())
     except AgentError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(_shown(str(exc))) from None
     except StateUnavailable as exc:  # a read-only, full or linked-out .faultlens
-        raise ToolError(f"faultlens cannot use its state: {exc}") from None
+        raise ToolError(_shown(f"faultlens cannot use its state: {exc}")) from None
     except Exception as exc:  # never a traceback to the agent
         text = str(exc).splitlines()[0] if str(exc) else ""
-        raise ToolError(f"{type(exc).__name__}: {text}".rstrip(": ")) from None
+        raise ToolError(_shown(f"{type(exc).__name__}: {text}".rstrip(": "))) from None
+
+
+def _shown(result: Any) -> Any:
+    """Every answer passes the redactor on its way out (classifier/redact.py
+    `scrub`): whatever built a field, no secret reaches the agent."""
+    from pydantic import BaseModel
+
+    from faultlens.classifier.redact import scrub
+
+    if isinstance(result, BaseModel):
+        return type(result).model_validate(scrub(result.model_dump()))
+    return scrub(result)
 
 
 def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServer:
@@ -114,15 +127,31 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
         "re-running the command. The exit status is that of the last run of the command.",
         annotations=RUNS,
     )
-    def run(
+    async def run(
         command: Command,
         cwd: Annotated[str | None, Field(description="Workspace-relative folder.")] = None,
         task: Annotated[str | None, Field(description="The task the run belongs to.")] = None,
         recover: Annotated[bool, Field(description="Make the one attempt per type.")] = False,
+        timeout: Annotated[
+            float,
+            Field(
+                gt=0,
+                le=MAX_TIMEOUT_S,
+                description="Seconds before the command (its whole process group) is stopped; "
+                "the answer then holds what it printed until then.",
+            ),
+        ] = DEFAULT_TIMEOUT_S,
     ) -> RunResult:
-        return _guard(  # type: ignore[no-any-return]
-            lambda: agents.run(command, cwd=cwd, task=task, recover=recover)
+        timed = Timed()
+        result: RunResult = await scoped_call(
+            lambda: _guard(lambda: agents.run(command, cwd=cwd, task=task, recover=recover)),
+            agents.workspace(),
+            timeout,
+            timed,
         )
+        if timed.fired:
+            result.timed_out = True
+        return result
 
     @server.tool(
         title="Recover one failure",
@@ -131,11 +160,17 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
         "user's options are; do not try again.",
         annotations=ATTEMPTS,
     )
-    def recover(
+    async def recover(
         failure_id: Annotated[str, Field(description="The failure's id (or a unique prefix).")],
         task: Annotated[str | None, Field(description="The task it belongs to.")] = None,
     ) -> RecoverResult:
-        return _guard(lambda: agents.recover(failure_id, task=task))  # type: ignore[no-any-return]
+        result: RecoverResult = await scoped_call(
+            lambda: _guard(lambda: agents.recover(failure_id, task=task)),
+            agents.workspace(),
+            MAX_TIMEOUT_S,
+            Timed(),
+        )
+        return result
 
     @server.tool(
         title="Tasks, attempts and escalations",
@@ -179,5 +214,10 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
 
 
 def serve(root: Path, caller: Caller, state_dir: Path | None = None) -> None:
-    """Serve MCP over stdio until the client closes the stream."""
-    build(root, caller, state_dir).run("stdio")
+    """Serve MCP over stdio until the client closes the stream; every command a
+    call started is stopped by then (and on SIGTERM)."""
+    stop_all = stop_on_exit()
+    try:
+        build(root, caller, state_dir).run("stdio")
+    finally:
+        stop_all()

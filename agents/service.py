@@ -76,6 +76,9 @@ class RunResult(BaseModel):
     escalation: str | None = Field(
         default=None, description="The boxed escalation note, when something was escalated."
     )
+    timed_out: bool = Field(
+        default=False, description="The command was stopped when the call's timeout passed."
+    )
 
 
 class RecoverResult(BaseModel):

@@ -35,6 +35,7 @@ import os
 import re
 import shlex
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -159,6 +160,7 @@ def _patterns(text: str) -> str:
             found = _assign_span(m)
             if found is not None:
                 spans.append(found)
+    spans.extend(_command_words(text))
     return _mask_spans(text, spans) if spans else text
 
 
@@ -325,56 +327,196 @@ def _user_password(value: str) -> str:
     return f"{user}{sep}{_secret_value(password)}" if sep else value
 
 
+# Programs whose short option takes a secret as its value (the next word, or
+# glued on: `-pX`): `sshpass -p X`, `docker login -p X`, `codecov -t X`.
+_SECRET_SHORT = {
+    "sshpass": frozenset({"-p"}),
+    "codecov": frozenset({"-t"}),
+    "codecovcli": frozenset({"-t"}),
+}
+_LOGIN_CLIENTS = frozenset({"docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"})
+
+
+@dataclass(slots=True)
+class _Words:
+    """What the words read so far say about the next one (one command line,
+    or one line of text read as words)."""
+
+    program: str = ""  # the program whose options these are (`mysql`, `sshpass`, ...)
+    login: bool = False  # `docker login` and its like: `-p` takes the password
+    htpasswd: int = -1  # htpasswd -b: positionals left before the password (-1: none)
+    secret_next: bool = False
+    user_next: bool = False
+    header_next: bool = False
+
+
+# What to do with one word: keep it (None), mask it from an offset on as a
+# secret whatever it looks like ("value", offset), or mask the password of
+# `user:password` ("user", 0).
+_Plan = tuple[str, int] | None
+
+
+def _plan_word(arg: str, prev: str | None, st: _Words) -> _Plan:
+    """The plan for one word of a command line (see `redact_argv`), updating `st`."""
+    word = arg.casefold()
+    if st.header_next and word in _AUTH_SCHEMES:  # `Authorization:` `Bearer` ...
+        st.header_next, st.secret_next = False, True
+        return None
+    if st.secret_next or st.user_next or st.header_next:
+        user = st.user_next
+        st.secret_next = st.user_next = st.header_next = False
+        return ("user", 0) if user else ("value", 0)
+    if word in _AUTH_HEADERS:
+        st.header_next = True
+        return None
+    if word in _AUTH_SCHEMES and prev in ("-H", "--header"):
+        st.secret_next = True  # `-H Bearer X`
+        return None
+    base = os.path.basename(arg)
+    if base in _MYSQL or base in _SECRET_SHORT or base in _LOGIN_CLIENTS or base == "htpasswd":
+        st.program, st.login, st.htpasswd = base, False, -1
+    elif st.program in _LOGIN_CLIENTS and arg in ("login", "registry"):
+        st.login = st.login or arg == "login"
+    name, eq, _ = arg.partition("=")
+    if arg.startswith("-") and _SECRET_OPTION.fullmatch(name):
+        if eq:
+            return ("value", len(name) + 1)
+        st.secret_next = True
+        return None
+    if arg in _USER_OPTIONS:
+        st.user_next = True
+        return None
+    if eq and _NAME.fullmatch(name) and _SECRET_NAME.search(name):
+        return ("value", len(name) + 1)
+    short = _short_secret(arg, st)
+    if short is not None:
+        return short
+    if st.program == "htpasswd":
+        return _htpasswd(arg, st)
+    return None
+
+
+def _short_secret(arg: str, st: _Words) -> _Plan:
+    """`-pX`/`-p X` of mysql, sshpass and `docker login`, `-t X` of codecov."""
+    if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2:
+        return None
+    flag = arg[:2]
+    takes = (
+        (st.program in _MYSQL and flag == "-p")
+        or flag in _SECRET_SHORT.get(st.program, ())
+        or (st.login and flag == "-p")
+    )
+    if not takes:
+        return None
+    if len(arg) == 2:
+        st.secret_next = True
+        return None
+    return ("value", 3 if arg[2] == "=" else 2)
+
+
+def _htpasswd(arg: str, st: _Words) -> _Plan:
+    """`htpasswd -b FILE USER PASSWORD`, `htpasswd -nb USER PASSWORD`."""
+    if arg.startswith("-") and len(arg) > 1:
+        if "b" in arg[1:]:
+            st.htpasswd = 1 if "n" in arg[1:] else 2
+        return None
+    if st.htpasswd > 0:
+        st.htpasswd -= 1
+        return None
+    if st.htpasswd == 0:
+        st.htpasswd = -1
+        return ("value", 0)
+    return None
+
+
 def redact_argv(argv: Sequence[str]) -> list[str]:
     """The argv with every secret masked, element by element: each element as
     text (token shapes, URLs with passwords, `Authorization: Bearer ...`),
     the value of a secret-named option (`--password X`, `--token=X`) or
     assignment (`API_TOKEN=X`, `-DDB_PASSWORD=X`) whatever it looks like,
-    `user:password` after curl's `--user`, mysql's `-pX`, and the
-    credentials of an `Authorization:` header split into words."""
+    `user:password` after curl's `--user`, mysql's `-pX`/`-p X`, sshpass's
+    and `docker login`'s `-p X`, codecov's `-t X`, htpasswd's `-b` password,
+    and the credentials of an `Authorization:` header split into words."""
     out: list[str] = []
-    mysql = False
-    secret_next = user_next = header_next = False
+    st = _Words()
+    prev: str | None = None
     for raw in argv:
         arg = str(raw)
-        word = arg.casefold()
-        if header_next and word in _AUTH_SCHEMES:  # `Authorization:` `Bearer` ...
-            out.append(arg)
-            header_next, secret_next = False, True
-            continue
-        if secret_next or user_next or header_next:
-            out.append(_secret_value(arg) if not user_next else _user_password(redact(arg)))
-            secret_next = user_next = header_next = False
-            continue
-        if word in _AUTH_HEADERS:
-            out.append(arg)
-            header_next = True
-            continue
-        if word in _AUTH_SCHEMES and out and out[-1] in ("-H", "--header"):
-            out.append(arg)  # `-H Bearer X`
-            secret_next = True
-            continue
-        mysql = mysql or os.path.basename(arg) in _MYSQL
-        name, eq, value = arg.partition("=")
-        if arg.startswith("-") and _SECRET_OPTION.fullmatch(name):
-            if eq:
-                out.append(f"{name}={_secret_value(value)}")
-            else:
-                out.append(arg)
-                secret_next = True
-            continue
-        if arg in _USER_OPTIONS:
-            out.append(arg)
-            user_next = True
-            continue
-        if eq and _NAME.fullmatch(name) and _SECRET_NAME.search(name):
-            out.append(f"{name}={_secret_value(value)}")
-            continue
-        if mysql and arg.startswith("-p") and len(arg) > 2 and not arg.startswith("--"):
-            out.append("-p" + _secret_value(arg[2:]))
-            continue
-        out.append(redact(arg))
+        plan = _plan_word(arg, prev, st)
+        prev = arg
+        if plan is None:
+            out.append(redact(arg))
+        elif plan[0] == "user":
+            out.append(_user_password(redact(arg)))
+        else:
+            out.append(arg[: plan[1]] + _secret_value(arg[plan[1] :]))
     return out
+
+
+# Words of a text that may start a command-line secret form (a cheap test
+# before the text is read word by word).
+_WORD_HINTS = ("pass", "pwd", "secret", "token", "key", "auth", "credential", "-p", "-t", "-u")
+_EDGE = "`'\"([{)]},;."
+_WORD = lazy_compile(r"\S+")
+# A value shown in place of a secret (a usage text's metavar, a placeholder).
+_METAVAR = lazy_compile(r"[A-Z][A-Z0-9_]*|<[^<>]*>|\[[^\[\]]*\]|[*xX•.]+|\.\.\.")
+
+
+def _command_words(text: str) -> list[tuple[int, int]]:
+    """The spans of the secrets a text shows as command-line words: a command
+    quoted in a message (``env DB_PASSWORD=hunter sh -c ...``), `--password X`
+    as separate words, `mysql -p X`: the rules of `redact_argv`, each word's
+    quotes and brackets set aside; placeholders (`--token TOKEN`, `<pw>`) kept."""
+    low = text.casefold()
+    if not any(h in low for h in _WORD_HINTS):
+        return []
+    spans: list[tuple[int, int]] = []
+    st = _Words()
+    prev: str | None = None
+    for m in _WORD.finditer(text):
+        word = m.group().strip(_EDGE)
+        if not word:
+            continue
+        start = m.start() + m.group().index(word)
+        plan = _plan_word(word, prev, st)
+        prev = word
+        if plan is None or (plan[0] == "value" and plan[1] and not _named_secret(word)):
+            continue
+        if plan[0] == "user":
+            user, sep, password = word.partition(":")
+            value, at = (password, len(user) + 1) if sep else ("", 0)
+        else:
+            value, at = word[plan[1] :], plan[1]
+        if _shown_secret(value):
+            spans.append((start + at, start + at + len(value)))
+    return spans
+
+
+def _named_secret(word: str) -> bool:
+    """In text, `NAME=value` is a secret's assignment only when NAME is an
+    environment variable's (`DB_PASSWORD`) or says password, token or secret
+    (code's `key=lambda x: ...`, `auth=auth` are keyword arguments)."""
+    name = word.partition("=")[0].lstrip("-")
+    if name.isupper() or word.startswith("-"):
+        return True
+    low = name.casefold()
+    return any(w in low for w in _STRONG_NAMES)
+
+
+_STRONG_NAMES = ("passw", "pwd", "passphrase", "secret", "token", "credential", "apikey", "api_key")
+
+
+def _shown_secret(value: str) -> bool:
+    """A value in a secret's place that is no placeholder, reference or mask."""
+    v = value.strip("\"'")
+    if len(v) < 3 or "…" in v or _ENV_REFERENCE.fullmatch(v) or _METAVAR.fullmatch(v):
+        return False
+    return v.casefold() not in _PLACEHOLDERS
+
+
+_PLACEHOLDERS = frozenset(
+    {"none", "null", "true", "false", "required", "string", "redacted", "undefined", "yes", "no"}
+)
 
 
 def shown_command(argv: Sequence[str]) -> str:
@@ -403,6 +545,23 @@ def redact_commands(value: Any) -> Any:
         return out
     if isinstance(value, list):
         return [redact_commands(v) for v in value]
+    return value
+
+
+def scrub(value: Any) -> Any:
+    """The one sink every text faultlens stores or shows passes through, whoever
+    built it: a string is redacted as text (which also reads it as command-line
+    words: a command quoted in a refusal reason is masked like an argv), a
+    list of strings as an argv, and JSON-like data value by value.
+    Idempotent: what was masked stays as it is."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: scrub(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        if value and all(isinstance(v, str) for v in value):
+            return type(value)(redact_argv(value))  # words: read as a command line
+        return type(value)(scrub(v) for v in value)
     return value
 
 

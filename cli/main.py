@@ -96,6 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    from .shown import scrubbed_output
+
+    with scrubbed_output():
+        return _subcommand(argv)
+
+
+def _subcommand(argv: list[str]) -> int:
     # A subcommand named first is all that needs parsing (and importing).
     only = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     parser = build_parser(only)
@@ -109,11 +116,15 @@ def _main(argv: list[str]) -> int:
         print(f"faultlens: error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:
+        from faultlens.recipes.ledger import AmbiguousId
         from faultlens.recipes.model import StateUnavailable
 
         if isinstance(exc, StateUnavailable):  # the state dir cannot be used: one line
             print(f"faultlens: error: {exc}", file=sys.stderr)
             return 1
+        if isinstance(exc, AmbiguousId):  # `recover ""`: never a guess at which failure
+            print(f"faultlens: error: {exc}", file=sys.stderr)
+            return 2
         raise
     except KeyboardInterrupt:
         return 130

@@ -336,9 +336,22 @@ def run(args: argparse.Namespace) -> int:
         cwd.relative_to(ws.root)
     except ValueError:
         raise UsageError(f"--cwd {cwd} is outside the workspace {ws.root}") from None
+    from faultlens.recipes.procscope import ProcessScope
+
+    # The command carries a journalled token: after a kill -9 of faultlens, the
+    # next start stops what it left running (a watcher never ends by itself).
+    with ProcessScope(ws, own_group=False, stop_at_exit=False):
+        return _run_in(cmd, cwd, ws, args)
+
+
+def _run_in(cmd: list[str], cwd: Path, ws: Workspace, args: argparse.Namespace) -> int:
     watcher = _watcher(cmd, args)
     if watcher is not None:
+        from faultlens.recipes.recovery import recover_state
+
         from .watch import run_watch
+
+        guarded(ws, recover_state, ws)  # a watcher a killed faultlens left is stopped
 
         return run_watch(
             cmd,

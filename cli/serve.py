@@ -137,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
         level=args.log_level,
         format="faultlens %(levelname)s %(name)s: %(message)s",
     )
+    from .shown import scrub_logging
+
+    scrub_logging()
     if address is None:  # answers `initialize` while the server loads
         from faultlens.server.fast_init import serve_stdio
 

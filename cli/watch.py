@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from faultlens.recipes.model import Rerun
 
 INTERRUPTED = 130
+QUEUE_CHUNKS = 64  # output chunks held for the follower: a full queue makes the pump wait
+MAX_CYCLE_BYTES = 8 * 1024 * 1024  # of one cycle classified: a cycle that never ends is cut
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +176,10 @@ class Follower:
         self.verify_timeout = 120.0
         self.board = Board()
         self.reader = CycleReader(watcher)
-        self._queue: queue.Queue[bytes | None] = queue.Queue()
+        # Bounded: a watcher printing faster than the follower classifies waits
+        # on its pipe, as it would on a slow terminal (never gigabytes held).
+        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=QUEUE_CHUNKS)
+        self._cycle_bytes = 0
         self._thread = threading.Thread(target=self._work, name="faultlens-watch", daemon=True)
         self._classifier: Classifier | None = None
         self._began = time.monotonic()
@@ -228,10 +233,13 @@ class Follower:
         for p in pieces:
             if isinstance(p, Data):
                 assert self._classifier is not None
-                self._classifier.feed(p.data)
+                self._cycle_bytes += len(p.data)
+                if self._cycle_bytes <= MAX_CYCLE_BYTES:  # past it: only the tail is kept
+                    self._classifier.feed(p.data)
                 self._tail += p.data
                 del self._tail[:-16000]
             elif isinstance(p, Begin):
+                self._cycle_bytes = 0
                 self._classifier = self._new()
                 self._began = time.monotonic()
                 self._tail = bytearray()

@@ -19,6 +19,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from faultlens.classifier.redact import scrub
+
 from .model import Option
 
 WIDTH = 66  # outer width, as in the seed
@@ -71,7 +73,7 @@ def _cut(text: str, width: int) -> list[str]:
 
 def wrap(text: str, width: int, subsequent: str = "") -> list[str]:
     """Wrap one paragraph to `width` display columns."""
-    text = _clean(text)
+    text = _clean(scrub(text))  # the box's one sink: no secret is framed, whoever wrote it
     if not text.strip():
         return [""]
     lines: list[str] = []

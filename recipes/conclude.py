@@ -84,22 +84,12 @@ def conclude(st: RunState, records: Sequence[FailureRecord]) -> Recovery:
 
 def _ahead_behind(st: RunState) -> str | None:
     """Fresh counts for the box: how far the branch is from its upstream now."""
-    import subprocess
+    from .fixes.gitcore import Git
 
     cwd = st.ws.root if st.cwd in ("", ".") else st.ws.root / st.cwd
-    try:
-        res = subprocess.run(
-            ["git", "rev-list", "--left-right", "--count", "HEAD...@{upstream}"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    parts = res.stdout.split()
-    if res.returncode != 0 or len(parts) != 2 or not all(p.isdigit() for p in parts):
+    res = Git(cwd, timeout=10).run("rev-list", "--left-right", "--count", "HEAD...@{upstream}")
+    parts = res.out.split()
+    if res.code != 0 or len(parts) != 2 or not all(p.isdigit() for p in parts):
         return None
     return f"Now: {parts[0]} ahead, {parts[1]} behind the upstream (after this run's fetch)"
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from faultlens.classifier.lazyre import lazy_compile
-from faultlens.classifier.redact import redact_commands
+from faultlens.classifier.redact import scrub
 
 from . import statedir, statefs
 from .model import DEFAULT_TASK, StateUnavailable, Workspace
@@ -207,6 +207,12 @@ def unwritable(ws: Workspace, exc: BaseException) -> None:
     )
 
 
+def _json_line(obj: dict[str, Any]) -> str:
+    """One events.jsonl line of an object `scrub` has redacted (every command
+    in it as an argv, every string as text)."""
+    return json.dumps(obj, ensure_ascii=False, default=str) + "\n"
+
+
 SESSIONS_TAIL = 1024 * 1024  # how much of events.jsonl `sessions()` reads
 
 
@@ -245,7 +251,12 @@ class EventLog:
         try:
             state = self.ws.state
             statedir.ensure(state)
-            data = {rel: text.encode("utf-8", "replace") for rel, text in writes.items()}
+            # The logs' one sink: a JSON line was redacted value by value
+            # (`_json_line`), every text line is redacted here.
+            data = {
+                rel: (text if rel == "events.jsonl" else scrub(text)).encode("utf-8", "replace")
+                for rel, text in writes.items()
+            }
             statefs.append_many(state, data)
         except (OSError, StateUnavailable) as exc:
             unwritable(self.ws, exc)
@@ -296,8 +307,8 @@ class EventLog:
             obj["session"] = self.ws.settings.session
         obj.update({k: v for k, v in extra.items() if k not in obj})
         obj["record"] = record.to_json()
-        obj = redact_commands(obj)  # a command named by a caller or a hint: never raw
-        entries = [("events.jsonl", json.dumps(obj, ensure_ascii=False, default=str) + "\n")]
+        obj = scrub(obj)  # what is written and what the caller gets back: redacted
+        entries = [("events.jsonl", _json_line(obj))]
         text, is_error = text_entry(event, record, now, worker, extra)
         entries.append((self._session_rel(now), text))
         if is_error:
@@ -328,9 +339,10 @@ class EventLog:
             "message": message,
         }
         obj.update({k: v for k, v in fields.items() if k not in obj})
+        obj = scrub(obj)
         self._write(
             {
-                "events.jsonl": json.dumps(obj, ensure_ascii=False, default=str) + "\n",
+                "events.jsonl": _json_line(obj),
                 self._session_rel(now): line(now, "WARN", message),
             }
         )

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from faultlens.classifier.redact import redact_argv, redact_commands
 
 from . import ledgerguard, statedir
+from .ledger_sink import ScrubbingConnection
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -248,7 +249,7 @@ class Ledger:
                 if stmt.strip():
                     db.execute(stmt)
             _migrate(db)
-            ledgerguard.sign_new(db)
+            ledgerguard.sign_new(db, self.path)
         _READY.add(path)
         ledgerguard.mark_ready(path)
 
@@ -260,7 +261,12 @@ class Ledger:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         with ledgerguard.state_errors(self.path):
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            db = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_S,
+                isolation_level=None,
+                factory=ScrubbingConnection,  # the sink: no write stores a secret
+            )
             try:
                 db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
                 db.execute("PRAGMA synchronous=NORMAL")
@@ -628,14 +634,30 @@ class Ledger:
         return [json.loads(r[0]) for r in rows]
 
     def find_record(self, failure_id: str) -> tuple[dict[str, Any], RunRow] | None:
-        """The newest stored record whose id is or starts with `failure_id`, and its run."""
+        """The newest stored record whose id is `failure_id`, or, for a prefix of
+        at least MIN_ID_PREFIX characters, the one failure whose id starts with
+        it; AmbiguousId (naming the matches) for a shorter prefix or one that
+        names several failures: an attempt is never spent on a guess."""
+        query = (
+            "SELECT rr.record, r.* FROM run_records rr JOIN runs r ON r.id = rr.run_id"
+            " WHERE rr.failure_id = ? ORDER BY rr.run_id DESC, rr.seq LIMIT 1"
+        )
         with self._read() as db:
-            row = db.execute(
-                "SELECT rr.record, r.* FROM run_records rr JOIN runs r ON r.id = rr.run_id"
-                " WHERE rr.failure_id = ? OR rr.failure_id LIKE ? ESCAPE '\\'"
-                " ORDER BY rr.run_id DESC, rr.seq LIMIT 1",
-                (failure_id, _like_prefix(failure_id)),
-            ).fetchone()
+            row = db.execute(query, (failure_id,)).fetchone()
+            if row is None:
+                ids = [
+                    str(r[0])
+                    for r in db.execute(
+                        "SELECT DISTINCT failure_id FROM run_records"
+                        " WHERE failure_id LIKE ? ESCAPE '\\' ORDER BY failure_id LIMIT 9",
+                        (_like_prefix(failure_id),),
+                    )
+                ]
+                if not ids:
+                    return None
+                if len(failure_id) < MIN_ID_PREFIX or len(ids) > 1:
+                    raise AmbiguousId(failure_id, ids)
+                row = db.execute(query, (ids[0],)).fetchone()
         if row is None:
             return None
         return json.loads(row[0]), _run(row[1:])
@@ -685,6 +707,23 @@ def _migrate(db: sqlite3.Connection) -> None:
         for stmt in _MIGRATIONS[step]:
             db.execute(stmt)
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(step),))
+
+
+MIN_ID_PREFIX = 4  # characters of a failure id that may stand for it
+
+
+class AmbiguousId(LookupError):
+    """An id prefix too short, or naming several failures; the text is one line
+    listing (up to 8 of) the matches."""
+
+    def __init__(self, prefix: str, matches: Sequence[str]) -> None:
+        self.prefix, self.matches = prefix, list(matches)
+        shown = ", ".join(matches[:8]) + (", ..." if len(matches) > 8 else "")
+        if len(prefix) < MIN_ID_PREFIX:
+            why = f"an id prefix needs at least {MIN_ID_PREFIX} characters"
+        else:
+            why = f"{prefix!r} names {'more than 8' if len(matches) > 8 else len(matches)} failures"
+        super().__init__(f"{why}; give more of the id (matches: {shown})")
 
 
 def _like_prefix(prefix: str) -> str:

@@ -9,6 +9,12 @@
   recipe to re-run (a stored run's argv, a record's hint), or carry a trigger
   that rewrites what is stored.  So a ledger marked by another machine, or
   not a database at all, is moved aside (`ledger.sqlite3.untrusted-<time>`)
+  and a new one started.  The mark is bound to the state dir, as journals
+  are (the HMAC covers the nonce and the state dir's path): a ledger this
+  machine made for another workspace and copied here is moved aside too.  A
+  mark of this machine made before the binding (the nonce alone) is bound to
+  where it is found, once.  So a ledger marked by another machine, made for
+  another state dir, or
   and a new one started; a ledger with no mark (made before the marks
   existed, or committed to a repository) keeps its attempt history (the
   one-attempt rule) but loses every stored run and record, trigger and view
@@ -31,6 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from . import machinekey, statefs
+from .ledger_sink import Verbatim
 from .model import StateUnavailable
 
 PURPOSE = "faultlens-ledger-v1"
@@ -86,7 +93,8 @@ def mark_ready(path: Path) -> None:
 
 
 def _inspect(path: Path) -> tuple[str | None, str | None, bool]:
-    """(nonce, owner mark, whether it holds any attempt, task or run)."""
+    """(nonce, owner mark, whether it holds any attempt, task or run).
+    sqlite3.DatabaseError when it is no database (or a truncated one)."""
     db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
     try:
         db.execute("PRAGMA trusted_schema=OFF")
@@ -114,18 +122,45 @@ def _inspect(path: Path) -> tuple[str | None, str | None, bool]:
     )
 
 
+def _bound(nonce: str, path: Path) -> bytes:
+    """What the mark signs: the nonce and the state dir the ledger belongs to."""
+    return f"{nonce}\0{os.path.realpath(path.parent)}".encode("utf-8", "surrogateescape")
+
+
 def provenance(path: Path) -> str:
-    """ "ours" (this machine's mark), "empty" (no mark and nothing in it: being
-    made right now, or never used), "unmarked" (no mark, content) or
-    "foreign" (another machine's mark, or not a database)."""
+    """ "ours" (this machine's mark, for this state dir), "unbound" (this
+    machine's mark from before marks named the state dir), "elsewhere" (this
+    machine's mark, for another state dir: a ledger copied here), "empty" (no
+    mark and nothing in it: being made right now, or never used), "unmarked"
+    (no mark, content), "foreign" (another machine's mark) or "broken" (not a
+    database, or a truncated one)."""
     try:
         nonce, owner, rows = _inspect(path)
     except sqlite3.DatabaseError:
-        return "foreign"
+        return "broken"
     if nonce is not None:
-        ok = machinekey.verify(PURPOSE, nonce.encode("utf-8"), owner)
-        return "ours" if ok else "foreign"
+        if machinekey.verify(PURPOSE, _bound(nonce, path), owner):
+            return "ours"
+        if machinekey.verify(PURPOSE, nonce.encode("utf-8"), owner):
+            return "unbound"
+        return "elsewhere" if _made_here_for(path, nonce, owner) else "foreign"
     return "unmarked" if rows else "empty"
+
+
+def _made_here_for(path: Path, nonce: str, owner: str | None) -> bool:
+    """The mark is this machine's for the state dir the ledger names (`meta.bound`)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30.0)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key='bound'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return False
+    if row is None or not isinstance(row[0], str):
+        return False
+    signed = f"{nonce}\0{row[0]}".encode("utf-8", "surrogateescape")
+    return machinekey.verify(PURPOSE, signed, owner)
 
 
 def _neutralise(path: Path) -> None:
@@ -150,7 +185,7 @@ def _neutralise(path: Path) -> None:
         if "attempts" in tables:
             db.execute("UPDATE attempts SET record = NULL, outcome = NULL")
         if "meta" in tables:
-            sign_new(db)
+            sign_new(db, path)
         db.execute("COMMIT")
     finally:
         db.close()
@@ -172,13 +207,14 @@ def adopt(path: Path) -> None:
     if not path.exists():
         return
     kind = provenance(path)
-    if kind == "foreign":
+    if kind in _ASIDE:
         new = set_aside(path)
         statefs.report(
-            f"the ledger {path.name} was not made by faultlens on this machine (another"
-            f" machine's, or not a ledger): moved aside to {new}; a new ledger is started",
+            f"the ledger {path.name} {_ASIDE[kind]}: moved aside to {new}; a new ledger is started",
             once=f"ledger-aside:{path}",
         )
+    elif kind == "unbound":
+        _bind(path)
     elif kind == "unmarked":
         _neutralise(path)
         statefs.report(
@@ -189,15 +225,43 @@ def adopt(path: Path) -> None:
         )
 
 
-def sign_new(db: sqlite3.Connection) -> None:
-    """Put this machine's mark into a ledger that has none (inside the
-    caller's schema transaction)."""
+_ASIDE = {
+    "foreign": "was not made by faultlens on this machine",
+    "elsewhere": "was made on this machine for another state dir (copied here)",
+    "broken": "is not a readable SQLite database (truncated or damaged)",
+}
+
+
+def sign_new(db: sqlite3.Connection, path: Path) -> None:
+    """Put this machine's mark, bound to the state dir of `path`, into a
+    ledger that has none (inside the caller's schema transaction)."""
     row = db.execute("SELECT value FROM meta WHERE key='nonce'").fetchone()
     if row is not None:
         return
-    nonce = secrets.token_hex(16)
-    db.execute("INSERT INTO meta(key, value) VALUES ('nonce', ?)", (nonce,))
+    _mark(db, secrets.token_hex(16), path)
+
+
+def _mark(db: sqlite3.Connection, nonce: str, path: Path) -> None:
+    db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('nonce', ?)", (nonce,))
+    db.execute(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES ('bound', ?)",
+        (Verbatim(os.path.realpath(path.parent)),),  # signed: stored byte for byte
+    )
     db.execute(
         "INSERT OR REPLACE INTO meta(key, value) VALUES ('owner', ?)",
-        (machinekey.sign(PURPOSE, nonce.encode("utf-8")),),
+        (Verbatim(machinekey.sign(PURPOSE, _bound(nonce, path))),),
     )
+
+
+def _bind(path: Path) -> None:
+    """Bind this machine's older mark (the nonce alone) to the ledger's state dir."""
+    db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+    try:
+        db.execute("PRAGMA trusted_schema=OFF")
+        db.execute("BEGIN IMMEDIATE")
+        row = db.execute("SELECT value FROM meta WHERE key='nonce'").fetchone()
+        if row is not None and isinstance(row[0], str):
+            _mark(db, row[0], path)
+        db.execute("COMMIT")
+    finally:
+        db.close()

@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 
 def descendants(pid: int) -> set[int]:
@@ -81,3 +83,76 @@ def reap(pids: set[int], grace: float = 2.0) -> None:
     while alive(pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     signal_tree(None, {p for p in pids if exists(p)}, signal.SIGKILL)
+
+
+def run_group(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout: float,
+    stdin: bytes | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """`subprocess.run` for a helper command (git), in its own process group:
+    on timeout the whole group is killed, not the leader alone (`git fetch`'s
+    ssh and upload-pack outlive a killed git), and what the group left running
+    after the leader exited is killed too.  Raises what `subprocess.run` raises
+    (OSError, TimeoutExpired after the group is gone)."""
+    proc = subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        shell=False,
+    )
+    try:
+        out, err = proc.communicate(stdin, timeout=timeout)
+    except BaseException:
+        kill_group(proc.pid)
+        proc.communicate()
+        raise
+    kill_group(proc.pid)  # the leader is gone: nothing of its group may stay
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def kill_group(group: int) -> None:
+    """SIGKILL to every process of the group (none left is fine)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, signal.SIGKILL)
+
+
+def processes_with(var: str, token: str) -> list[int]:
+    """Our processes (this user's, not this one) whose environment holds
+    `var=token`."""
+    needle = f"{var}={token}".encode()
+    uid = os.getuid()
+    found = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == os.getpid():
+                continue
+            try:
+                if os.stat(f"/proc/{name}").st_uid != uid:
+                    continue
+                with open(f"/proc/{name}/environ", "rb") as f:
+                    env = f.read(1 << 20)
+            except OSError:
+                continue
+            if needle in env.split(b"\0"):
+                found.append(int(name))
+    return found
+
+
+def stop_tagged(var: str, token: str) -> int:
+    """SIGKILL every process of ours carrying `var=token` (a 32-hex token);
+    how many there were."""
+    if len(token) != 32 or not all(c in "0123456789abcdef" for c in token):
+        return 0
+    pids = processes_with(var, token)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return len(pids)

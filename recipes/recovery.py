@@ -55,6 +55,7 @@ HANDLERS: dict[str, str | Handler] = {
     "git.worktree": "faultlens.recipes.scratch:recover_worktree",
     "paths": "faultlens.recipes.scratch:recover_paths",
     "triage.procs": "faultlens.recipes.triage_run:recover_processes",
+    "run.procs": "faultlens.recipes.procscope:recover_processes",
 }
 
 
@@ -164,6 +165,9 @@ def recover(ws: Workspace, *, kinds: Iterable[str] | None = None) -> list[Notice
     except (OSError, StateUnavailable):
         return []
     notices: list[Notice] = []
+    # What a killed faultlens left running is stopped before anything is
+    # removed or undone (a triage check's processes before its worktree).
+    found.sort(key=lambda f: 0 if f.entry is not None and f.entry.kind.endswith(".procs") else 1)
     for f in found:
         entry = f.entry
         if entry is None:

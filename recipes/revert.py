@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .ledger_sink import Verbatim
 from .model import Option
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def _insert(
                 json.dumps(list(dict.fromkeys(failure_ids))),
                 json.dumps(list(attempt_ids)),
                 title,
-                json.dumps([_target(w) for w in written]),
+                Verbatim(json.dumps([_target(w) for w in written])),  # the bytes a revert restores
                 time.time(),
             ),
         )
@@ -357,6 +358,15 @@ def revert(ws: Workspace, applied: Applied, *, who: str = "cli") -> Reverted:
                 pass
             done.removed.remove(rel)
             done.kept.append(rel)
+    if not done.restored and not done.removed and (done.kept or done.refused):
+        # Nothing was put back (each file was changed since, or refused): the
+        # fix stays revertable, for when its files hold what it wrote again.
+        why = []
+        if done.kept:
+            why.append(f"kept (edited after the fix, not touched): {', '.join(done.kept)}")
+        if done.refused:
+            why.append(f"refused (not a workspace file now): {', '.join(done.refused)}")
+        raise RevertError(f"nothing was reverted, the fix can still be: {'; '.join(why)}")
     ledger = Ledger.open(ws)
     with ledger._tx() as db:
         db.execute(

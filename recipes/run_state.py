@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .events import EventLog
 from .ledger import Ledger
-from .model import CommandStep, Outcome, Result, Workspace
+from .model import CommandStep, Outcome, Result, StateUnavailable, Workspace
 from .outcome import make_outcome
 from .runner import Sink, run_step
 
@@ -59,6 +59,7 @@ class RunState:
     claims: dict[str, int] = field(default_factory=dict)
     repeats: set[str] = field(default_factory=set)  # escalated by the anti-loop rule
     reruns: int = 0
+    state_lost: StateUnavailable | None = None  # the state stopped being writable mid-run
 
 
 def settle(

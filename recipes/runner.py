@@ -71,8 +71,16 @@ def spawn(
     masked = masked_secret(args)
     if masked is not None:  # a stored, redacted command: its secret is gone
         return f"the stored command holds a masked secret ({masked}); run it again yourself"
+    from .procscope import current
+
+    scope = current()  # a caller whose processes die with it (an MCP call): own group, token
+    if scope is not None:
+        if scope.stopped:
+            return "stopped: the call was cancelled"
+        scope.before_start()
+        env, new_session = {**env, **scope.env()}, new_session or scope.own_group
     try:
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             args,
             cwd=cwd,
             env=dict(env),
@@ -84,6 +92,9 @@ def spawn(
         )
     except OSError as exc:
         return f"{redact_argv(args[:1])[0]}: {exc.strerror or exc}"
+    if scope is not None:
+        scope.started(proc.pid)
+    return proc
 
 
 def stream_process(
@@ -111,6 +122,10 @@ def stream_process(
     start = time.monotonic()
     if not argv:
         return ProcessResult(argv, None, False, "empty command", 0.0, b"")
+    from .procscope import current
+
+    scope = current()  # a scope's command has its own group when the scope says so
+    new_session = new_session or (scope is not None and scope.own_group)
     proc = spawn(argv, cwd=cwd, env=env, new_session=new_session)
     if isinstance(proc, str):
         return ProcessResult(argv, None, False, proc, 0.0, b"")

@@ -36,7 +36,7 @@ from . import triage_stage
 from .conclude import conclude
 from .events import EventLog
 from .ledger import Ledger
-from .model import Refusal, Workspace
+from .model import Outcome, Refusal, StateUnavailable, Workspace
 from .outcome import make_outcome
 from .planning import NEVER_AUTOMATIC, plan
 from .run_state import FullRun, Recovery, RunState, Say, settle
@@ -101,15 +101,39 @@ def recover_run(
     rest = [t for t in by_type if t != "test"]
     for ft in sorted(rest, key=lambda t: ORDER.index(t) if t in ORDER else len(ORDER)):
         _guarded(st, ft, by_type[ft])
-    if staged is not None:
-        triage_stage.finish(st, staged)
-    return conclude(st, records)
+    try:
+        if staged is not None and st.state_lost is None:
+            triage_stage.finish(st, staged)
+        if st.state_lost is None:
+            return conclude(st, records)
+    except StateUnavailable as exc:
+        _state_lost(st, exc, records)
+    return Recovery(outcomes=[st.results[r.id] for r in records if r.id in st.results])
+
+
+def _state_lost(st: RunState, exc: StateUnavailable, records: Sequence[FailureRecord]) -> None:
+    """The state stopped being writable mid-run (a full disk): said once, in one
+    line; no attempt is made without the ledger (each needs its claim)."""
+    from .events import unwritable
+
+    if st.state_lost is None:
+        st.state_lost = exc
+        unwritable(st.ws, exc)
+    for rec in records:
+        if rec.id not in st.results:
+            why = f"not attempted: the state cannot be written ({exc})"
+            st.results[rec.id] = Outcome(copy.deepcopy(rec), "skipped", "nothing", why)
 
 
 def _guarded(st: RunState, ft: str, records: list[FailureRecord]) -> None:
     """One type's attempt; a broken recipe never stops the others."""
+    if st.state_lost is not None:
+        _state_lost(st, st.state_lost, records)
+        return
     try:
         _attempt_type(st, ft, records)
+    except StateUnavailable as exc:
+        _state_lost(st, exc, records)
     except Exception as exc:
         log.warning("the %s attempt crashed", ft, exc_info=exc)
         for rec in records:
@@ -128,8 +152,13 @@ def _guarded(st: RunState, ft: str, records: list[FailureRecord]) -> None:
 def _guarded_triage(
     st: RunState, records: Sequence[FailureRecord], by_type: dict[str, list[FailureRecord]]
 ) -> triage_stage.Staged | None:
+    if st.state_lost is not None:
+        return None
     try:
         return triage_stage.stage(st, records, by_type)
+    except StateUnavailable as exc:
+        _state_lost(st, exc, [])
+        return None
     except Exception as exc:  # triage informs the attempts; it never stops them
         log.warning("triage crashed", exc_info=exc)
         return None

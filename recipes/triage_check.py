@@ -187,16 +187,11 @@ def _git_bytes(
     import subprocess
 
     from .fixes.gitcore import Git, git_env
+    from .proctree import run_group
 
     try:
-        proc = subprocess.run(
-            Git(cwd).argv(*args),
-            cwd=cwd,
-            env=git_env(),
-            input=stdin if stdin is not None else b"",
-            capture_output=True,
-            timeout=timeout,
-            check=False,
+        proc = run_group(
+            Git(cwd).argv(*args), cwd=cwd, env=git_env(), timeout=timeout, stdin=stdin or b""
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)

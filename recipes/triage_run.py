@@ -11,11 +11,9 @@ worktree (`recover_processes`, registered in recipes/recovery.py).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import posixpath
 import secrets
-import signal
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -210,34 +208,11 @@ def _leaf(rec: FailureRecord) -> str:
 
 
 # -- after a kill ---------------------------------------------------------------------------------
-def _processes_with(token: str) -> list[int]:
-    """Our processes whose environment carries the check's token."""
-    needle = f"{TOKEN_VAR}={token}".encode()
-    uid = os.getuid()
-    found = []
-    with contextlib.suppress(OSError):
-        for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) == os.getpid():
-                continue
-            try:
-                if os.stat(f"/proc/{name}").st_uid != uid:
-                    continue
-                with open(f"/proc/{name}/environ", "rb") as f:
-                    env = f.read(1 << 20)
-            except OSError:
-                continue
-            if needle in env.split(b"\0"):
-                found.append(int(name))
-    return found
-
-
 def stop_processes(token: str) -> int:
     """Kill what a check left running; how many processes."""
-    pids = _processes_with(token) if len(token) == 32 else []
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-    return len(pids)
+    from .proctree import stop_tagged
+
+    return stop_tagged(TOKEN_VAR, token)
 
 
 def recover_processes(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:

@@ -9,6 +9,7 @@ response (pygls would otherwise drop it and the client would wait forever).
 
 from __future__ import annotations
 
+import json
 import logging
 from contextvars import ContextVar
 from typing import Any, Literal, TypeVar
@@ -212,6 +213,20 @@ class _Dropped:
 REQUEST_ID: ContextVar[int | str | None] = ContextVar("faultlens_request_id", default=None)
 
 
+_KEPT_KEYS = frozenset({"newText", "uri", "targetUri", "jsonrpc", "method"})
+
+
+def shown_message(value: Any, key: str | None = None) -> Any:
+    """A JSON message with every string redacted but those of `_KEPT_KEYS`."""
+    from faultlens.classifier.redact import COMMAND_KEYS, scrub
+
+    if isinstance(value, dict):
+        return {k: v if k in _KEPT_KEYS else shown_message(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return scrub(value) if key in COMMAND_KEYS else [shown_message(v) for v in value]
+    return scrub(value) if isinstance(value, str) else value
+
+
 class FaultLensProtocol(LanguageServerProtocol):
     """The LSP protocol plus raw custom messages, errors for unreadable requests, and
     `$/cancelRequest` reaching commands that are already running (pygls 2.1 only
@@ -229,6 +244,15 @@ class FaultLensProtocol(LanguageServerProtocol):
         on_cancel = getattr(self._server, "on_cancel_request", None)
         if on_cancel is not None:
             on_cancel(msg_id)
+
+    def _send_data(self, data: Any) -> None:
+        """Every message leaves through the redactor (the server's one sink):
+        diagnostics, hovers, listings, command results, log and show messages,
+        progress titles, whoever built them.  Text edits' new text is the
+        user's file content and is kept as it is."""
+        if data:
+            data = shown_message(json.loads(json.dumps(data, default=self._serialize_message)))
+        super()._send_data(data)
 
     def send_unreadable(self, code: int, message: str) -> None:
         """JSON-RPC's answer to a message that cannot be read (Parse error for one

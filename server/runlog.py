@@ -17,6 +17,45 @@ if TYPE_CHECKING:
     from .app import FaultLensServer
 
 LOG_HOLD_LINES = 300  # run-log lines held back until the classifier is past them
+MAX_RUN_LOG = 64 * 1024 * 1024  # a run log (a watcher's never ends) stops growing here
+CAPPED = b"\n[faultlens: this run log stops at 64 MiB; the command's output goes on]\n"
+
+
+class CappedLog:
+    """A run log that stops at MAX_RUN_LOG bytes, with one line saying so: a
+    watcher printing without end (211 MB in 20 s) never fills the disk.  The
+    lines written before the cap keep their numbers."""
+
+    def __init__(self, raw: Any, limit: int = MAX_RUN_LOG) -> None:
+        self.raw = raw
+        self.limit = limit
+        self.written = 0
+        self.capped = False
+
+    def write(self, data: bytes) -> int:
+        if self.capped:
+            return len(data)
+        room = self.limit - self.written
+        if len(data) > room:
+            cut = data.rfind(b"\n", 0, room) + 1  # whole lines only
+            self.raw.write(data[:cut] + CAPPED)
+            self.written += cut + len(CAPPED)
+            self.capped = True
+            return len(data)
+        self.written += len(data)
+        return int(self.raw.write(data))
+
+    def flush(self) -> None:
+        self.raw.flush()
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> CappedLog:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def default_key(argv: list[str] | None, task: str | None, cwd: str | None = None) -> str:
@@ -35,13 +74,13 @@ def run_source(argv: list[str] | None, cwd: str | None) -> str:
     return default_key(argv, None, cwd)
 
 
-def open_run_log(ls: FaultLensServer, log_path: Path) -> tuple[IO[bytes], bool]:
+def open_run_log(ls: FaultLensServer, log_path: Path) -> tuple[CappedLog | IO[bytes], bool]:
     """The streamed run log, opened for writing, and whether it is the real one
     (else the state cannot be written: said once, and the output goes nowhere)."""
     from faultlens.recipes.events import unwritable
 
     try:
-        return _open_log_file(log_path), True
+        return CappedLog(_open_log_file(log_path)), True
     except OSError as exc:
         unwritable(ls.recipe_workspace(), exc)
         return open(os.devnull, "wb"), False  # the caller closes it

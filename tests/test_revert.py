@@ -164,9 +164,10 @@ def test_a_revert_never_writes_outside_the_workspace(tmp_path):
     (tmp_path / "ws" / "a.py").unlink()
     (tmp_path / "ws" / "a.py").symlink_to(outside)
 
-    done = revert.revert(ws, revert.find(ledger, "f1"))  # type: ignore[arg-type]
-
+    done, _ = revert.plan_revert(ws, revert.find(ledger, "f1"))  # type: ignore[arg-type]
     assert done.refused == ["a.py"] and not done.restored
+    with pytest.raises(revert.RevertError, match=r"refused .*: a\.py"):
+        revert.revert(ws, revert.find(ledger, "f1"))  # type: ignore[arg-type]
     assert outside.read_text() == "import os\nx = 1\n"
 
 
@@ -240,3 +241,26 @@ def test_a_committed_ledger_cannot_make_a_revert_write_a_file(tmp_path):
     db = sqlite3.connect(repo / ".faultlens" / "ledger.sqlite3")
     assert db.execute("SELECT COUNT(*) FROM applied_edits").fetchone()[0] == 0
     db.close()
+
+
+def test_a_revert_that_restored_nothing_leaves_the_fix_revertable(tmp_path):
+    """Issue 27, item 13: every file changed since the fix, so nothing is put
+    back; the fix is not marked reverted, and once its file holds what the fix
+    wrote again, the revert is made."""
+    ws = Workspace.at(tmp_path)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    written = apply_edits([TextEdit("a.py", 0, 0, 0, 0, "import os\n")], ws)
+    ledger = Ledger.open(ws)
+    revert.remember(ledger, written, task=None, failure_ids=["f1"], title="an import")
+    fixed = (tmp_path / "a.py").read_text()
+    (tmp_path / "a.py").write_text(fixed + "# mine\n")
+
+    with pytest.raises(revert.RevertError, match="nothing was reverted"):
+        revert.revert(ws, revert.find(ledger, "f1"))  # type: ignore[arg-type]
+    applied = revert.find(ledger, "f1")
+    assert applied is not None and applied.reverted is None
+    assert (tmp_path / "a.py").read_text() == fixed + "# mine\n"
+
+    (tmp_path / "a.py").write_text(fixed)
+    done = revert.revert(ws, applied)
+    assert done.restored == ["a.py"] and (tmp_path / "a.py").read_text() == "x = 1\n"

@@ -2,7 +2,21 @@
 
 `Git` runs git with an argv list (never a shell), hooks switched off
 (`-c core.hooksPath=/dev/null`), no auto-stash, no editor and no terminal
-prompt.  `state` is what the branch_divergence planner looks at; the sync
+prompt, and with no program that the repository's own configuration names:
+a hostile `.git/config` (an unpacked artefact, a copied checkout) can name
+programs git runs by itself.  `SAFE_CONFIG` switches off those faultlens
+never needs (the fsmonitor, an external diff, signing, the `ext::`
+transport, submodule recursion); `repo_overrides` reads which of the
+program-naming keys the repository's own scope (`.git/config`, its
+includes, `config.worktree`) sets and neutralises each: a filter driver's
+`smudge`/`clean`/`process`, a merge driver, a diff driver's `textconv` and
+`command`, `core.sshCommand`, `core.askPass`, `core.gitProxy`,
+`core.alternateRefsCommand`, and credential helpers (the repository's are
+dropped, yours from the global and system config kept).  Keys that a `-c`
+cannot override get an option instead: `remote.<name>.uploadpack` (git takes
+the first one given) becomes `fetch --upload-pack=git-upload-pack`, and every
+diff is run with `--no-ext-diff --no-textconv`.  Your own global and system
+configuration is trusted like your shell's.  `state` is what the branch_divergence planner looks at; the sync
 command (gitsync.py) and its journal (gitjournal.py) build on `Git`,
 `operation_in_progress` and `not_restored` from here.
 """
@@ -24,7 +38,99 @@ SAFE_CONFIG = (
     "rebase.updateRefs=false",
     "core.editor=true",
     "advice.detachedHead=false",
+    "core.fsmonitor=false",
+    "diff.external=",
+    "protocol.ext.allow=never",
+    "commit.gpgSign=false",
+    "tag.gpgSign=false",
+    "merge.verifySignatures=false",
+    "log.showSignature=false",
+    "submodule.recurse=false",
+    "fetch.recurseSubmodules=false",
+    "core.pager=cat",
 )
+
+# The keys whose value is a program git runs by itself, as `git config
+# --get-regexp` spells them (lower case but the subsection).
+_PROGRAM_KEYS = (
+    r"^(filter\..+\.(smudge|clean|process|required)|merge\..+\.driver"
+    r"|diff\..+\.(textconv|command)|core\.(sshcommand|askpass|gitproxy|alternaterefscommand)"
+    r"|credential\.(.+\.)?helper)$"
+)
+_REPO_SCOPES = frozenset({"local", "worktree"})
+# What each of them becomes when the repository sets it: no program.
+_NEUTRAL = {
+    "smudge": "",
+    "clean": "",
+    "process": "",
+    "required": "false",
+    "driver": "",
+    "textconv": "",
+    "command": "",
+    "core.sshcommand": "ssh",
+    "core.askpass": "",
+    "core.gitproxy": "none",
+    "core.alternaterefscommand": "",
+}
+
+
+def repo_overrides(cwd: Path) -> list[str]:
+    """`-c` values that neutralise every program the repository's own config
+    (scope local or worktree, includes counted) names (see the module doc)."""
+    try:
+        proc = subprocess.run(
+            [
+                "git",
+                "-c",
+                "core.fsmonitor=false",
+                "config",
+                "--show-scope",
+                "-z",
+                "--get-regexp",
+                _PROGRAM_KEYS,
+            ],
+            cwd=cwd,
+            env=git_env(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    entries = _scoped_entries(proc.stdout.decode("utf-8", "surrogateescape"))
+    out: list[str] = []
+    helpers = [(scope, key, value) for scope, key, value in entries if key.endswith(".helper")]
+    for scope, key, _value in entries:
+        if scope not in _REPO_SCOPES or key.endswith(".helper"):
+            continue
+        neutral = _NEUTRAL.get(key, _NEUTRAL.get(key.rpartition(".")[2]))
+        if neutral is not None:
+            out.append(f"{key}={neutral}")
+    if any(scope in _REPO_SCOPES for scope, _k, _v in helpers):
+        out.append("credential.helper=")  # an empty helper empties the list so far
+        out += [f"{k}={v}" for scope, k, v in helpers if scope not in _REPO_SCOPES and v]
+    return list(dict.fromkeys(out))
+
+
+def _scoped_entries(text: str) -> list[tuple[str, str, str]]:
+    """(scope, key, value) of `git config --show-scope -z --get-regexp`
+    output: `scope NUL key LF value NUL` per entry."""
+    parts = text.split("\0")
+    out: list[tuple[str, str, str]] = []
+    for scope, entry in zip(parts[0::2], parts[1::2], strict=False):
+        key, _, value = entry.partition("\n")
+        out.append((scope, key, value))
+    return out
+
+
+# Subcommands given an option for what a `-c` cannot override.
+_OPTIONS = {
+    "fetch": ("--upload-pack=git-upload-pack",),
+    "diff": ("--no-ext-diff", "--no-textconv"),
+    "log": ("--no-ext-diff", "--no-textconv"),
+    "show": ("--no-ext-diff", "--no-textconv"),
+}
 
 
 def git_env() -> dict[str, str]:
@@ -58,23 +164,24 @@ class Git:
     def __init__(self, cwd: Path, timeout: float = 120.0) -> None:
         self.cwd = cwd
         self.timeout = timeout
+        self._overrides: list[str] | None = None
 
     def argv(self, *args: str) -> list[str]:
+        if self._overrides is None:
+            self._overrides = repo_overrides(self.cwd) if self.cwd.is_dir() else []
         out = ["git"]
-        for c in SAFE_CONFIG:
+        for c in (*SAFE_CONFIG, *self._overrides):
             out += ["-c", c]
+        if args and args[0] in _OPTIONS:
+            args = (args[0], *[o for o in _OPTIONS[args[0]] if o not in args], *args[1:])
         return [*out, *args]
 
     def run(self, *args: str, timeout: float | None = None) -> GitResult:
+        from faultlens.recipes.proctree import run_group
+
         try:
-            proc = subprocess.run(
-                self.argv(*args),
-                cwd=self.cwd,
-                env=git_env(),
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=timeout or self.timeout,
-                check=False,
+            proc = run_group(
+                self.argv(*args), cwd=self.cwd, env=git_env(), timeout=timeout or self.timeout
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             return GitResult(127, "", str(exc))

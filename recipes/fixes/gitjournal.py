@@ -47,7 +47,22 @@ from .gitrefs import valid_ref
 
 KIND = "git.sync"
 _SHA = lazy_compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?", re.ASCII)
-LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "packed-refs.lock", "shallow.lock")
+# The locks a killed git can leave at the top of the git dir: the index, the
+# refs it writes, and the pseudo-refs of a pick (a kill inside one of the
+# rebase's picks leaves CHERRY_PICK_HEAD.lock, and `rebase --abort` then
+# cannot remove CHERRY_PICK_HEAD).
+LOCKS = (
+    "index.lock",
+    "HEAD.lock",
+    "ORIG_HEAD.lock",
+    "packed-refs.lock",
+    "shallow.lock",
+    "CHERRY_PICK_HEAD.lock",
+    "REBASE_HEAD.lock",
+    "MERGE_HEAD.lock",
+    "AUTO_MERGE.lock",
+    "REVERT_HEAD.lock",
+)
 
 
 class CannotJournal(RuntimeError):
@@ -167,6 +182,9 @@ def _abort(git: Git, op: str, branch: str, head: str, since: float) -> tuple[str
         # git's rebase state itself was torn by the kill: drop it, then put the
         # branch back (it still points at the journalled HEAD: checked below).
         git.run("rebase", "--quit")
+        _stale_locks(git, since)
+        if operation_in_progress(git) == "cherry-pick":  # one of our rebase's picks, cut short
+            git.run("cherry-pick", "--quit")
         if git.out("rev-parse", "--verify", "-q", f"refs/heads/{branch}") == head:
             git.run("checkout", "-q", "-f", branch)
         wrong = _wrong(git, branch, head)

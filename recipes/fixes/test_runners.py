@@ -757,7 +757,9 @@ def select(
             wrapper = [*argv, "--"] if _base(argv[0]) == "npm" else list(argv)
             argv = words
     if found is None:
-        raise Refused(f"`{' '.join(command)}` is not a test runner faultlens knows")
+        from faultlens.classifier.redact import shown_command
+
+        raise Refused(f"`{shown_command(command)}` is not a test runner faultlens knows")
     runner, at = found
     picked = [t for t in tests if runner_name(t.framework) in (runner.name, None)]
     if not picked:

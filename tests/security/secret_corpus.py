@@ -186,6 +186,17 @@ ARGV_FORMS: dict[str, st.SearchStrategy[Sample]] = {
     "mysql -p": _password(6, 16).map(
         lambda v: Sample(v, v, ("mysql", "-u", "root", f"-p{v}", "app"))
     ),
+    "docker login -p": _password(6, 16).map(
+        lambda v: Sample(v, v, ("docker", "login", "-u", "ci", "-p", v, "registry.example.com"))
+    ),
+    "sshpass -p": _password(6, 16).map(lambda v: Sample(v, v, ("sshpass", "-p", v, "ssh", "h"))),
+    "mysql -p separate": _password(6, 16).map(
+        lambda v: Sample(v, v, ("mysql", "-u", "root", "-p", v, "app"))
+    ),
+    "codecov -t": _password(8, 36).map(lambda v: Sample(v, v, ("codecov", "-t", v))),
+    "htpasswd -b": _password(6, 16).map(
+        lambda v: Sample(v, v, ("htpasswd", "-b", ".htpasswd", "admin", v))
+    ),
     "define": _password(6, 16).map(
         lambda v: Sample(v, v, ("cmake", f"-DDB_PASSWORD={v}", "-S", ".", "-B", "build"))
     ),

@@ -266,3 +266,45 @@ def test_a_git_journal_naming_a_repository_outside_the_workspace_is_ignored(tmp_
     said = _start(ws_root, state)
     assert snapshot(outside) == before
     assert "naming no repository here" in said
+
+
+def test_a_kill_inside_a_pick_of_our_rebase_is_rolled_back(tmp_path, monkeypatch):
+    """Issue 27, item 12: a kill landing while the rebase picks a commit leaves
+    CHERRY_PICK_HEAD (git writes it for each pick and removes it after the
+    commit); `git rebase --abort` leaves it there, and the roll back once
+    stopped at "a cherry-pick is still in progress".  The state is made here as
+    git leaves it, without racing a kill."""
+    for k, v in ENV.items():
+        if k.startswith("GIT_"):
+            monkeypatch.setenv(k, v)
+    from .gitrepo import diverged
+
+    _origin, repo = diverged(tmp_path, conflicting=True)
+    head = out(repo, "rev-parse", "HEAD").strip()
+    before = snapshot(repo)
+    state = tmp_path / "state"
+    journal_by_a_dead_process(
+        repo,
+        "git.sync",
+        {
+            "repo": str(repo),
+            "branch": "main",
+            "head": head,
+            "upstream": "refs/remotes/origin/main",
+            "phase": "rebase",
+        },
+        state,
+    )
+    git(repo, "rebase", "origin/main", check=False)  # stops on the conflict: a pick in progress
+    git(repo, "update-ref", "--no-deref", "CHERRY_PICK_HEAD", head)
+    # ... and the lock git held while it wrote it: `git rebase --abort` then
+    # puts HEAD back but cannot delete CHERRY_PICK_HEAD.
+    (repo / ".git" / "CHERRY_PICK_HEAD.lock").write_text(head + "\n")
+    assert (repo / ".git" / "rebase-merge").exists()
+
+    said = _start(repo, state)
+
+    assert "rolled back the rebase of main onto origin/main" in said, said
+    assert snapshot(repo) == before
+    assert not (repo / ".git" / "CHERRY_PICK_HEAD").exists()
+    assert not (repo / ".git" / "CHERRY_PICK_HEAD.lock").exists()

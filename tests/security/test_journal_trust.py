@@ -367,3 +367,35 @@ def test_an_apply_interrupted_more_than_a_day_ago_is_reported_not_rolled_back(
     assert not [p for p in root.rglob("*") if TMP_MARK in p.name]
     _start(root)  # said once, not at every start
     assert len([m for m in said if "not rolled back" in m]) == 1
+
+
+def test_a_killed_faultlens_s_processes_are_stopped_before_its_worktree_is_removed(tmp_path):
+    """Issue 27, item 16: after a kill -9 during triage, the worktree (journalled
+    first) was removed while the check's processes (journalled after) still
+    ran in it.  Entries that stop processes are now handled first."""
+    from faultlens.recipes import Workspace, recovery
+
+    from .hostile import journal_by_a_dead_process
+
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    order: list[str] = []
+
+    def handler(name: str):  # type: ignore[no-untyped-def]
+        def handle(ws, entry, *, stale):  # type: ignore[no-untyped-def]
+            from faultlens.recipes import journal
+
+            order.append(name)
+            return journal.Recovered(f"{name} done")
+
+        return handle
+
+    recovery.register("probe.tree", handler("tree"))
+    recovery.register("probe.procs", handler("procs"))
+    try:
+        journal_by_a_dead_process(tmp_path, "probe.tree", {"path": "x"})
+        journal_by_a_dead_process(tmp_path, "probe.procs", {"token": "0" * 32})
+        recovery.recover(Workspace.at(tmp_path), kinds=["probe.tree", "probe.procs"])
+    finally:
+        recovery.HANDLERS.pop("probe.tree", None)
+        recovery.HANDLERS.pop("probe.procs", None)
+    assert order == ["procs", "tree"]

@@ -275,3 +275,58 @@ def test_other_commands_refuse_a_linked_out_state_dir_in_one_line(tmp_path, comm
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and "outside the workspace" in proc.stderr
     assert list(outside.iterdir()) == []
+
+
+# -- a disk that fills up during the run (issue 27, item 10) --------------------------------------
+UNITTEST = "import unittest\n\nclass T(unittest.TestCase):\n    def test_one(self):\n        self.assertEqual(1, 2)\n"
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 512 KiB file system (tmpfs): the disk that fills up."""
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], capture_output=True
+    )
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def _fill(disk: Path, keep_kib: int) -> None:
+    free = os.statvfs(disk)
+    left = free.f_bavail * free.f_frsize - keep_kib * 1024
+    with open(disk / "filler", "wb") as fh:
+        fh.write(b"\0" * max(0, left))
+
+
+@pytest.mark.parametrize("keep_kib", [48, 12])
+def test_a_disk_that_fills_up_mid_run_is_one_line_and_no_traceback(small_disk, keep_kib):
+    import subprocess
+    import sys
+
+    ws = small_disk / "ws"
+    (ws / ".git").mkdir(parents=True)
+    (ws / "test_fails.py").write_text(UNITTEST)
+    faultlens = [sys.executable, "-m", "faultlens.cli", "run"]
+    first = subprocess.run([*faultlens, "--", sys.executable, "-c", "pass"], cwd=ws, timeout=120)
+    assert first.returncode == 0 and (ws / ".faultlens" / "ledger.sqlite3").is_file()
+    _fill(small_disk, keep_kib)
+    res = subprocess.run(
+        [*faultlens, "--recover", "--task", "T", "--", sys.executable, "-m", "unittest"],
+        cwd=ws,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 1  # the command's own status
+    assert res.stderr.count("Traceback") == 1  # unittest's own, passed through
+    assert "crashed" not in res.stderr and "sqlite3." not in res.stderr
+    said = [ln for ln in res.stderr.splitlines() if "state cannot be written in" in ln]
+    assert len(said) == 1, res.stderr

@@ -290,3 +290,52 @@ def test_a_ledger_file_that_is_a_symlink_is_not_used(tmp_path):
             Ledger.open(Workspace.at(tmp_path / "repo"))
         link.unlink()
     assert outside.read_bytes() == b""
+
+
+def _ledger_with_a_run(root: Path) -> None:
+    from faultlens.recipes import Ledger
+
+    (root / ".git").mkdir(parents=True)
+    ledger = Ledger.open(Workspace.at(root))
+    run_id = ledger.start_run("T", ["make", "check"], ".")
+    ledger.finish_run(run_id, 1, [])
+
+
+def test_a_ledger_this_machine_made_for_another_workspace_is_moved_aside(tmp_path, caplog):
+    """Issue 27, item 15: the ledger's mark is bound to its state dir, as a
+    journal's is; a copy in another workspace names no run there."""
+    import shutil
+
+    from faultlens.recipes import Ledger, ledgerguard
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    _ledger_with_a_run(first)
+    (second / ".faultlens").mkdir(parents=True)
+    (second / ".git").mkdir()
+    for name in ("ledger.sqlite3", "ledger.sqlite3-wal"):
+        if (first / ".faultlens" / name).exists():
+            shutil.copy(first / ".faultlens" / name, second / ".faultlens" / name)
+    assert ledgerguard.provenance(second / ".faultlens" / "ledger.sqlite3") == "elsewhere"
+    copied = Ledger.open(Workspace.at(second))
+    assert copied.last_run("T") is None
+    assert list((second / ".faultlens").glob("ledger.sqlite3.untrusted-*"))
+    assert "made on this machine for another state dir" in caplog.text
+    assert Ledger.open(Workspace.at(first)).last_run("T") is not None  # the original stands
+
+
+def test_a_truncated_ledger_is_called_what_it_is(tmp_path, caplog):
+    """Issue 27, item 16: not "not made by faultlens on this machine"."""
+    from faultlens.recipes import Ledger
+
+    _ledger_with_a_run(tmp_path)
+    path = tmp_path / ".faultlens" / "ledger.sqlite3"
+    for extra in ("-wal", "-shm"):
+        (tmp_path / ".faultlens" / f"ledger.sqlite3{extra}").unlink(missing_ok=True)
+    path.write_bytes(path.read_bytes()[:700])
+    from faultlens.recipes import ledger as ledger_module
+
+    ledger_module._READY.discard(path)
+    Ledger.open(Workspace.at(tmp_path))
+    err = caplog.text
+    assert "is not a readable SQLite database (truncated or damaged)" in err
+    assert "not made by faultlens on this machine" not in err
