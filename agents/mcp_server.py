@@ -77,7 +77,7 @@ def _guard(call: Any) -> Any:
 
 def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServer:
     """The MCP server for one workspace root."""
-    from faultlens.cli import version
+    from faultlens.classifier.package_version import version
 
     agents = Agents(root, caller, state_dir)
     agents.recover_state()  # put back what a killed faultlens left, once per server start

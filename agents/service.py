@@ -214,26 +214,25 @@ class Agents:
         task: str | None = None,
     ) -> ClassifyResult:
         """Classify `output` (text) or the file at `path`; read-only."""
-        from faultlens.classifier.engine import Options
-        from faultlens.classifier.structured import classify_stream
+        from faultlens.recipes.observe import classify_output
 
         if (output is None) == (path is None):
             raise AgentError("give exactly one of output or path")
         folder = self.folder(cwd)
-        opts = Options(
-            cwd=str(folder),
-            task=task,
-            command=list(command) if isinstance(command, list | tuple) else command,
-            exit_code=exit_code,
-            log_file=None,
-        )
         if output is not None:
-            records = classify_stream(io.BytesIO(output.encode("utf-8", "replace")), opts)
+            records, _ = classify_output(
+                output.encode("utf-8", "replace"),
+                folder,
+                task=task,
+                command=command,
+                exit_code=exit_code,
+            )
         else:
             assert path is not None
-            opts.log_file = path
             with self._open_output(folder, path) as fh:
-                records = classify_stream(fh, opts)
+                records, _ = classify_output(
+                    fh, folder, task=task, command=command, exit_code=exit_code, log_file=path
+                )
         return classify_result(records, self.allowed(self.workspace()))
 
     def _open_output(self, folder: Path, path: str) -> io.BufferedReader:
@@ -267,7 +266,7 @@ class Agents:
         one), classify its output, and with `recover` make the one attempt."""
         import shlex
 
-        from faultlens.cli.run import run_command
+        from faultlens.recipes.run_and_recover import run_command
 
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
