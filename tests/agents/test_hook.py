@@ -154,7 +154,10 @@ def test_the_escalated_failure_can_be_explained_from_the_terminal(ts_project):
     )
     assert res.returncode == 0, res.stderr
     assert "escalated" in res.stdout.splitlines()[0]
-    assert "ERROR: Compile" in res.stdout and "[retry claude-code-4acc1807-7dfa-4179-a7cd-5148e501036c]" in res.stdout
+    assert (
+        "ERROR: Compile" in res.stdout
+        and "[retry claude-code-4acc1807-7dfa-4179-a7cd-5148e501036c]" in res.stdout
+    )
 
 
 @pytest.mark.parametrize("name", ["codex-PostToolUse-shell", "gemini-AfterTool-tsc"])
