@@ -89,7 +89,12 @@ def _recipe_step(record: FailureRecord, ws: Workspace) -> str:
 def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task: str) -> Verdicts:
     """Apply the anti-loop rule to one call's failures: claim, escalate, clear."""
     from faultlens.recipes import EventLog, Ledger
-    from faultlens.recipes.engine import NEVER_AUTOMATIC, escalate
+    from faultlens.recipes.engine import escalate
+    from faultlens.recipes.lifecycle.claim import (
+        TRIED_NOTHING_NEVER_AUTOMATIC,
+        is_never_automatic,
+        never_automatic,
+    )
     from faultlens.recipes.outcome import emit_result, make_outcome, store
 
     ledger = Ledger.open(ws)
@@ -102,8 +107,8 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
     _record(call, ws, task, ledger).finish(call.exit_code, records)
     for record in records:
         ft = record.failure_type.value
-        if ft in NEVER_AUTOMATIC:
-            escalate(record, ws, "nothing (never automatic)", f"{ft} needs human review")
+        if is_never_automatic(ft):
+            escalate(record, ws, TRIED_NOTHING_NEVER_AUTOMATIC, never_automatic(ft))
             out.review.append(record)
             continue
         prior = ledger.automatic_attempt(record.id, task)

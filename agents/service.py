@@ -189,15 +189,15 @@ class Agents:
     def allowed(self, ws: Any) -> Any:
         """The compact view's "attempt still allowed" lookup (never writes state)."""
         from faultlens.recipes import availability
-        from faultlens.recipes.engine import NEVER_AUTOMATIC
+        from faultlens.recipes.lifecycle.claim import is_never_automatic, never_automatic
         from faultlens.recipes.planners import get_planner
 
         has_ledger = self._has_ledger(ws)
 
         def check(record: FailureRecord) -> tuple[bool, str | None]:
             ft = record.failure_type.value
-            if ft in NEVER_AUTOMATIC:
-                return False, f"{ft} needs human review: never automatic"
+            if is_never_automatic(ft):
+                return False, never_automatic(ft)
             if get_planner(ft) is None:
                 return False, f"no automatic recipe for {ft}"
             if not has_ledger:

@@ -18,6 +18,8 @@ from .runner import Sink, run_step
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
+    from .revert import Reverted
+
 Say = Callable[[str], None]
 
 
@@ -59,6 +61,8 @@ class RunState:
     claims: dict[str, int] = field(default_factory=dict)
     repeats: set[str] = field(default_factory=set)  # escalated by the anti-loop rule
     reruns: int = 0
+    seen: set[str] = field(default_factory=set)  # the ids the run itself reported
+    undone: Reverted | None = None  # a wrong fix this run undid
 
 
 def settle(

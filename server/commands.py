@@ -495,6 +495,7 @@ async def apply_recipe(
 ) -> dict[str, Any]:
     """Apply a recipe (edits through the client), verify, record, re-publish."""
     from faultlens.recipes import Plan, availability, claim, complete_attempt, plan, refuse
+    from faultlens.recipes.lifecycle.claim import IN_PROGRESS
 
     entry = ls.store.get(failure_id)
     if entry is None:
@@ -518,7 +519,7 @@ async def apply_recipe(
     # concurrent calls for it, the second is told so and changes nothing.
     attempt_id = await asyncio.to_thread(claim, record, ws)
     if attempt_id is None:
-        reason = "Recipe already tried for this failure (or being tried right now)"
+        reason = IN_PROGRESS
         ls.info(f"faultlens: recipe for {failure_id} not run: {reason}")
         return {"result": "disabled", "reason": reason}
     if pending is None or not edit_applied:
