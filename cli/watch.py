@@ -27,8 +27,8 @@ from faultlens.classifier.cycles import Begin, CycleReader, Data, End, Piece
 
 if TYPE_CHECKING:
     from faultlens.classifier.cycles import Watcher
-    from faultlens.classifier.engine import Classifier
     from faultlens.classifier.record import FailureRecord
+    from faultlens.classifier.structured import Recogniser
     from faultlens.recipes import CommandStep, Workspace
     from faultlens.recipes.model import Rerun
 
@@ -114,11 +114,11 @@ def run_watch(
 ) -> int:
     """Follow the watcher until it exits (its status) or Ctrl-C (130)."""
     from faultlens.classifier.redact import redact_argv
+    from faultlens.recipes.passthrough import copy_through
+    from faultlens.recipes.proctree import stop_tree_on_signals
     from faultlens.recipes.runner import build_env, spawn
 
-    from .passthrough import copy_through
     from .runio import say as _say
-    from .runio import stop_tree_on_signals
     from .runio import writer as _writer
 
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
@@ -176,7 +176,7 @@ class Follower:
         self.reader = CycleReader(watcher)
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._thread = threading.Thread(target=self._work, name="faultlens-watch", daemon=True)
-        self._classifier: Classifier | None = None
+        self._classifier: Recogniser | None = None
         self._began = time.monotonic()
         self._tail = bytearray()
         self._exit: int | None = None
@@ -201,10 +201,10 @@ class Follower:
         return self.board.cycles[-1].number if self.board.cycles else 0
 
     # -- the worker ---------------------------------------------------------------------
-    def _new(self) -> Classifier:
-        from faultlens.classifier.engine import Classifier, Options
+    def _new(self) -> Recogniser:
+        from faultlens.recipes.observe import recogniser
 
-        return Classifier(Options(cwd=str(self.cwd), task=self.task, command=self.cmd))
+        return recogniser(self.cwd, task=self.task, command=self.cmd)
 
     def _work(self) -> None:
         self._classifier = self._new()
@@ -239,40 +239,33 @@ class Follower:
                 self._ended(p.cycle)
 
     def _ended(self, number: int) -> None:
-        from faultlens.classifier.redact import redact_argv
-        from faultlens.recipes.events import EventLog
+        from faultlens.recipes.observe import RunRecorder
 
-        from .runio import group_summary, guarded
+        from .runio import group_summary
         from .runio import say as _say
 
         assert self._classifier is not None
         self._classifier.options.exit_code = self._exit
         records = self._classifier.close()
-        shown = redact_argv(self.cmd)
-        cwd_rel = _rel(self.cwd, self.ws.root)
-        for r in records:
-            r.hint.setdefault("command", shown)
-            r.hint.setdefault("cwd", cwd_rel)
-            if self.task and not r.task:
-                r.task = self.task
+        # The cycle is a run like any other (recipes/observe.py): stamped,
+        # recorded with its tree state, and it decides the fixes applied earlier.
+        recorder = RunRecorder(
+            self.ws,
+            task=self.task,
+            command=self.cmd,
+            cwd=self.cwd,
+            say=lambda text: _say(self.err, text),
+        )
         tail = bytes(self._tail[-8000:]).decode("utf-8", "replace")
         summary = group_summary(records) if records else "no failures"
         _say(self.err, f"cycle {number}: {summary}")
         for r in records:
             where = f"{r.source_file}:{r.source_line}" if r.source_file else "-"
             _say(self.err, f"  {r.failure_type.value}  {where}  {r.signal}")
+        recorder.finish(self._exit, records, recover=self.recover, cycle=number)
         self.board.add(Cycle(number, self._began, records, tail))  # after its report
-        EventLog(self.ws).emit_many("failure.classified", records, command=shown, cycle=number)
-        from faultlens.recipes.ledger import Ledger
-
-        ledger = guarded(self.ws, Ledger.open, self.ws)
-        run_id = None
-        if ledger is not None:
-            run_id = guarded(self.ws, ledger.start_run, self.task, self.cmd, cwd_rel)
-            if run_id is not None:
-                guarded(self.ws, ledger.finish_run, run_id, self._exit, records)
-        if self.recover and records and run_id is not None:
-            self._recover(records, run_id, cwd_rel)
+        if self.recover and records and recorder.run_id is not None:
+            self._recover(records, recorder.run_id, recorder.cwd)
 
     def _recover(self, records: list[FailureRecord], run_id: int, cwd_rel: str) -> None:
         """The cycle's failures get their one attempt (one batch at a time)."""
@@ -316,9 +309,3 @@ class Follower:
 
         self._recovering = threading.Thread(target=work, name="faultlens-recover", daemon=True)
         self._recovering.start()
-
-
-def _rel(cwd: Path, root: Path) -> str:
-    import os
-
-    return os.path.relpath(cwd, root).replace(os.sep, "/")

@@ -83,9 +83,8 @@ def settle(
 
 def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     """Run the original command again (or the plan's variant of it: its env)."""
-    from faultlens.classifier.engine import Classifier, Options
-
     from .docs import recipe_doc, setting
+    from .observe import recogniser
 
     timeout = float(setting(recipe_doc("compile", st.ws), "verify.timeout", 600))
     step = step or CommandStep(argv=list(st.command), cwd=st.cwd, timeout=timeout)
@@ -98,7 +97,7 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
         st.last = FullRun(code, list(stood_in.records), st.changes)
         return st.last
     cwd = st.ws.root if st.cwd in ("", ".") else st.ws.root / st.cwd
-    classifier = Classifier(Options(cwd=str(cwd), task=st.task, command=list(st.command)))
+    classifier = recogniser(cwd, task=st.task, command=st.command)
     from faultlens.classifier.redact import shown_command
 
     st.say(f"re-running the original command ({shown_command(step.argv)})")

@@ -193,7 +193,7 @@ async def run_task(
     ls: FaultLensServer, argv: list[str], cwd: Path, task: str | None, key: str | None = None
 ) -> dict[str, Any]:
     """Run a command, streaming its output into the classifier, with $/progress."""
-    from faultlens.classifier.engine import Classifier
+    from faultlens.classifier.structured import Recogniser
 
     key = key or default_key(argv, task, ls.rel_cwd(cwd))
     if key in ls.running:
@@ -206,7 +206,7 @@ async def run_task(
         ls.run_requests[request_id] = key
     log_path = ls.run_log(key)
     opts = ls.options(cwd=cwd, task=task, command=argv, exit_code=None, log_file=str(log_path))
-    classifier = Classifier(opts)
+    classifier = Recogniser(opts)  # structured reports first, as every output
     token = str(uuid.uuid4())
     progress = ls.supports("window.work_done_progress")
     shown = shown_command(argv)  # `argv` itself runs; this is what is shown

@@ -34,8 +34,8 @@ from . import runner
 from .store import TaskInfo
 
 if TYPE_CHECKING:
-    from faultlens.classifier.engine import Classifier
     from faultlens.classifier.record import FailureRecord
+    from faultlens.classifier.structured import Recogniser
     from faultlens.recipes import CommandStep
     from faultlens.recipes.model import Rerun
 
@@ -174,11 +174,11 @@ async def follow(
     lines = 0  # of the whole output
     last_output = time.monotonic()
 
-    def new_classifier() -> Classifier:
-        from faultlens.classifier.engine import Classifier
+    def new_classifier() -> Recogniser:
+        from faultlens.classifier.structured import Recogniser
 
         opts = ls.options(cwd=cwd, task=task, command=argv, exit_code=None, log_file=str(log_path))
-        return Classifier(opts)
+        return Recogniser(opts)
 
     current: dict[str, Any] = {
         "classifier": new_classifier(),
@@ -192,7 +192,7 @@ async def follow(
             ls.work_done_progress.report(token, T.WorkDoneProgressReport(message=message))
 
     async def end_cycle(piece: End, exit_code: int | None = None) -> None:
-        classifier: Classifier = current["classifier"]
+        classifier: Recogniser = current["classifier"]
         classifier.options.exit_code = exit_code
         classified = await asyncio.to_thread(ls.finish, classifier)
         vault.update(classified.secrets)
