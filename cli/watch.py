@@ -114,9 +114,7 @@ def run_watch(
 ) -> int:
     """Follow the watcher until it exits (its status) or Ctrl-C (130)."""
     from faultlens.classifier.redact import redact_argv
-    from faultlens.recipes.passthrough import copy_through
-    from faultlens.recipes.proctree import stop_tree_on_signals
-    from faultlens.recipes.runner import build_env, spawn
+    from faultlens.recipes.runner import build_env, copy_through, spawn, stop_tree_on_signals
 
     from .runio import say as _say
     from .runio import writer as _writer

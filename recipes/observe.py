@@ -284,8 +284,8 @@ def observe_command(
         say(f"cannot run {redact_argv(list(cmd[:1]))[0]}: {child}")
         return Observation(127, [], recorder)
     from .background import BackgroundClassifier
-    from .passthrough import copy_through
-    from .proctree import reap, stop_tree_on_signals
+    from .proctree import reap
+    from .runner import copy_through, stop_tree_on_signals
 
     classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
     tree: set[int] = set()  # what the command started, when a signal stops it

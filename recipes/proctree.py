@@ -9,7 +9,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 
 def descendants(pid: int) -> set[int]:
@@ -81,31 +81,3 @@ def reap(pids: set[int], grace: float = 2.0) -> None:
     while alive(pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     signal_tree(None, {p for p in pids if exists(p)}, signal.SIGKILL)
-
-
-def stop_tree_on_signals(pid: int, tree: set[int]) -> Callable[[], None]:
-    """While the command runs, Ctrl-C (SIGINT) and SIGTERM first signal its
-    whole tree (`npx tsc --watch`, `npx jest`: the tool outlives npm killed
-    alone; `kill` reaches faultlens, not its children), adding it to `tree`
-    for the caller's final `proctree.reap`, then end `faultlens run` as usual
-    (KeyboardInterrupt, SystemExit(128+N)).  A function restoring the previous
-    handlers (none are set outside the main thread)."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-
-    def handler(signum: int, _frame: object) -> None:
-        tree.update(descendants(pid))
-        signal_tree(None, tree, signal.SIGTERM)
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise SystemExit(128 + signum)
-
-    before = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-
-    def restore() -> None:
-        for sig, old in before.items():
-            signal.signal(sig, old)
-
-    return restore
