@@ -247,6 +247,7 @@ def close_interrupted_attempts(
     from faultlens.classifier.record import FailureRecord
 
     from .events import EventLog
+    from .lifecycle.settle import settle
     from .model import Outcome
 
     by_pid: dict[int | None, list[str]] = {}
@@ -269,8 +270,7 @@ def close_interrupted_attempts(
         record.recovery_attempted = True
         record.recovery_result = "escalated"
         outcome = Outcome(record=record, result="escalated", tried="the recipe", reason=reason)
-        ledger.finish(row.id, outcome)
-        EventLog(ws).emit("recovery.escalated", record, tried=outcome.tried, reason=reason)
+        settle(ledger, EventLog(ws), outcome, row.id)
         closed.append(
             Notice(
                 "state.recovered",
