@@ -247,7 +247,6 @@ def close_interrupted_attempts(
     from faultlens.classifier.record import FailureRecord
 
     from .events import EventLog
-    from .lifecycle.settle import settle
     from .model import Outcome
 
     by_pid: dict[int | None, list[str]] = {}
@@ -270,7 +269,10 @@ def close_interrupted_attempts(
         record.recovery_attempted = True
         record.recovery_result = "escalated"
         outcome = Outcome(record=record, result="escalated", tried="the recipe", reason=reason)
-        settle(ledger, EventLog(ws), outcome, row.id)
+        # Not through lifecycle/settle.py: the crash restore runs below the
+        # recipes (recipes/edits.py imports it), so it writes its row and event itself.
+        ledger.finish(row.id, outcome)
+        EventLog(ws).emit("recovery.escalated", record, tried=outcome.tried, reason=reason)
         closed.append(
             Notice(
                 "state.recovered",
