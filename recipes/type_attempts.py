@@ -13,9 +13,10 @@ from .edits import apply_edits
 from .lifecycle.judge import Judgement, judge
 from .lifecycle.tally import SYNC_RULE
 from .lifecycle.undo import undo_wrong_fix, undone
+from .lifecycle.verify_loop import verify_loop
 from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
 from .planning import plan
-from .run_state import FullRun, RunState, note_result, rerun_original
+from .run_state import RunState, note_result, rerun_original
 from .runner import run_commands
 from .test_batch import plan_reruns, run_reruns, verdicts
 from .verdict import base_id
@@ -166,20 +167,16 @@ def _verify_batch(
             note_result(st, rec, "applied", p.title, reason, p.details)
         return
     ids = {base_id(r.id) for r, _ in todo}
-    tries = 1 + max(0, verify.retries)
-    full: FullRun | None = None
-    for i in range(tries):
-        delay = verify.backoff[min(i, len(verify.backoff) - 1)] if verify.backoff else 0.0
-        if delay > 0:
-            st.say(f"waiting {delay:g} s before re-running")
-            ws.settings.sleep(delay)
-        full = rerun_original(st, verify.verify)
-        if full.exit_code == 0 or not ids & {base_id(r.id) for r in full.records}:
-            break
-    assert full is not None
-    # Every run after the first is a retry: 1 s, 2 s, 4 s are three.
-    n = i + 1 if verify.backoff else 0
-    after = f" (after {n} retr{'y' if n == 1 else 'ies'})" if n else ""
+    step = verify.verify
+    looped = verify_loop(
+        lambda: rerun_original(st, step),
+        lambda run: run.exit_code == 0 or not ids & {base_id(r.id) for r in run.records},
+        retries=verify.retries,
+        backoff=verify.backoff,
+        sleep=ws.settings.sleep,
+        say=st.say,
+    )
+    full, after = looped.result, looped.note
     judged = [
         (
             rec,
@@ -191,7 +188,6 @@ def _verify_batch(
                 edited=[e.path for e in p.edits],
                 cwd=st.cwd,
                 root=ws.root,
-                again=f"when the command was run again{after}",
                 brings="the original command now reports",
             ),
         )
@@ -209,7 +205,7 @@ def _verify_batch(
             note_result(st, rec, "recovered", p.title, f"no longer reported{after}", p.details)
         else:
             ended: Result = "recovered" if j.recovered else p.on_failure
-            note_result(st, rec, ended, p.title, j.reason, p.details, verified=True)
+            note_result(st, rec, ended, p.title, f"{j.reason}{after}", p.details, verified=True)
 
 
 def _undo_wrong(st: RunState, judged: list[tuple[FailureRecord, Plan, Judgement]]) -> set[str]:
