@@ -48,8 +48,7 @@ if TYPE_CHECKING:
     from faultlens.classifier.structured import Recogniser
     from faultlens.recipes import Outcome, Plan, Workspace
     from faultlens.recipes.confirm import Decided
-
-    from .watchrun import WatchState
+    from faultlens.recipes.watch_board import WatchBoard
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +121,7 @@ class FaultLensServer(LanguageServer):
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task
-        self.watches: dict[str, WatchState] = {}  # store task -> a watcher being followed
+        self.watches: dict[str, WatchBoard] = {}  # store task -> a watcher being followed
         self.watch_registration: str | None = None
         self.watch_lock = asyncio.Lock()
         self.watching: tuple[tuple[str, ...], float] | None = None  # what is set up now
