@@ -300,7 +300,10 @@ class Agents:
             (o.box for o in report.outcomes if o.result == "escalated" and o.box), None
         )
         escalation, cut = bounded_note(box)
-        attempts = [_attempt_view(o) for o in report.outcomes]
+        from faultlens.recipes.lifecycle.tally import one_per_failure
+
+        # one per failure, as the summary and `status` count them
+        attempts = [_attempt_view(o) for o in one_per_failure(report.outcomes)]
         return RunResult(
             exit_code=report.exit_code,
             failures=result.failures,

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from faultlens.recipes.lifecycle.tally import one_per_failure, records_per_failure, result_counts
 from faultlens.recipes.run_and_recover import RunReport, run_command
 
 from .main import UsageError
@@ -125,17 +126,19 @@ def summary_text(report: RunReport, recover: bool) -> str:
     for a, b, c, d in rows:
         d = d if len(d) <= 70 else d[:69] + "…"
         lines.append(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}")
-    counts: dict[str, int] = {}
-    for o in report.outcomes:
-        counts[o.result] = counts.get(o.result, 0) + 1
+    counts = result_counts(report.outcomes)  # one per failure, however many places
     lines.append("")
     attempted = recover and bool(report.outcomes)
     groups = group_summary(
-        [o.record for o in report.outcomes[: len(report.records)]] if attempted else report.records
+        records_per_failure(
+            [o.record for o in report.outcomes[: len(report.records)]]
+            if attempted
+            else report.records
+        )
     )
     if attempted:
         parts = [f"{counts.get(k, 0)} {k}" for k in ("recovered", "escalated", "skipped")]
-        new = len(report.outcomes) - len(report.records)
+        new = len(one_per_failure(report.outcomes[len(report.records) :]))
         extra = f"; {new} new" if new > 0 else ""
         again = f"; original command re-run {report.reruns}x" if report.reruns else ""
         lines.append(

@@ -63,6 +63,8 @@ class RunState:
     reruns: int = 0
     seen: set[str] = field(default_factory=set)  # the ids the run itself reported
     undone: Reverted | None = None  # a wrong fix this run undid
+    announced: set[str] = field(default_factory=set)  # ids whose attempt was announced
+    continued: set[str] = field(default_factory=set)  # syncs that continue an attempt
 
 
 def settle(

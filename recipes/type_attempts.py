@@ -11,6 +11,7 @@ from . import revert
 from .batch import ApplyLock, merge_plans
 from .edits import apply_edits
 from .lifecycle.judge import Judgement, judge
+from .lifecycle.tally import SYNC_RULE
 from .lifecycle.undo import undo_wrong_fix, undone
 from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
 from .planning import plan
@@ -229,5 +230,11 @@ def announce(st: RunState, records: list[FailureRecord], tried: str, summary: st
     """The type's one `recovery.attempted`, however many failures it covers."""
     if not records:
         return
+    stale = [str(s) for r in records if r.rule == SYNC_RULE for s in r.hint.get("stale") or []]
+    if stale and all(s in st.announced for s in stale):
+        # A stale branch's sync after the failures' own re-run: one attempt, not two.
+        st.continued.update(r.id for r in records)
+        return
     covers = [r.id for r in records]
+    st.announced.update(covers)
     st.events.emit("recovery.attempted", records[0], tried=tried, summary=summary, covers=covers)

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from faultlens.classifier.engine import Options
     from faultlens.classifier.record import FailureRecord
     from faultlens.classifier.structured import Recogniser
-    from faultlens.recipes import Outcome, Plan, Workspace
+    from faultlens.recipes import Plan, Workspace
     from faultlens.recipes.confirm import Decided
     from faultlens.recipes.watch_board import WatchBoard
 
@@ -117,7 +117,6 @@ class FaultLensServer(LanguageServer):
         self.store = FailureStore()
         self.pull_mode = False
         self.pending: dict[str, PendingPlan] = {}
-        self.outcomes: dict[str, Outcome] = {}
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task

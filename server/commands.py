@@ -128,7 +128,6 @@ async def revert_the_fix(ls: FaultLensServer, failure_id: str) -> dict[str, Any]
         ls.warn(message, show=True)
     else:
         ls.info(message)
-    ls.outcomes.pop(failure_id, None)
     return {"reverted": True, **done.to_json()}
 
 
@@ -577,7 +576,6 @@ async def after_outcome(
     """Show an attempt's result: update the store, re-publish, ask on escalation.
     A full re-run's failures replace those of the run it re-ran (`source`)."""
     rec = outcome.record
-    ls.outcomes[rec.id] = outcome
     if outcome.result in ("recovered", "applied"):
         # "applied": the fix is in, nothing verified it yet; the next run or
         # ingest of this output decides (recipes/confirm.py)
