@@ -506,7 +506,10 @@ class FaultLensServer(LanguageServer):
         recorder = RunRecorder(
             ws, task=info.task, command=info.argv, cwd=cwd, ledger=Ledger.open(ws)
         )
-        return recorder.finish(info.exit_code, records)
+        # Copies are stamped and stored: the store's records are placed against
+        # the root (`root_relative`), where a stamped cwd would count twice.
+        stored = [dataclasses.replace(r, hint=dict(r.hint)) for r in records]
+        return recorder.finish(info.exit_code, stored)
 
     def rel_cwd(self, cwd: Path | None) -> str | None:
         """A run's cwd relative to the root (what the recipe engine wants)."""
