@@ -95,7 +95,8 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
         is_never_automatic,
         never_automatic,
     )
-    from faultlens.recipes.outcome import emit_result, make_outcome, store
+    from faultlens.recipes.lifecycle.settle import settle
+    from faultlens.recipes.outcome import make_outcome
 
     ledger = Ledger.open(ws)
     events = EventLog(ws)
@@ -124,8 +125,7 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
             tried = f"the agent: {_recipe_step(record, ws)}"
             why = "still reported when the command ran again after the agent's attempt"
             outcome = make_outcome(record, ws, ledger, "escalated", tried, why)
-            store(ledger, outcome, prior.id)
-            emit_result(events, outcome)
+            settle(ledger, events, outcome, prior.id)
             out.escalated.append((record, why))
         else:
             state = prior.state if prior else "made"
@@ -152,7 +152,8 @@ def _clear_gone(
     the same command no longer reports."""
     from faultlens.classifier.record import FailureRecord
     from faultlens.classifier.redact import redact_argv
-    from faultlens.recipes.outcome import emit_result, make_outcome, store
+    from faultlens.recipes.lifecycle.settle import settle
+    from faultlens.recipes.outcome import make_outcome
 
     argv = argv_of(call.command)
     if not argv:
@@ -175,8 +176,7 @@ def _clear_gone(
             "no longer reported when the command ran again",
             verified=True,
         )
-        store(ledger, outcome, row.id)
-        emit_result(events, outcome)
+        settle(ledger, events, outcome, row.id)
         cleared.append(f"{record.failure_type.value} at {_where(record)}")
     return cleared
 

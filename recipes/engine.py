@@ -37,6 +37,7 @@ from .lifecycle.claim import (
     settled_reason,
 )
 from .lifecycle.judge import judge
+from .lifecycle.settle import settle
 from .lifecycle.undo import edited_files, undo_wrong_fix, undone
 from .model import (
     DEFAULT_TASK,
@@ -50,7 +51,7 @@ from .model import (
     VerifyResult,
     Workspace,
 )
-from .outcome import emit_result, make_outcome, store
+from .outcome import make_outcome
 from .planning import availability, plan
 from .runner import Sink, run_commands
 from .verify import verify
@@ -75,10 +76,6 @@ def _outcome(
     **extra: Any,
 ) -> Outcome:
     return make_outcome(record, ws, ledger, result, tried, reason, details, **extra)
-
-
-_emit_result = emit_result
-_store = store
 
 
 def complete_attempt(
@@ -177,9 +174,7 @@ def complete_attempt(
             tried,
             f"the recipe crashed: {type(exc).__name__}: {exc}",
         )
-    _store(ledger, outcome, _attempt_id)
-    _emit_result(events, outcome, plan.success_note)
-    return outcome
+    return settle(ledger, events, outcome, _attempt_id, note=plan.success_note)
 
 
 def _undo_if_wrong(
@@ -226,9 +221,7 @@ def refuse(record: FailureRecord, ws: Workspace, attempt_id: int, reason: str) -
     """Close a claimed attempt that found nothing safe to do (escalated)."""
     ledger = Ledger.open(ws)
     outcome = _outcome(record, ws, ledger, "escalated", "nothing (no safe fix)", reason)
-    _store(ledger, outcome, attempt_id)
-    _emit_result(EventLog(ws), outcome)
-    return outcome
+    return settle(ledger, EventLog(ws), outcome, attempt_id)
 
 
 def _expected_actual(output: str) -> list[str]:
@@ -332,9 +325,7 @@ def _attempt(
             p.reason,
             [*p.details, *(f"Suggested: {s}" for s in p.suggestions)],
         )
-        _store(ledger, outcome, attempt_id)
-        _emit_result(events, outcome)
-        return outcome
+        return settle(ledger, events, outcome, attempt_id)
     if not p.automatic and not manual:
         events.emit("recovery.attempted", record, tried=p.title, summary="not automatic")
         outcome = _outcome(
@@ -346,9 +337,7 @@ def _attempt(
             "this recipe is not automatic here: apply it by hand (code action or `faultlens recover`)",
             p.details,
         )
-        _store(ledger, outcome, attempt_id)
-        _emit_result(events, outcome)
-        return outcome
+        return settle(ledger, events, outcome, attempt_id)
     return complete_attempt(
         record,
         p,
@@ -370,8 +359,7 @@ def _repeat(record: FailureRecord, ws: Workspace, ledger: Ledger, events: EventL
     """A failure whose recipe was already tried: escalate without trying again."""
     said = repeat(ledger.automatic_attempt(record.id, record.task))
     outcome = _outcome(record, ws, ledger, "escalated", said.tried, said.reason, said.details)
-    _emit_result(events, outcome)
-    return outcome
+    return settle(ledger, events, outcome, None, keep=False)
 
 
 def _settled(record: FailureRecord, ws: Workspace, prior: AttemptRow) -> Outcome:
@@ -416,10 +404,7 @@ def escalate(
     events = EventLog(ws)
     outcome = _outcome(record, ws, ledger, "escalated", tried, reason, details)
     attempt_id = ledger.claim(record.id, record.task, record.failure_type.value, record)
-    if attempt_id is not None:
-        ledger.finish(attempt_id, outcome)
-    _emit_result(events, outcome)
-    return outcome
+    return settle(ledger, events, outcome, attempt_id, keep=attempt_id is not None)
 
 
 __all__ = [

@@ -269,6 +269,8 @@ def close_interrupted_attempts(
         record.recovery_attempted = True
         record.recovery_result = "escalated"
         outcome = Outcome(record=record, result="escalated", tried="the recipe", reason=reason)
+        # Not through lifecycle/settle.py: the crash restore runs below the
+        # recipes (recipes/edits.py imports it), so it writes its row and event itself.
         ledger.finish(row.id, outcome)
         EventLog(ws).emit("recovery.escalated", record, tried=outcome.tried, reason=reason)
         closed.append(

@@ -1,6 +1,6 @@
 """The state of one run's recovery, shared by its steps (recipes/session.py):
 the runs of the original command, each failure's outcome so far, the slots
-claimed in the ledger.  And the two things every step does: settle a
+claimed in the ledger.  And the two things every step does: note a
 failure's outcome, and run the original command again."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class RunState:
     continued: set[str] = field(default_factory=set)  # syncs that continue an attempt
 
 
-def settle(
+def note_result(
     st: RunState,
     rec: FailureRecord,
     result: Result,
@@ -76,6 +76,8 @@ def settle(
     details: Sequence[str] = (),
     **extra: Any,
 ) -> Outcome:
+    """Note a failure's result so far (in memory: the run's conclusion settles
+    it, recipes/conclude.py, after the final run of the original command)."""
     out = make_outcome(
         rec, st.ws, st.ledger, result, tried, reason, details, with_box=False, **extra
     )

@@ -40,7 +40,7 @@ from .lifecycle.claim import IN_PROGRESS, is_never_automatic, repeat, review
 from .model import Workspace
 from .outcome import make_outcome
 from .planning import plan
-from .run_state import FullRun, Recovery, RunState, Say, settle
+from .run_state import FullRun, Recovery, RunState, Say, note_result
 from .runner import Sink
 from .type_attempts import batch_attempt, test_attempt
 
@@ -176,11 +176,11 @@ def _attempt_type(st: RunState, ft: str, records: list[FailureRecord]) -> None:
         if is_never_automatic(ft):
             _never_automatic(st, rec)
         elif status in ("stopped", "skipped"):
-            settle(st, rec, "escalated", "nothing", f"the task is {status}")
+            note_result(st, rec, "escalated", "nothing", f"the task is {status}")
         elif (prior := ledger.automatic_attempt(rec.id, rec.task)) is not None:
             said = repeat(prior)
             st.repeats.add(rec.id)
-            settle(st, rec, "escalated", said.tried, said.reason, said.details)
+            note_result(st, rec, "escalated", said.tried, said.reason, said.details)
         else:
             fresh.append(rec)
     if not fresh:
@@ -188,7 +188,7 @@ def _attempt_type(st: RunState, ft: str, records: list[FailureRecord]) -> None:
     type_claim = ledger.claim_type(st.task, st.run_id, ft, [r.id for r in fresh])
     if type_claim is None:
         for rec in fresh:
-            settle(
+            note_result(
                 st, rec, "escalated", "nothing", f"the {ft} attempt of this run was already made"
             )
         return
@@ -196,7 +196,7 @@ def _attempt_type(st: RunState, ft: str, records: list[FailureRecord]) -> None:
     for rec in fresh:
         aid = ledger.claim(rec.id, rec.task, ft, rec, run_id=st.run_id)
         if aid is None:  # another process took it a moment ago
-            settle(st, rec, "escalated", "nothing", IN_PROGRESS)
+            note_result(st, rec, "escalated", "nothing", IN_PROGRESS)
             continue
         st.claims[rec.id] = aid
         claimed.append(rec)
@@ -218,4 +218,4 @@ def _attempt_type(st: RunState, ft: str, records: list[FailureRecord]) -> None:
 
 def _never_automatic(st: RunState, rec: FailureRecord) -> None:
     said = review(rec.failure_type.value, plan(rec, st.ws, command=st.command, cwd=st.cwd))
-    settle(st, rec, "escalated", said.tried, said.reason, said.details)
+    note_result(st, rec, "escalated", said.tried, said.reason, said.details)

@@ -221,7 +221,7 @@ def stage(
     from faultlens.classifier.record import Triage
 
     from . import history
-    from .run_state import settle
+    from .run_state import note_result
 
     staged = Staged()
     given = [rec for ft in TRIAGED for rec in by_type.get(ft, [])]  # before any is taken out
@@ -260,7 +260,7 @@ def stage(
             _take_out(by_type, rec)
             tried = prior.tried if prior is not None else "nothing (pre-existing)"
             details = [line, *(prior.details if prior is not None else [])]
-            settle(
+            note_result(
                 st,
                 rec,
                 "escalated",
@@ -356,8 +356,9 @@ def finish(st: RunState, staged: Staged) -> None:
     """After every attempt: the stale failures take the branch sync's result
     (the final run of the original command then says whether each is gone),
     and the sync's own attempt is stored."""
-    from .outcome import emit_result, store
-    from .run_state import settle
+    from .lifecycle.settle import settle
+    from .outcome import store
+    from .run_state import note_result
 
     proxy = staged.proxy
     if proxy is None:
@@ -365,10 +366,11 @@ def finish(st: RunState, staged: Staged) -> None:
     synced = st.results.get(proxy.id)
     if synced is not None:
         aid = st.claims.get(proxy.id)
-        if aid is not None or synced.result == "escalated":
+        keep = aid is not None or synced.result == "escalated"
+        if proxy.id not in st.continued:
+            settle(st.ledger, st.events, synced, aid, keep=keep)
+        elif keep:  # its ledger row only: the stale failures' own results say it
             store(st.ledger, synced, aid)
-        if proxy.id not in st.continued:  # else the stale failures' own results say it
-            emit_result(st.events, synced)
     for rec in staged.stale:
         if rec.id not in st.claims and synced is not None:
             # the sync is this failure's attempt: its row, for the ledger's counts
@@ -380,7 +382,7 @@ def finish(st: RunState, staged: Staged) -> None:
         prior = st.results.get(rec.id)
         earlier = [d for d in (prior.details if prior else []) if not d.startswith("Triage:")]
         if synced is not None and synced.result == "recovered":
-            settle(
+            note_result(
                 st,
                 rec,
                 "recovered",
@@ -396,4 +398,4 @@ def finish(st: RunState, staged: Staged) -> None:
                     f"dirty tree ({why}): commit or revert them, then run again"
                 )
             tried = synced.tried if synced is not None else "nothing"
-            settle(st, rec, "escalated", tried, f"stale branch, but {why}", [line, *earlier])
+            note_result(st, rec, "escalated", tried, f"stale branch, but {why}", [line, *earlier])

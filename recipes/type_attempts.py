@@ -13,9 +13,10 @@ from .edits import apply_edits
 from .lifecycle.judge import Judgement, judge
 from .lifecycle.tally import SYNC_RULE
 from .lifecycle.undo import undo_wrong_fix, undone
+from .lifecycle.verify_loop import verify_loop
 from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
 from .planning import plan
-from .run_state import FullRun, RunState, rerun_original, settle
+from .run_state import RunState, note_result, rerun_original
 from .runner import run_commands
 from .test_batch import plan_reruns, run_reruns, verdicts
 from .verdict import base_id
@@ -34,7 +35,7 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
     if st.changes:
         # Something changed since the failures were seen: a pass would prove nothing.
         for rec in records:
-            settle(st, rec, "escalated", "nothing", "files changed since the failure was seen")
+            note_result(st, rec, "escalated", "nothing", "files changed since the failure was seen")
         return "nothing"
     announce(st, records, "re-run the failing tests once")
     n = sum(len(s.tests) for s in selections)
@@ -53,15 +54,15 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
         verdicts(records, per_record, refused, runs, st.command), records, strict=True
     ):
         if v.verdict == "flaky":
-            settle(st, rec, "recovered", tried, f"flaky test: {v.reason}", verified=True)
+            note_result(st, rec, "recovered", tried, f"flaky test: {v.reason}", verified=True)
             st.results[rec.id].details.append("Flaky: failed, then passed on its own re-run")
         elif v.verdict == "real":
             again = [f"Run it alone: {v.command}"] if v.command else []
-            settle(st, rec, "escalated", tried, f"a real failure: {v.reason}", again)
+            note_result(st, rec, "escalated", tried, f"a real failure: {v.reason}", again)
         elif v.verdict == "not_run":
-            settle(st, rec, "escalated", tried, v.reason)
+            note_result(st, rec, "escalated", tried, v.reason)
         else:
-            settle(st, rec, "escalated", "nothing (no safe re-run)", v.reason)
+            note_result(st, rec, "escalated", "nothing (no safe re-run)", v.reason)
     return tried
 
 
@@ -79,7 +80,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         ]
         for rec, p in plans:
             if isinstance(p, Refusal):
-                settle(
+                note_result(
                     st,
                     rec,
                     p.result,
@@ -88,7 +89,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
                     [*p.details, *(f"Suggested: {s}" for s in p.suggestions)],
                 )
             elif not p.automatic:
-                settle(
+                note_result(
                     st,
                     rec,
                     "escalated",
@@ -106,7 +107,9 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         if batch.conflicts:
             for rec, p in todo:
                 if p in batch.conflicts:
-                    settle(st, rec, "escalated", p.title, "its edit overlaps another fix's edit")
+                    note_result(
+                        st, rec, "escalated", p.title, "its edit overlaps another fix's edit"
+                    )
             todo = [(r, p) for r, p in todo if p not in batch.conflicts]
         try:
             if batch.edits:
@@ -123,7 +126,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
                 )
         except (UnsafeEdit, ApplyError) as exc:
             for rec, p in todo:
-                settle(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
+                note_result(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
             return batch.title
     from faultlens.classifier.redact import shown_command
 
@@ -134,7 +137,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         st.changes += 1
     if failure is not None:
         for rec, p in todo:
-            settle(st, rec, p.on_failure, p.title, failure, p.details)
+            note_result(st, rec, p.on_failure, p.title, failure, p.details)
         return batch.title
     _verify_batch(st, todo, batch.verify)
     return batch.title
@@ -153,31 +156,27 @@ def _verify_batch(
             if p.verify_by == "check" and p.check is not None:
                 res = p.check()
                 result: Result = "recovered" if res.ok else p.on_failure
-                settle(st, rec, result, p.title, res.reason, p.details, verified=True)
+                note_result(st, rec, result, p.title, res.reason, p.details, verified=True)
             else:
                 # Verified by the final run of the original command.
-                settle(st, rec, "recovered", p.title, "applied", p.details)
+                note_result(st, rec, "recovered", p.title, "applied", p.details)
         return
     if not ws.settings.verify:
         for rec, p in todo:
             reason = f"{NOT_VERIFIED}: verification is turned off"
-            settle(st, rec, "applied", p.title, reason, p.details)
+            note_result(st, rec, "applied", p.title, reason, p.details)
         return
     ids = {base_id(r.id) for r, _ in todo}
-    tries = 1 + max(0, verify.retries)
-    full: FullRun | None = None
-    for i in range(tries):
-        delay = verify.backoff[min(i, len(verify.backoff) - 1)] if verify.backoff else 0.0
-        if delay > 0:
-            st.say(f"waiting {delay:g} s before re-running")
-            ws.settings.sleep(delay)
-        full = rerun_original(st, verify.verify)
-        if full.exit_code == 0 or not ids & {base_id(r.id) for r in full.records}:
-            break
-    assert full is not None
-    # Every run after the first is a retry: 1 s, 2 s, 4 s are three.
-    n = i + 1 if verify.backoff else 0
-    after = f" (after {n} retr{'y' if n == 1 else 'ies'})" if n else ""
+    step = verify.verify
+    looped = verify_loop(
+        lambda: rerun_original(st, step),
+        lambda run: run.exit_code == 0 or not ids & {base_id(r.id) for r in run.records},
+        retries=verify.retries,
+        backoff=verify.backoff,
+        sleep=ws.settings.sleep,
+        say=st.say,
+    )
+    full, after = looped.result, looped.note
     judged = [
         (
             rec,
@@ -189,7 +188,6 @@ def _verify_batch(
                 edited=[e.path for e in p.edits],
                 cwd=st.cwd,
                 root=ws.root,
-                again=f"when the command was run again{after}",
                 brings="the original command now reports",
             ),
         )
@@ -200,14 +198,14 @@ def _verify_batch(
         if {e.path for e in p.edits} & undone_files:
             wrong = j.wrong or next((w for _, _, k in judged if (w := k.wrong)), None)
             reason, more = undone(wrong, st.undone) if wrong and st.undone else (j.reason, [])
-            settle(st, rec, p.on_failure, p.title, reason, [*p.details, *more], verified=True)
+            note_result(st, rec, p.on_failure, p.title, reason, [*p.details, *more], verified=True)
         elif undone_files and not j.still:
             # Gone; what else the re-run showed came from the fix just undone (the
             # final run of the original command confirms it).
-            settle(st, rec, "recovered", p.title, f"no longer reported{after}", p.details)
+            note_result(st, rec, "recovered", p.title, f"no longer reported{after}", p.details)
         else:
             ended: Result = "recovered" if j.recovered else p.on_failure
-            settle(st, rec, ended, p.title, j.reason, p.details, verified=True)
+            note_result(st, rec, ended, p.title, f"{j.reason}{after}", p.details, verified=True)
 
 
 def _undo_wrong(st: RunState, judged: list[tuple[FailureRecord, Plan, Judgement]]) -> set[str]:
