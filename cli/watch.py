@@ -18,85 +18,20 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from faultlens.classifier.cycles import Begin, CycleReader, Data, End, Piece
+from faultlens.recipes.watch_board import WatchBoard, WatchCycle
 
 if TYPE_CHECKING:
     from faultlens.classifier.cycles import Watcher
     from faultlens.classifier.record import FailureRecord
     from faultlens.classifier.structured import Recogniser
-    from faultlens.recipes import CommandStep, Workspace
-    from faultlens.recipes.model import Rerun
+    from faultlens.recipes import Workspace
 
 INTERRUPTED = 130
-
-
-@dataclass(frozen=True, slots=True)
-class Cycle:
-    number: int
-    began: float
-    records: list[FailureRecord]
-    tail: str
-
-
-@dataclass
-class Board:
-    """The cycles so far; a verification waits here for the next one (thread-safe)."""
-
-    cycles: list[Cycle] = field(default_factory=list)
-    stopped: bool = False
-    _cond: threading.Condition = field(default_factory=threading.Condition)
-
-    def add(self, cycle: Cycle) -> None:
-        with self._cond:
-            self.cycles.append(cycle)
-            del self.cycles[:-8]
-            self._cond.notify_all()
-
-    def stop(self) -> None:
-        with self._cond:
-            self.stopped = True
-            self._cond.notify_all()
-
-    def next_after(self, since: float, timeout: float) -> Cycle | None:
-        """The first cycle begun at or after `since` once it ended; None on time-out or stop."""
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                for c in self.cycles:
-                    if c.began >= since:
-                        return c
-                left = deadline - time.monotonic()
-                if self.stopped or left <= 0:
-                    return None
-                self._cond.wait(left)
-
-
-def rerun_hook(
-    board: Board, watcher: Watcher, timeout: float
-) -> Callable[[CommandStep, FailureRecord | None], Rerun]:
-    """`RecipeSettings.rerun` for a watcher: its next cycle begun after the fix."""
-
-    def rerun(step: CommandStep, record: FailureRecord | None) -> Rerun:
-        from faultlens.recipes.model import Rerun
-
-        how = f"the watcher's next cycle ({watcher.name})"
-        since = time.monotonic()  # the fix is on disk already when the engine verifies
-        cycle = board.next_after(since - _SLACK, timeout)
-        if cycle is None:
-            why = "the watcher stopped" if board.stopped else f"no cycle ended within {timeout:g} s"
-            return Rerun(None, [], "", how, error=why)
-        return Rerun(0 if not cycle.records else 1, cycle.records, cycle.tail, how)
-
-    return rerun
-
-
-# a cycle the fix's own write started may begin a moment before the engine asks
-_SLACK = 0.5
 
 
 def run_watch(
@@ -170,7 +105,7 @@ class Follower:
         self.err = err
         self.recover = False
         self.verify_timeout = 120.0
-        self.board = Board()
+        self.board = WatchBoard(watcher.name)
         self.reader = CycleReader(watcher)
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._thread = threading.Thread(target=self._work, name="faultlens-watch", daemon=True)
@@ -196,7 +131,7 @@ class Follower:
             self._recovering.join()
 
     def board_count(self) -> int:
-        return self.board.cycles[-1].number if self.board.cycles else 0
+        return self.board.count
 
     # -- the worker ---------------------------------------------------------------------
     def _new(self) -> Recogniser:
@@ -261,7 +196,7 @@ class Follower:
             where = f"{r.source_file}:{r.source_line}" if r.source_file else "-"
             _say(self.err, f"  {r.failure_type.value}  {where}  {r.signal}")
         recorder.finish(self._exit, records, recover=self.recover, cycle=number)
-        self.board.add(Cycle(number, self._began, records, tail))  # after its report
+        self.board.add(WatchCycle(number, self._began, records, tail))  # after its report
         if self.recover and records and recorder.run_id is not None:
             self._recover(records, recorder.run_id, recorder.cwd)
 
@@ -278,8 +213,9 @@ class Follower:
 
             from faultlens.recipes import Workspace
             from faultlens.recipes.session import recover_run
+            from faultlens.recipes.watch_board import rerun_by_next_cycle
 
-            hook = rerun_hook(self.board, self.watcher, self.verify_timeout)
+            hook = rerun_by_next_cycle(self.board, self.verify_timeout)
             ws = Workspace(
                 roots=list(self.ws.roots),
                 state_dir=self.ws.state_dir,

@@ -13,9 +13,10 @@ Observing is three steps, each written once:
   passed on the same code), the `failure.classified` events, what history
   adds, and the confirmation of fixes applied earlier that nothing verified.
 
-`observe_command` runs a command (the CLI's `run`, the MCP `run` tool) and
-`observe_output` takes output captured elsewhere (the agent hook, the editor's
-ingest); watch cycles and the server's runs record through `RunRecorder`.
+`observe_command` runs a command (the CLI's `run`, the MCP `run` tool);
+output captured elsewhere (the agent hook, the editor's ingest) is classified
+by `classify_output` or a `recogniser` and recorded through a `RunRecorder`,
+as watch cycles and the server's runs are.
 A read-only or full state dir never stops a run: each state write goes through
 `guarded`, which says once that the state cannot be written.
 """
@@ -224,29 +225,6 @@ class Observation:
     @property
     def ledger(self) -> Ledger | None:
         return self.recorder.ledger if self.recorder is not None else None
-
-
-def observe_output(
-    ws: Workspace,
-    output: bytes | IO[bytes],
-    *,
-    cwd: Path,
-    task: str | None,
-    command: Sequence[str] | None,
-    exit_code: int | None,
-    record: bool = True,
-    say: Say | None = None,
-) -> Observation:
-    """Output captured elsewhere (an agent's shell call, a terminal), classified
-    and, with `record`, recorded as a run of `command`."""
-    recorder = RunRecorder(ws, task=task, command=command, cwd=cwd, say=say) if record else None
-    records, _ = classify_output(output, cwd, task=task, command=command, exit_code=exit_code)
-    code = exit_code if exit_code is not None else (1 if records else 0)
-    if recorder is None:
-        stamp(records, command=command, cwd=relative_cwd(ws, cwd), task=task)
-        return Observation(code, records)
-    decided = recorder.finish(exit_code, records)
-    return Observation(code, records, recorder, decided)
 
 
 def observe_command(

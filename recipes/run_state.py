@@ -88,7 +88,7 @@ def note_result(
 def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     """Run the original command again (or the plan's variant of it: its env)."""
     from .docs import recipe_doc, setting
-    from .observe import recogniser
+    from .observe import recogniser, stamp
 
     timeout = float(setting(recipe_doc("compile", st.ws), "verify.timeout", 600))
     step = step or CommandStep(argv=list(st.command), cwd=st.cwd, timeout=timeout)
@@ -108,11 +108,7 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     res = run_step(step, st.ws, on_data=classifier.feed, echo=st.echo)
     classifier.options.exit_code = res.exit_code
     records = classifier.close()
-    for r in records:
-        r.hint.setdefault("command", list(st.command))
-        r.hint.setdefault("cwd", st.cwd)
-        if st.task and not r.task:
-            r.task = st.task
+    stamp(records, command=st.command, cwd=st.cwd, task=st.task)
     code = res.exit_code if res.exit_code is not None else (124 if res.timed_out else 127)
     st.reruns += 1
     st.last = FullRun(code, records, st.changes)

@@ -48,8 +48,7 @@ if TYPE_CHECKING:
     from faultlens.classifier.structured import Recogniser
     from faultlens.recipes import Plan, Workspace
     from faultlens.recipes.confirm import Decided
-
-    from .watchrun import WatchState
+    from faultlens.recipes.watch_board import WatchBoard
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +120,7 @@ class FaultLensServer(LanguageServer):
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task
-        self.watches: dict[str, WatchState] = {}  # store task -> a watcher being followed
+        self.watches: dict[str, WatchBoard] = {}  # store task -> a watcher being followed
         self.watch_registration: str | None = None
         self.watch_lock = asyncio.Lock()
         self.watching: tuple[tuple[str, ...], float] | None = None  # what is set up now
@@ -507,7 +506,10 @@ class FaultLensServer(LanguageServer):
         recorder = RunRecorder(
             ws, task=info.task, command=info.argv, cwd=cwd, ledger=Ledger.open(ws)
         )
-        return recorder.finish(info.exit_code, records)
+        # Copies are stamped and stored: the store's records are placed against
+        # the root (`root_relative`), where a stamped cwd would count twice.
+        stored = [dataclasses.replace(r, hint=dict(r.hint)) for r in records]
+        return recorder.finish(info.exit_code, stored)
 
     def rel_cwd(self, cwd: Path | None) -> str | None:
         """A run's cwd relative to the root (what the recipe engine wants)."""

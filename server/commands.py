@@ -505,10 +505,10 @@ async def apply_recipe(
     pending = ls.pending.pop(failure_id, None)
     watching = ls.watches.get(entry.task)
     if watching is not None:  # verified by the watcher's first cycle begun after the fix
-        from .watchrun import cycle_rerun
+        from faultlens.recipes.watch_board import rerun_by_next_cycle
 
         since = min(pending.at, time.monotonic()) if pending else time.monotonic()
-        hook = cycle_rerun(ls, watching, since, ls.settings.watch_verify_timeout)
+        hook = rerun_by_next_cycle(watching, ls.settings.watch_verify_timeout, since)
         ws = ls.recipe_workspace(rerun=hook)
     argv, rel = ls.command_of(entry.task)
     if not avail.enabled:

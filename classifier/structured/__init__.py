@@ -62,8 +62,10 @@ class Recogniser:
     its options, secrets and errors are the wrapped classifier's.
     """
 
-    def __init__(self, options: Options | None = None) -> None:
-        self.classifier = Classifier(options)
+    def __init__(
+        self, options: Options | None = None, classifier: Classifier | None = None
+    ) -> None:
+        self.classifier = classifier if classifier is not None else Classifier(options)
         self._head: bytearray | None = bytearray()  # None once decided
         self._parser: Parser | None = None
         self._report: IO[bytes] | None = None  # the rest of a structured report
@@ -113,6 +115,12 @@ class Recogniser:
         self._report.write(buffered)
 
     def close(self) -> list[FailureRecord]:
+        self.end()
+        return self.classifier.close()
+
+    def end(self) -> None:
+        """The output ended: a structured report goes to its parser (the
+        wrapped classifier is left open)."""
         if self._head is not None:
             self._decide()
         if self._parser is not None and self._report is not None:
@@ -123,20 +131,15 @@ class Recogniser:
                 self._parser(head, report, self.classifier)
             finally:
                 report.close()
-        return self.classifier.close()
 
 
 def feed_stream(stream: IO[bytes], c: Classifier) -> None:
-    """Feed a whole binary stream into `c`: to the structured parser that
-    claims its head, else to the text engine."""
-    head = stream.read(SNIFF_BYTES)
-    parser = parser_for(head)
-    if parser is not None:
-        parser(head, stream, c)
-        return
-    c.feed(head)
+    """Feed a whole binary stream into `c` (left open) through the `Recogniser`:
+    to the structured parser that claims its head, else to the text engine."""
+    r = Recogniser(classifier=c)
     while data := stream.read(CHUNK):
-        c.feed(data)
+        r.feed(data)
+    r.end()
 
 
 RuleErrorSink = Callable[[str, str], None]  # (rule id, what went wrong)
@@ -148,7 +151,7 @@ def classify_stream(
     """Classify a binary stream, structured or text; the rules that failed
     (a project pattern that overran its time limit) go to `on_rule_error`."""
     c = Classifier(options)
-    feed_stream(stream, c)
+    feed_stream(stream, c)  # the one entry: Recogniser
     records = c.close()
     if on_rule_error is not None:
         for rule_id, error in c.rule_errors:
