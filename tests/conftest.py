@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,28 @@ import pytest
 collect_ignore_glob = ["samples/*", "rerun_samples/*"]
 
 _STATE_HOME: list[str] = []
+
+TESTS = Path(__file__).resolve().parent
+# What keeps a test out of the inner loop (`pytest -m fast`): a real tool,
+# editor or a marked slow test; or a folder whose tests start servers,
+# editors' clients and hostile probes (each a process or more).
+NOT_FAST_MARKERS = ("real_tool", "nvim", "vscode", "slow")
+NOT_FAST_FOLDERS = frozenset({"e2e", "security", "agents", "server"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the inner loop: every other test is `fast` (pure logic, the
+    sample matrix, the CLI on small inputs): `pytest -m fast` runs them."""
+    for item in items:
+        try:
+            folder = item.path.resolve().relative_to(TESTS).parts[0]
+        except ValueError:
+            continue
+        if folder in NOT_FAST_FOLDERS:
+            continue
+        if any(item.get_closest_marker(m) is not None for m in NOT_FAST_MARKERS):
+            continue
+        item.add_marker(pytest.mark.fast)
 
 
 def pytest_configure(config: pytest.Config) -> None:
