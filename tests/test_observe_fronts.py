@@ -27,6 +27,7 @@ SAMPLE = ROOT / "tests" / "samples" / "typescript" / "tsc-plain-ts2304"
 WATCH = ROOT / "tests" / "samples" / "watch" / "tsc-watch" / "output.txt"
 SARIF = ROOT / "tests" / "samples" / "structured" / "ruff-sarif"
 TSC = ROOT / "tools" / "node" / "node_modules" / ".bin" / "tsc"
+pytestmark = pytest.mark.slow  # each test starts faultlens (the hook, run, status) as a user does
 
 
 def faultlens(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -170,6 +171,7 @@ def test_a_watch_cycle_still_reporting_an_applied_fix_escalates_it(proj):
     assert state == "escalated"
 
 
+@pytest.mark.real_tool
 @pytest.mark.skipif(not TSC.exists(), reason="tsc is missing: run scripts/install-tools.sh test")
 def test_status_after_a_recovered_run_shows_the_final_exit(proj):
     res = faultlens("run", "--recover", "--", str(TSC), "-p", ".", cwd=proj)
