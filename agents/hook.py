@@ -38,7 +38,7 @@ MAX_LISTED = 8  # failures named in one answer; the rest are counted
 
 
 @dataclass(slots=True)
-class Verdicts:
+class CallDecisions:
     """What the hook decided for each failure of one call."""
 
     new: list[tuple[FailureRecord, str]] = field(default_factory=list)  # (record, recipe step)
@@ -86,7 +86,9 @@ def _recipe_step(record: FailureRecord, ws: Workspace) -> str:
     return f"{record.recipe} (no safe automatic fix: {planned.reason})"
 
 
-def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task: str) -> Verdicts:
+def decide(
+    records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task: str
+) -> CallDecisions:
     """Apply the anti-loop rule to one call's failures: claim, escalate, clear."""
     from faultlens.recipes import EventLog, Ledger
     from faultlens.recipes.engine import escalate
@@ -100,7 +102,7 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
 
     ledger = Ledger.open(ws)
     events = EventLog(ws)
-    out = Verdicts()
+    out = CallDecisions()
     # The agent's call is a run like any other (recipes/observe.py): its records
     # are stored (for `faultlens explain`, `recover` and the editor) with the
     # tree state, logged, and a fix the editor applied with nothing to verify
@@ -196,7 +198,7 @@ def _line(record: FailureRecord) -> str:
     return text
 
 
-def context_text(verdicts: Verdicts, task: str) -> str:
+def context_text(verdicts: CallDecisions, task: str) -> str:
     """The text the model reads; empty when there is nothing to say."""
     lines: list[str] = []
     if verdicts.new:
@@ -246,7 +248,7 @@ def respond(call: ToolCall, root: Path, state_dir: Path | None = None) -> str:
             # cannot keep count (a read-only or full .faultlens, or one linked out).
             steps = [(r, _recipe_step(r, ws)) for r in records]
             return (
-                context_text(Verdicts(new=steps), task)
+                context_text(CallDecisions(new=steps), task)
                 + f"\nfaultlens cannot record attempts here ({exc}): do not retry a fix twice."
             )
         return context_text(verdicts, task)

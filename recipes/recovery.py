@@ -45,7 +45,7 @@ FUTURE_SLACK_S = 600.0  # an entry from further in the future is treated as stal
 
 class Handler(Protocol):
     def __call__(
-        self, ws: Workspace, entry: journal.Entry, *, stale: bool
+        self, ws: Workspace, entry: journal.JournalEntry, *, stale: bool
     ) -> journal.Recovered: ...
 
 
@@ -114,7 +114,7 @@ def _publish(ws: Workspace, notices: Iterable[Notice]) -> None:
             log.warning("could not log %s: %s", n.event, exc)
 
 
-def _run_handler(ws: Workspace, entry: journal.Entry, handler: Handler) -> list[Notice]:
+def _run_handler(ws: Workspace, entry: journal.JournalEntry, handler: Handler) -> list[Notice]:
     age = entry.age_s
     stale = age > MAX_AGE_S or age < -FUTURE_SLACK_S
     try:

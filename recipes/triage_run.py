@@ -239,7 +239,9 @@ def stop_processes(token: str) -> int:
     return len(pids)
 
 
-def recover_processes(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+def recover_processes(
+    ws: Workspace, entry: journal.JournalEntry, *, stale: bool
+) -> journal.Recovered:
     """The start-up handler of kind "triage.procs": stop the processes a killed
     check left, then remove its worktree (if the worktree's own journal entry
     has not already)."""

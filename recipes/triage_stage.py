@@ -54,14 +54,14 @@ DEFAULT_FETCH_TIMEOUT_S = 60.0
 
 
 @dataclass(slots=True)
-class Settings:
+class TriageSettings:
     enabled: bool = True
     fetch: bool = True
     timeout: float = DEFAULT_TIMEOUT_S
     fetch_timeout: float = DEFAULT_FETCH_TIMEOUT_S
 
 
-def settings(ws: Workspace) -> Settings:
+def settings(ws: Workspace) -> TriageSettings:
     """`[triage]` in recipes/test.md (overridable per project), bounded."""
     from .docs import recipe_doc, setting
     from .triage_check import MAX_TIMEOUT_S
@@ -77,7 +77,7 @@ def settings(ws: Workspace) -> Settings:
 
     enabled = setting(doc, "triage.enabled", True)
     fetch = setting(doc, "triage.fetch", True)
-    return Settings(
+    return TriageSettings(
         enabled=enabled is not False,
         fetch=fetch is not False,
         timeout=seconds("triage.timeout", DEFAULT_TIMEOUT_S),
@@ -87,7 +87,7 @@ def settings(ws: Workspace) -> Settings:
 
 # -- the verdicts --------------------------------------------------------------------------
 @dataclass(slots=True)
-class Verdicts:
+class TriageVerdicts:
     """The triage of one run's failures."""
 
     by_id: dict[str, Triage] = field(default_factory=dict)
@@ -103,14 +103,14 @@ def triage(
     command: Sequence[str],
     cwd_rel: str,
     say: Say,
-    config: Settings | None = None,
-) -> Verdicts:
+    config: TriageSettings | None = None,
+) -> TriageVerdicts:
     """Check each failure against the upstream (see the module docstring)."""
     from .model import StateUnavailable
     from .triage_check import locate
 
     config = config or settings(ws)
-    out = Verdicts()
+    out = TriageVerdicts()
     if not records:
         return out
     if not config.enabled:
@@ -127,7 +127,7 @@ def triage(
         return _all(out, records, unknown_verdict(f"not checked: {exc}"))
 
 
-def _all(out: Verdicts, records: Sequence[FailureRecord], verdict: Triage) -> Verdicts:
+def _all(out: TriageVerdicts, records: Sequence[FailureRecord], verdict: Triage) -> TriageVerdicts:
     for rec in records:
         out.by_id[rec.id] = copy.copy(verdict)
     return out
@@ -139,9 +139,9 @@ def _checked(
     records: Sequence[FailureRecord],
     command: Sequence[str],
     say: Say,
-    config: Settings,
-    out: Verdicts,
-) -> Verdicts:
+    config: TriageSettings,
+    out: TriageVerdicts,
+) -> TriageVerdicts:
     from .triage_check import fetch, local_changes, position
     from .triage_run import check_in
 
@@ -185,7 +185,7 @@ def _checked(
 class Staged:
     """What `stage` decided, for `finish`."""
 
-    verdicts: Verdicts = field(default_factory=Verdicts)
+    verdicts: TriageVerdicts = field(default_factory=TriageVerdicts)
     stale: list[FailureRecord] = field(default_factory=list)
     proxy: FailureRecord | None = None
 
@@ -313,7 +313,7 @@ def _take_out(by_type: dict[str, list[FailureRecord]], rec: FailureRecord) -> No
 
 
 def _proxy(
-    st: RunState, verdicts: Verdicts, stale: Sequence[FailureRecord]
+    st: RunState, verdicts: TriageVerdicts, stale: Sequence[FailureRecord]
 ) -> FailureRecord | None:
     """The record the branch sync is attempted for: "the branch is behind
     <upstream>".  Its id names the branch, HEAD and the upstream commit, so
