@@ -38,7 +38,7 @@ MAX_LISTED = 8  # failures named in one answer; the rest are counted
 
 
 @dataclass(slots=True)
-class Verdicts:
+class CallDecisions:
     """What the hook decided for each failure of one call."""
 
     new: list[tuple[FailureRecord, str]] = field(default_factory=list)  # (record, recipe step)
@@ -51,17 +51,19 @@ def task_of(call: ToolCall) -> str:
     env = os.environ.get("FAULTLENS_TASK")
     if env:
         return env
-    if call.session:
-        return f"{call.agent}-{call.session[:8]}"
+    if call.session:  # the whole id: two sessions sharing a prefix are two tasks
+        return f"{call.agent}-{call.session}"
     return call.agent
 
 
 def classify_call(
     call: ToolCall, cwd: Path, task: str, *, project_config: bool = True
 ) -> list[FailureRecord]:
-    """The call's failures; `project_config=False` classifies with the built-in
-    rules alone (no configuration is read outside a work tree the user opened)."""
-    from faultlens.classifier.engine import Classifier, Options
+    """The call's output through the one entry every output takes (structured
+    reports first: recipes/observe.py), its records stamped with the command;
+    `project_config=False` classifies with the built-in rules alone (no
+    configuration is read outside a work tree the user opened)."""
+    from faultlens.recipes.observe import classify_output, stamp
 
     argv = argv_of(call.command)
     rules = None
@@ -69,17 +71,15 @@ def classify_call(
         from faultlens.classifier.rules.registry import all_rules
 
         rules = all_rules()
-    c = Classifier(
-        Options(cwd=str(cwd), task=task, command=argv, exit_code=call.exit_code, rules=rules)
+    records, _ = classify_output(
+        call.output.encode("utf-8", "replace"),
+        cwd,
+        task=task,
+        command=argv,
+        exit_code=call.exit_code,
+        rules=rules,
     )
-    c.feed(call.output.encode("utf-8", "replace"))
-    records = c.close()
-    if argv:
-        from faultlens.classifier.redact import redact_argv
-
-        shown = redact_argv(argv)
-        for r in records:
-            r.hint.setdefault("command", shown)
+    stamp(records, command=argv, cwd=None, task=task)
     return records
 
 
@@ -96,33 +96,32 @@ def _recipe_step(record: FailureRecord, ws: Workspace) -> str:
     return f"{record.recipe} (no safe automatic fix: {planned.reason})"
 
 
-def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task: str) -> Verdicts:
+def decide(
+    records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task: str
+) -> CallDecisions:
     """Apply the anti-loop rule to one call's failures: claim, escalate, clear."""
     from faultlens.recipes import EventLog, Ledger
-    from faultlens.recipes.engine import NEVER_AUTOMATIC, escalate
-    from faultlens.recipes.outcome import emit_result, make_outcome, store
+    from faultlens.recipes.engine import escalate
+    from faultlens.recipes.lifecycle.claim import (
+        TRIED_NOTHING_NEVER_AUTOMATIC,
+        is_never_automatic,
+        never_automatic,
+    )
+    from faultlens.recipes.lifecycle.settle import settle
+    from faultlens.recipes.outcome import make_outcome
 
     ledger = Ledger.open(ws)
     events = EventLog(ws)
-    shown = records[0].hint.get("command") if records else None
-    out = Verdicts()
-    # The agent's call is a run like any other: its records are stored (for
-    # `faultlens explain`, `recover` and the editor) and logged.
-    cwd = Path(call.cwd or ws.root).resolve()
-    rel = os.path.relpath(cwd, ws.root) if cwd.is_relative_to(ws.root) else "."
-    run_id = ledger.start_run(task, argv_of(call.command) or [call.agent], rel.replace(os.sep, "/"))
-    ledger.finish_run(run_id, call.exit_code, records)
-    if records:
-        events.emit_many("failure.classified", records, command=shown, exit_code=call.exit_code)
-    # A fix the editor applied with nothing to verify it: this call decides it
-    # first, so that a failure still reported reads as escalated below.
-    from faultlens.recipes.confirm import confirm_applied
-
-    confirm_applied(ledger, task, argv_of(call.command) or [], records, events)
+    out = CallDecisions()
+    # The agent's call is a run like any other (recipes/observe.py): its records
+    # are stored (for `faultlens explain`, `recover` and the editor) with the
+    # tree state, logged, and a fix the editor applied with nothing to verify
+    # it is decided first, so that a failure still reported reads as escalated.
+    _record(call, ws, task, ledger).finish(call.exit_code, records)
     for record in records:
         ft = record.failure_type.value
-        if ft in NEVER_AUTOMATIC:
-            escalate(record, ws, "nothing (never automatic)", f"{ft} needs human review")
+        if is_never_automatic(ft):
+            escalate(record, ws, TRIED_NOTHING_NEVER_AUTOMATIC, never_automatic(ft))
             out.review.append(record)
             continue
         prior = ledger.automatic_attempt(record.id, task)
@@ -138,14 +137,24 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
             tried = f"the agent: {_recipe_step(record, ws)}"
             why = "still reported when the command ran again after the agent's attempt"
             outcome = make_outcome(record, ws, ledger, "escalated", tried, why)
-            store(ledger, outcome, prior.id)
-            emit_result(events, outcome)
+            settle(ledger, events, outcome, prior.id)
             out.escalated.append((record, why))
         else:
             state = prior.state if prior else "made"
             out.escalated.append((record, f"its one attempt was already {state}"))
     out.recovered = _clear_gone(ledger, events, ws, task, call, {r.id for r in records})
     return out
+
+
+def _record(call: ToolCall, ws: Workspace, task: str, ledger: Any = None) -> Any:
+    """The RunRecorder of one call (its command, else the agent's name)."""
+    from faultlens.recipes.observe import RunRecorder
+
+    cwd = Path(call.cwd or ws.root).resolve()
+    if not cwd.is_relative_to(ws.root) or not cwd.is_dir():
+        cwd = ws.root
+    command = argv_of(call.command) or [call.agent]
+    return RunRecorder(ws, task=task, command=command, cwd=cwd, ledger=ledger)
 
 
 def _clear_gone(
@@ -155,7 +164,8 @@ def _clear_gone(
     the same command no longer reports."""
     from faultlens.classifier.record import FailureRecord
     from faultlens.classifier.redact import redact_argv
-    from faultlens.recipes.outcome import emit_result, make_outcome, store
+    from faultlens.recipes.lifecycle.settle import settle
+    from faultlens.recipes.outcome import make_outcome
 
     argv = argv_of(call.command)
     if not argv:
@@ -178,8 +188,7 @@ def _clear_gone(
             "no longer reported when the command ran again",
             verified=True,
         )
-        store(ledger, outcome, row.id)
-        emit_result(events, outcome)
+        settle(ledger, events, outcome, row.id)
         cleared.append(f"{record.failure_type.value} at {_where(record)}")
     return cleared
 
@@ -199,7 +208,7 @@ def _line(record: FailureRecord) -> str:
     return text
 
 
-def context_text(verdicts: Verdicts, task: str) -> str:
+def context_text(verdicts: CallDecisions, task: str) -> str:
     """The text the model reads; empty when there is nothing to say."""
     lines: list[str] = []
     if verdicts.new:
@@ -270,7 +279,7 @@ def respond(
             # cannot keep count (a read-only or full .faultlens, or one linked out).
             steps = [(r, _recipe_step(r, ws)) for r in records]
             return (
-                context_text(Verdicts(new=steps), task)
+                context_text(CallDecisions(new=steps), task)
                 + f"\nfaultlens cannot record attempts here ({exc}): do not retry a fix twice."
             )
         return context_text(verdicts, task)
@@ -281,12 +290,20 @@ def respond(
         import contextlib
 
         from faultlens.recipes import EventLog, Ledger, StateUnavailable
-        from faultlens.recipes.confirm import confirm_applied
 
         with contextlib.suppress(StateUnavailable):  # nothing to close where nothing is written
             ledger, events = Ledger.open(ws), EventLog(ws)
             _clear_gone(ledger, events, ws, task, call, set())
-            confirm_applied(ledger, task, argv_of(call.command) or [], [], events)
+            # the clean call is a run (a pass history can count), which
+            # decides the fixes applied without verification that it covers
+            _record(call, ws, task, ledger).finish(call.exit_code, [])
+    elif call.exit_code == 0 and _ran_before(_ledger_path(ws), argv_of(call.command)):
+        import contextlib
+
+        from faultlens.recipes import StateUnavailable
+
+        with contextlib.suppress(StateUnavailable):  # a pass of a command that failed before
+            _record(call, ws, task).finish(call.exit_code, [])
     return ""
 
 
@@ -318,6 +335,28 @@ def _has_pending(path: Path | None, task: str) -> bool:
             db.close()
     except sqlite3.Error:
         return True  # let the ledger itself say what is wrong with it
+    return row is not None
+
+
+def _ran_before(path: Path | None, argv: Sequence[str] | None) -> bool:
+    """Whether the ledger holds a run of this very command (one read-only
+    query): its clean call is then stored too, the pass that tells a flaky
+    failure by history (the same command passed on the same code)."""
+    import json
+    import sqlite3
+
+    if path is None or not argv or not path.is_file():
+        return False
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute(
+                "SELECT 1 FROM runs WHERE argv=? LIMIT 1", (json.dumps(list(argv)),)
+            ).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
     return row is not None
 
 

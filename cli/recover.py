@@ -56,6 +56,7 @@ def _masked_rerun(record: Any, ws: Any, argv: list[str], cwd: str) -> str | None
 def run(args: argparse.Namespace) -> int:
     from faultlens.classifier.record import FailureRecord
     from faultlens.recipes import Ledger, Plan, attempt, availability, plan
+    from faultlens.recipes.lifecycle.claim import settled, settled_reason
 
     ws = workspace_for(args, Path(args.cwd).resolve())
     if not (ws.state / "ledger.sqlite3").exists():
@@ -96,6 +97,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"(disabled: {avail.reason})")
         return 0
     if not avail.enabled and not args.force:
+        done = settled(Ledger.open(ws).automatic_attempt(record.id, record.task))
+        if done is not None:  # asked again: its settled state, no new attempt
+            print(f"{done.state}: {done.tried} ({settled_reason(done)})")
+            return 0 if done.state == "recovered" else 1
         print(f"faultlens: not applying: {avail.reason}", file=sys.stderr)
         last = Ledger.open(ws).last_outcome(record.id)
         if last and last.get("box"):

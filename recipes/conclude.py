@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .lifecycle.settle import settle
 from .model import Outcome, Result
-from .outcome import emit_result, make_outcome, store, task_box
+from .outcome import make_outcome, task_box
 from .run_state import Recovery, RunState, rerun_original
 from .verdict import compare
 
@@ -67,11 +68,10 @@ def conclude(st: RunState, records: Sequence[FailureRecord]) -> Recovery:
         o.new_records = list(last.records)
     for rec, o in zip(records, outcomes, strict=True):
         aid = st.claims.get(rec.id)
-        if aid is not None or (o.result == "escalated" and rec.id not in st.repeats):
-            store(ledger, o, aid)
-        emit_result(st.events, o)
+        keep = aid is not None or (o.result == "escalated" and rec.id not in st.repeats)
+        settle(ledger, st.events, o, aid, keep=keep)
     for o in new_outcomes:
-        emit_result(st.events, o)
+        settle(ledger, st.events, o, None, keep=False)
     return Recovery(
         outcomes=outcomes,
         new=new_outcomes,

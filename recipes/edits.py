@@ -252,7 +252,7 @@ def _entry_targets(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def recover_entry(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+def recover_entry(ws: Workspace, entry: journal.JournalEntry, *, stale: bool) -> journal.Recovered:
     """Roll back one interrupted apply (the journal handler of kind "edits")."""
     try:
         targets = _entry_targets(entry.data)
@@ -364,7 +364,7 @@ def write_files(ws: Workspace, contents: Sequence[tuple[str, bytes]]) -> list[Wr
 def _commit(ws: Workspace, targets: list[_Target]) -> list[Written]:
     """Journal the targets, write each beside itself, swap them in; put every
     file back when anything fails."""
-    entry: journal.Entry | None = None
+    entry: journal.JournalEntry | None = None
     replaced: list[_Target] = []
     made: list[Path] = []
     try:

@@ -158,7 +158,7 @@ class Owner:
 
 # -- entries ---------------------------------------------------------------------------
 @dataclass(slots=True)
-class Entry:
+class JournalEntry:
     """One operation in flight."""
 
     kind: str
@@ -179,7 +179,7 @@ class Found:
     """A file in the journal folder: a verified entry, or why it is not one."""
 
     name: str
-    entry: Entry | None
+    entry: JournalEntry | None
     problem: str | None = None
 
 
@@ -187,7 +187,7 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
-def _document(ws: Workspace, entry: Entry) -> str:
+def _document(ws: Workspace, entry: JournalEntry) -> str:
     return _canonical(
         {
             "v": 1,
@@ -201,7 +201,7 @@ def _document(ws: Workspace, entry: Entry) -> str:
     )
 
 
-def _store(ws: Workspace, entry: Entry) -> None:
+def _store(ws: Workspace, entry: JournalEntry) -> None:
     doc = _document(ws, entry)
     body = _canonical({"doc": doc, "mac": machinekey.sign(PURPOSE, doc.encode("ascii"))})
     if len(body) > MAX_ENTRY:
@@ -209,7 +209,7 @@ def _store(ws: Workspace, entry: Entry) -> None:
     statefs.write_state(ws.state, f"{DIR}/{entry.name}", body.encode("ascii"), 0o600)
 
 
-def begin(ws: Workspace, kind: str, data: dict[str, Any]) -> Entry:
+def begin(ws: Workspace, kind: str, data: dict[str, Any]) -> JournalEntry:
     """Journal an operation about to start (written and fsynced on return).
     Raises StateUnavailable (or MachineKeyError) when it cannot be journalled:
     the operation must not start then."""
@@ -217,19 +217,21 @@ def begin(ws: Workspace, kind: str, data: dict[str, Any]) -> Entry:
         raise ValueError(f"bad journal kind {kind!r}")
     now = time.time_ns()
     owner = Owner.current()
-    entry = Entry(kind, f"{kind}-{owner.pid}-{secrets.token_hex(6)}.json", owner, now, now, data)
+    entry = JournalEntry(
+        kind, f"{kind}-{owner.pid}-{secrets.token_hex(6)}.json", owner, now, now, data
+    )
     _store(ws, entry)
     return entry
 
 
-def update(ws: Workspace, entry: Entry, **data: Any) -> None:
+def update(ws: Workspace, entry: JournalEntry, **data: Any) -> None:
     """Record how far the operation got (merged into its data)."""
     entry.data.update(data)
     entry.updated_ns = time.time_ns()
     _store(ws, entry)
 
 
-def end(ws: Workspace, entry: Entry) -> None:
+def end(ws: Workspace, entry: JournalEntry) -> None:
     """The operation is over (done, failed or undone): forget it."""
     with contextlib.suppress(FileNotFoundError):
         statefs.remove_state(ws.state, f"{DIR}/{entry.name}")
@@ -242,7 +244,7 @@ def set_aside(ws: Workspace, entry_name: str, suffix: str) -> str:
     return new
 
 
-def _parse(ws: Workspace, name: str, raw: bytes) -> Entry:
+def _parse(ws: Workspace, name: str, raw: bytes) -> JournalEntry:
     try:
         outer = json.loads(raw)
         doc, mac = outer["doc"], outer["mac"]
@@ -264,7 +266,7 @@ def _parse(ws: Workspace, name: str, raw: bytes) -> Entry:
     m = NAME.fullmatch(name)
     if m is None or m.group(1) != kind:
         raise ValueError("renamed")
-    return Entry(kind, name, Owner.from_json(body.get("owner")), created, updated, data)
+    return JournalEntry(kind, name, Owner.from_json(body.get("owner")), created, updated, data)
 
 
 def scan(ws: Workspace) -> list[Found]:

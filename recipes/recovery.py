@@ -45,7 +45,7 @@ FUTURE_SLACK_S = 600.0  # an entry from further in the future is treated as stal
 
 class Handler(Protocol):
     def __call__(
-        self, ws: Workspace, entry: journal.Entry, *, stale: bool
+        self, ws: Workspace, entry: journal.JournalEntry, *, stale: bool
     ) -> journal.Recovered: ...
 
 
@@ -115,7 +115,7 @@ def _publish(ws: Workspace, notices: Iterable[Notice]) -> None:
             log.warning("could not log %s: %s", n.event, exc)
 
 
-def _run_handler(ws: Workspace, entry: journal.Entry, handler: Handler) -> list[Notice]:
+def _run_handler(ws: Workspace, entry: journal.JournalEntry, handler: Handler) -> list[Notice]:
     age = entry.age_s
     stale = age > MAX_AGE_S or age < -FUTURE_SLACK_S
     try:
@@ -273,6 +273,8 @@ def close_interrupted_attempts(
         record.recovery_attempted = True
         record.recovery_result = "escalated"
         outcome = Outcome(record=record, result="escalated", tried="the recipe", reason=reason)
+        # Not through lifecycle/settle.py: the crash restore runs below the
+        # recipes (recipes/edits.py imports it), so it writes its row and event itself.
         ledger.finish(row.id, outcome)
         EventLog(ws).emit("recovery.escalated", record, tried=outcome.tried, reason=reason)
         closed.append(

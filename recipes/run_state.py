@@ -1,6 +1,6 @@
 """The state of one run's recovery, shared by its steps (recipes/session.py):
 the runs of the original command, each failure's outcome so far, the slots
-claimed in the ledger.  And the two things every step does: settle a
+claimed in the ledger.  And the two things every step does: note a
 failure's outcome, and run the original command again."""
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from .runner import Sink, run_step
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
+
+    from .revert import Reverted
 
 Say = Callable[[str], None]
 
@@ -61,8 +63,13 @@ class RunState:
     reruns: int = 0
     state_lost: StateUnavailable | None = None  # the state stopped being writable mid-run
 
+    seen: set[str] = field(default_factory=set)  # the ids the run itself reported
+    undone: Reverted | None = None  # a wrong fix this run undid
+    announced: set[str] = field(default_factory=set)  # ids whose attempt was announced
+    continued: set[str] = field(default_factory=set)  # syncs that continue an attempt
 
-def settle(
+
+def note_result(
     st: RunState,
     rec: FailureRecord,
     result: Result,
@@ -71,6 +78,8 @@ def settle(
     details: Sequence[str] = (),
     **extra: Any,
 ) -> Outcome:
+    """Note a failure's result so far (in memory: the run's conclusion settles
+    it, recipes/conclude.py, after the final run of the original command)."""
     out = make_outcome(
         rec, st.ws, st.ledger, result, tried, reason, details, with_box=False, **extra
     )
@@ -80,9 +89,8 @@ def settle(
 
 def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     """Run the original command again (or the plan's variant of it: its env)."""
-    from faultlens.classifier.engine import Classifier, Options
-
     from .docs import recipe_doc, setting
+    from .observe import recogniser, stamp
 
     timeout = float(setting(recipe_doc("compile", st.ws), "verify.timeout", 600))
     step = step or CommandStep(argv=list(st.command), cwd=st.cwd, timeout=timeout)
@@ -95,18 +103,14 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
         st.last = FullRun(code, list(stood_in.records), st.changes)
         return st.last
     cwd = st.ws.root if st.cwd in ("", ".") else st.ws.root / st.cwd
-    classifier = Classifier(Options(cwd=str(cwd), task=st.task, command=list(st.command)))
+    classifier = recogniser(cwd, task=st.task, command=st.command)
     from faultlens.classifier.redact import shown_command
 
     st.say(f"re-running the original command ({shown_command(step.argv)})")
     res = run_step(step, st.ws, on_data=classifier.feed, echo=st.echo)
     classifier.options.exit_code = res.exit_code
     records = classifier.close()
-    for r in records:
-        r.hint.setdefault("command", list(st.command))
-        r.hint.setdefault("cwd", st.cwd)
-        if st.task and not r.task:
-            r.task = st.task
+    stamp(records, command=st.command, cwd=st.cwd, task=st.task)
     code = res.exit_code if res.exit_code is not None else (124 if res.timed_out else 127)
     st.reruns += 1
     st.last = FullRun(code, records, st.changes)

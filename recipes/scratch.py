@@ -92,7 +92,7 @@ def temp_dir(ws: Workspace, label: str) -> Iterator[Path]:
         journal.end(ws, entry)
 
 
-def recover_paths(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+def recover_paths(ws: Workspace, entry: journal.JournalEntry, *, stale: bool) -> journal.Recovered:
     """Remove the scratch paths an interrupted operation left (handler "paths")."""
     raw = entry.data.get("paths")
     removed, refused = [], []
@@ -133,7 +133,9 @@ def temporary_worktree(ws: Workspace, repo: Path, commit: str, label: str) -> It
         journal.end(ws, entry)
 
 
-def recover_worktree(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+def recover_worktree(
+    ws: Workspace, entry: journal.JournalEntry, *, stale: bool
+) -> journal.Recovered:
     """Remove a worktree an interrupted operation left (handler "git.worktree")."""
     path = _inside_scratch(ws, entry.data.get("path"))
     repo_raw = entry.data.get("repo")

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .lifecycle.tally import SYNC_RULE
 from .triage import Check, decide, needs_merged_check, needs_upstream_check, same_as_upstream
 from .triage import text as triage_text
 from .triage import unknown as unknown_verdict
@@ -53,14 +54,14 @@ DEFAULT_FETCH_TIMEOUT_S = 60.0
 
 
 @dataclass(slots=True)
-class Settings:
+class TriageSettings:
     enabled: bool = True
     fetch: bool = True
     timeout: float = DEFAULT_TIMEOUT_S
     fetch_timeout: float = DEFAULT_FETCH_TIMEOUT_S
 
 
-def settings(ws: Workspace) -> Settings:
+def settings(ws: Workspace) -> TriageSettings:
     """`[triage]` in recipes/test.md (overridable per project), bounded."""
     from .docs import recipe_doc, setting
     from .triage_check import MAX_TIMEOUT_S
@@ -76,7 +77,7 @@ def settings(ws: Workspace) -> Settings:
 
     enabled = setting(doc, "triage.enabled", True)
     fetch = setting(doc, "triage.fetch", True)
-    return Settings(
+    return TriageSettings(
         enabled=enabled is not False,
         fetch=fetch is not False,
         timeout=seconds("triage.timeout", DEFAULT_TIMEOUT_S),
@@ -86,7 +87,7 @@ def settings(ws: Workspace) -> Settings:
 
 # -- the verdicts --------------------------------------------------------------------------
 @dataclass(slots=True)
-class Verdicts:
+class TriageVerdicts:
     """The triage of one run's failures."""
 
     by_id: dict[str, Triage] = field(default_factory=dict)
@@ -102,14 +103,14 @@ def triage(
     command: Sequence[str],
     cwd_rel: str,
     say: Say,
-    config: Settings | None = None,
-) -> Verdicts:
+    config: TriageSettings | None = None,
+) -> TriageVerdicts:
     """Check each failure against the upstream (see the module docstring)."""
     from .model import StateUnavailable
     from .triage_check import locate
 
     config = config or settings(ws)
-    out = Verdicts()
+    out = TriageVerdicts()
     if not records:
         return out
     if not config.enabled:
@@ -126,7 +127,7 @@ def triage(
         return _all(out, records, unknown_verdict(f"not checked: {exc}"))
 
 
-def _all(out: Verdicts, records: Sequence[FailureRecord], verdict: Triage) -> Verdicts:
+def _all(out: TriageVerdicts, records: Sequence[FailureRecord], verdict: Triage) -> TriageVerdicts:
     for rec in records:
         out.by_id[rec.id] = copy.copy(verdict)
     return out
@@ -138,9 +139,9 @@ def _checked(
     records: Sequence[FailureRecord],
     command: Sequence[str],
     say: Say,
-    config: Settings,
-    out: Verdicts,
-) -> Verdicts:
+    config: TriageSettings,
+    out: TriageVerdicts,
+) -> TriageVerdicts:
     from .triage_check import fetch, local_changes, position
     from .triage_run import check_in
 
@@ -184,7 +185,7 @@ def _checked(
 class Staged:
     """What `stage` decided, for `finish`."""
 
-    verdicts: Verdicts = field(default_factory=Verdicts)
+    verdicts: TriageVerdicts = field(default_factory=TriageVerdicts)
     stale: list[FailureRecord] = field(default_factory=list)
     proxy: FailureRecord | None = None
 
@@ -220,7 +221,7 @@ def stage(
     from faultlens.classifier.record import Triage
 
     from . import history
-    from .run_state import settle
+    from .run_state import note_result
 
     staged = Staged()
     given = [rec for ft in TRIAGED for rec in by_type.get(ft, [])]  # before any is taken out
@@ -259,7 +260,7 @@ def stage(
             _take_out(by_type, rec)
             tried = prior.tried if prior is not None else "nothing (pre-existing)"
             details = [line, *(prior.details if prior is not None else [])]
-            settle(
+            note_result(
                 st,
                 rec,
                 "escalated",
@@ -312,7 +313,7 @@ def _take_out(by_type: dict[str, list[FailureRecord]], rec: FailureRecord) -> No
 
 
 def _proxy(
-    st: RunState, verdicts: Verdicts, stale: Sequence[FailureRecord]
+    st: RunState, verdicts: TriageVerdicts, stale: Sequence[FailureRecord]
 ) -> FailureRecord | None:
     """The record the branch sync is attempted for: "the branch is behind
     <upstream>".  Its id names the branch, HEAD and the upstream commit, so
@@ -339,7 +340,7 @@ def _proxy(
         tool="git",
         code="behind",
         message=f"stale branch: {', '.join(r.id for r in stale[:10])}",
-        rule="triage.stale_branch",
+        rule=SYNC_RULE,
         task=st.task,
         hint={
             "branch": co.branch,
@@ -355,8 +356,9 @@ def finish(st: RunState, staged: Staged) -> None:
     """After every attempt: the stale failures take the branch sync's result
     (the final run of the original command then says whether each is gone),
     and the sync's own attempt is stored."""
-    from .outcome import emit_result, store
-    from .run_state import settle
+    from .lifecycle.settle import settle
+    from .outcome import store
+    from .run_state import note_result
 
     proxy = staged.proxy
     if proxy is None:
@@ -364,16 +366,23 @@ def finish(st: RunState, staged: Staged) -> None:
     synced = st.results.get(proxy.id)
     if synced is not None:
         aid = st.claims.get(proxy.id)
-        if aid is not None or synced.result == "escalated":
+        keep = aid is not None or synced.result == "escalated"
+        if proxy.id not in st.continued:
+            settle(st.ledger, st.events, synced, aid, keep=keep)
+        elif keep:  # its ledger row only: the stale failures' own results say it
             store(st.ledger, synced, aid)
-        emit_result(st.events, synced)
     for rec in staged.stale:
+        if rec.id not in st.claims and synced is not None:
+            # the sync is this failure's attempt: its row, for the ledger's counts
+            aid = st.ledger.claim(rec.id, rec.task, rec.failure_type.value, rec, run_id=st.run_id)
+            if aid is not None:
+                st.claims[rec.id] = aid
         verdict = rec.triage
         line = f"Triage: {triage_text(verdict)}"
         prior = st.results.get(rec.id)
         earlier = [d for d in (prior.details if prior else []) if not d.startswith("Triage:")]
         if synced is not None and synced.result == "recovered":
-            settle(
+            note_result(
                 st,
                 rec,
                 "recovered",
@@ -389,4 +398,4 @@ def finish(st: RunState, staged: Staged) -> None:
                     f"dirty tree ({why}): commit or revert them, then run again"
                 )
             tried = synced.tried if synced is not None else "nothing"
-            settle(st, rec, "escalated", tried, f"stale branch, but {why}", [line, *earlier])
+            note_result(st, rec, "escalated", tried, f"stale branch, but {why}", [line, *earlier])

@@ -10,12 +10,17 @@ from typing import TYPE_CHECKING
 from . import revert
 from .batch import ApplyLock, merge_plans
 from .edits import apply_edits
+from .lifecycle.judge import Judgement, judge
+from .lifecycle.tally import SYNC_RULE
+from .lifecycle.undo import undo_wrong_fix, undone
+from .lifecycle.verify_loop import verify_loop
 from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
 from .planning import plan
-from .run_state import FullRun, RunState, rerun_original, settle
+from .run_state import RunState, note_result, rerun_original
 from .runner import run_commands
 from .test_batch import plan_reruns, run_reruns, verdicts
 from .verdict import base_id
+from .verify import NOT_VERIFIED
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -30,10 +35,9 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
     if st.changes:
         # Something changed since the failures were seen: a pass would prove nothing.
         for rec in records:
-            settle(st, rec, "escalated", "nothing", "files changed since the failure was seen")
+            note_result(st, rec, "escalated", "nothing", "files changed since the failure was seen")
         return "nothing"
-    for rec in records:
-        st.events.emit("recovery.attempted", rec, tried="re-run the failing tests once")
+    announce(st, records, "re-run the failing tests once")
     n = sum(len(s.tests) for s in selections)
     if selections:
         st.say(f"re-running {n} failing test(s) once, in {len(selections)} command(s)")
@@ -50,15 +54,15 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
         verdicts(records, per_record, refused, runs, st.command), records, strict=True
     ):
         if v.verdict == "flaky":
-            settle(st, rec, "recovered", tried, f"flaky test: {v.reason}", verified=True)
+            note_result(st, rec, "recovered", tried, f"flaky test: {v.reason}", verified=True)
             st.results[rec.id].details.append("Flaky: failed, then passed on its own re-run")
         elif v.verdict == "real":
             again = [f"Run it alone: {v.command}"] if v.command else []
-            settle(st, rec, "escalated", tried, f"a real failure: {v.reason}", again)
+            note_result(st, rec, "escalated", tried, f"a real failure: {v.reason}", again)
         elif v.verdict == "not_run":
-            settle(st, rec, "escalated", tried, v.reason)
+            note_result(st, rec, "escalated", tried, v.reason)
         else:
-            settle(st, rec, "escalated", "nothing (no safe re-run)", v.reason)
+            note_result(st, rec, "escalated", "nothing (no safe re-run)", v.reason)
     return tried
 
 
@@ -76,7 +80,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         ]
         for rec, p in plans:
             if isinstance(p, Refusal):
-                settle(
+                note_result(
                     st,
                     rec,
                     p.result,
@@ -85,7 +89,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
                     [*p.details, *(f"Suggested: {s}" for s in p.suggestions)],
                 )
             elif not p.automatic:
-                settle(
+                note_result(
                     st,
                     rec,
                     "escalated",
@@ -98,13 +102,14 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         if not todo:
             return "nothing"
         batch = merge_plans([p for _, p in todo])
-        for rec, p in todo:
-            st.events.emit("recovery.attempted", rec, tried=p.title, summary=p.summary)
+        announce(st, [r for r, _ in todo], batch.title, "; ".join(p.summary for _, p in todo))
         st.say(f"{ft}: {batch.title}")
         if batch.conflicts:
             for rec, p in todo:
                 if p in batch.conflicts:
-                    settle(st, rec, "escalated", p.title, "its edit overlaps another fix's edit")
+                    note_result(
+                        st, rec, "escalated", p.title, "its edit overlaps another fix's edit"
+                    )
             todo = [(r, p) for r, p in todo if p not in batch.conflicts]
         try:
             if batch.edits:
@@ -121,7 +126,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
                 )
         except (UnsafeEdit, ApplyError) as exc:
             for rec, p in todo:
-                settle(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
+                note_result(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
             return batch.title
     from faultlens.classifier.redact import shown_command
 
@@ -132,7 +137,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         st.changes += 1
     if failure is not None:
         for rec, p in todo:
-            settle(st, rec, p.on_failure, p.title, failure, p.details)
+            note_result(st, rec, p.on_failure, p.title, failure, p.details)
         return batch.title
     _verify_batch(st, todo, batch.verify)
     return batch.title
@@ -151,45 +156,83 @@ def _verify_batch(
             if p.verify_by == "check" and p.check is not None:
                 res = p.check()
                 result: Result = "recovered" if res.ok else p.on_failure
-                settle(st, rec, result, p.title, res.reason, p.details, verified=True)
+                note_result(st, rec, result, p.title, res.reason, p.details, verified=True)
             else:
                 # Verified by the final run of the original command.
-                settle(st, rec, "recovered", p.title, "applied", p.details)
+                note_result(st, rec, "recovered", p.title, "applied", p.details)
+        return
+    if not ws.settings.verify:
+        for rec, p in todo:
+            reason = f"{NOT_VERIFIED}: verification is turned off"
+            note_result(st, rec, "applied", p.title, reason, p.details)
         return
     ids = {base_id(r.id) for r, _ in todo}
-    tries = 1 + max(0, verify.retries)
-    full: FullRun | None = None
-    for i in range(tries):
-        delay = verify.backoff[min(i, len(verify.backoff) - 1)] if verify.backoff else 0.0
-        if delay > 0:
-            st.say(f"waiting {delay:g} s before re-running")
-            ws.settings.sleep(delay)
-        full = rerun_original(st, verify.verify)
-        if full.exit_code == 0 or not ids & {base_id(r.id) for r in full.records}:
-            break
-    assert full is not None
-    still = {base_id(r.id) for r in full.records}
-    # Every run after the first is a retry: 1 s, 2 s, 4 s are three.
-    n = i + 1 if verify.backoff else 0
-    after = f" (after {n} retr{'y' if n == 1 else 'ies'})" if n else ""
-    for rec, p in todo:
-        if base_id(rec.id) in still:
-            settle(
-                st,
-                rec,
-                p.on_failure,
-                p.title,
-                f"still reported when the command was run again{after}",
-                p.details,
-                verified=True,
-            )
+    step = verify.verify
+    looped = verify_loop(
+        lambda: rerun_original(st, step),
+        lambda run: run.exit_code == 0 or not ids & {base_id(r.id) for r in run.records},
+        retries=verify.retries,
+        backoff=verify.backoff,
+        sleep=ws.settings.sleep,
+        say=st.say,
+    )
+    full, after = looped.result, looped.note
+    judged = [
+        (
+            rec,
+            p,
+            judge(
+                [rec.id],
+                full.records,
+                known=st.seen,
+                edited=[e.path for e in p.edits],
+                cwd=st.cwd,
+                root=ws.root,
+                brings="the original command now reports",
+            ),
+        )
+        for rec, p in todo
+    ]
+    undone_files = _undo_wrong(st, judged)
+    for rec, p, j in judged:
+        if {e.path for e in p.edits} & undone_files:
+            wrong = j.wrong or next((w for _, _, k in judged if (w := k.wrong)), None)
+            reason, more = undone(wrong, st.undone) if wrong and st.undone else (j.reason, [])
+            note_result(st, rec, p.on_failure, p.title, reason, [*p.details, *more], verified=True)
+        elif undone_files and not j.still:
+            # Gone; what else the re-run showed came from the fix just undone (the
+            # final run of the original command confirms it).
+            note_result(st, rec, "recovered", p.title, f"no longer reported{after}", p.details)
         else:
-            settle(
-                st,
-                rec,
-                "recovered",
-                p.title,
-                f"no longer reported{after}",
-                p.details,
-                verified=True,
-            )
+            ended: Result = "recovered" if j.recovered else p.on_failure
+            note_result(st, rec, ended, p.title, f"{j.reason}{after}", p.details, verified=True)
+
+
+def _undo_wrong(st: RunState, judged: list[tuple[FailureRecord, Plan, Judgement]]) -> set[str]:
+    """A wrong fix never stays: the files of every fix the re-run proved wrong
+    are restored now, at once (the set of files undone)."""
+    files = {e.path for _, p, j in judged if j.wrong is not None for e in p.edits}
+    if not files:
+        return set()
+    rec = next(r for r, _, j in judged if j.wrong is not None)
+    done = undo_wrong_fix(st.ws, st.ledger, rec.id, st.claims.get(rec.id), files)
+    if done is None or not (done.restored or done.removed):
+        return set()
+    st.undone = done
+    st.changes += 1  # the final run of the original command shows the tree as it is now
+    st.say(f"undone: {done.summary()}")
+    return set(done.restored) | set(done.removed) | files
+
+
+def announce(st: RunState, records: list[FailureRecord], tried: str, summary: str = "") -> None:
+    """The type's one `recovery.attempted`, however many failures it covers."""
+    if not records:
+        return
+    stale = [str(s) for r in records if r.rule == SYNC_RULE for s in r.hint.get("stale") or []]
+    if stale and all(s in st.announced for s in stale):
+        # A stale branch's sync after the failures' own re-run: one attempt, not two.
+        st.continued.update(r.id for r in records)
+        return
+    covers = [r.id for r in records]
+    st.announced.update(covers)
+    st.events.emit("recovery.attempted", records[0], tried=tried, summary=summary, covers=covers)

@@ -12,8 +12,11 @@ the same judgement is made on it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .lifecycle.judge import judge
+from .lifecycle.verify_loop import verify_loop
 from .model import CommandStep, Plan, VerifyResult, Workspace
 from .runner import Sink, run_step, step_cwd
 from .verdict import base_id, proves_a_pass
@@ -70,37 +73,10 @@ def rerun(
             ok, why = proves_a_pass(runner, tail, code)
             reason = f"it passed {ran_again} ({why})" if ok else f"not a pass: {why}"
         return VerifyResult(ok, reason, code, records, tail, full_rerun)
-    target = base_id(record.id)
-    still = [r for r in records if base_id(r.id) == target]
-    if still:
-        return VerifyResult(
-            False,
-            f"still reported {again}: {still[0].signal}",
-            code,
-            records,
-            tail,
-            full_rerun,
-        )
-    new = [r for r in records if known is not None and base_id(r.id) not in known]
-    if new:
-        more = f" and {len(new) - 1} more" if len(new) > 1 else ""
-        return VerifyResult(
-            False,
-            f"gone, but {'the command now reports' if stood_in is None else again + ' brings'} "
-            f"a new failure: {new[0].signal}{more}",
-            code,
-            records,
-            tail,
-            full_rerun,
-        )
-    return VerifyResult(
-        True,
-        f"no longer reported {again} (exit {code})",
-        code,
-        records,
-        tail,
-        full_rerun,
-    )
+    brings = "the command now reports" if stood_in is None else f"{again} brings"
+    j = judge([record.id], records, known=known, again=again, brings=brings)
+    reason = f"{j.reason} (exit {code})" if j.recovered else j.reason
+    return VerifyResult(j.recovered, reason, code, records, tail, full_rerun)
 
 
 def _run_again(
@@ -112,12 +88,10 @@ def _run_again(
 ) -> tuple[int | None, list[FailureRecord], str] | VerifyResult:
     """Run `step`, classifying its output: (exit status, records, output tail),
     or the VerifyResult of a run that could not finish."""
-    from faultlens.classifier.engine import Classifier, Options
+    from .observe import recogniser
 
     cwd = step_cwd(ws, step)
-    classifier = Classifier(
-        Options(cwd=str(cwd), task=record.task, command=list(step.argv), log_file=None)
-    )
+    classifier = recogniser(cwd, task=record.task, command=step.argv)
     result = run_step(step, ws, on_data=classifier.feed, echo=echo)
     tail = result.tail.decode("utf-8", "replace")[-4000:]
     if result.error:
@@ -150,26 +124,22 @@ def verify(
         return VerifyResult(False, "the recipe neither changed anything nor can verify"), False
     if plan.verify_by == "none" or not ws.settings.verify:
         return VerifyResult(True, f"{NOT_VERIFIED}: verification is turned off"), False
-    tries = 1 + max(0, plan.retries)
-    result: VerifyResult | None = None
-    for i in range(tries):
-        # backoff[i] is the pause before verification run i (infra: 1 s, 2 s, 4 s).
-        delay = plan.backoff[min(i, len(plan.backoff) - 1)] if plan.backoff else 0.0
-        if delay > 0:
-            ws.settings.sleep(delay)
-        if plan.verify_by == "check":
-            if plan.check is None:
-                return VerifyResult(False, "the recipe gave no check to verify with"), False
-            result = plan.check()
-        else:
-            if plan.verify is None:
-                return (
-                    VerifyResult(True, f"{NOT_VERIFIED}: no command is known for this failure"),
-                    False,
-                )
-            full = command is not None and list(plan.verify.argv) == list(command)
-            result = rerun(
-                plan.verify,
+    run_once: Callable[[], VerifyResult]
+    if plan.verify_by == "check":
+        if plan.check is None:
+            return VerifyResult(False, "the recipe gave no check to verify with"), False
+        run_once = plan.check
+    else:
+        step = plan.verify
+        if step is None:
+            return VerifyResult(
+                True, f"{NOT_VERIFIED}: no command is known for this failure"
+            ), False
+        full = command is not None and list(step.argv) == list(command)
+
+        def run_once() -> VerifyResult:
+            return rerun(
+                step,
                 ws,
                 record,
                 plan.verify_by,
@@ -177,11 +147,13 @@ def verify(
                 full_rerun=full,
                 known=known if full else None,
             )
-        if result.ok:
-            if i > 0:
-                result.reason += f" (after {i} retr{'y' if i == 1 else 'ies'})"
-            return result, True
-    assert result is not None
-    if tries > 1:
-        result.reason += f" (after {tries - 1} retr{'y' if tries == 2 else 'ies'})"
-    return result, True
+
+    looped = verify_loop(
+        run_once,
+        lambda r: r.ok,
+        retries=plan.retries,
+        backoff=plan.backoff,
+        sleep=ws.settings.sleep,
+    )
+    looped.result.reason += looped.note
+    return looped.result, True

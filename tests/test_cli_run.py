@@ -127,9 +127,13 @@ def test_recover_applies_one_recipe_by_hand_once(tmp_path):
     done = faultlens("recover", compile_id[:8], cwd=proj)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(b"recovered: Import Money from shop.money")
-    refused = faultlens("recover", compile_id, cwd=proj)
-    assert refused.returncode == 1
-    assert b"Recipe already tried for this failure" in refused.stderr
+    # Asked again: its settled state, no second attempt and no box.
+    events = (proj / ".faultlens/events.jsonl").read_text()
+    again = faultlens("recover", compile_id, cwd=proj)
+    assert again.returncode == 0
+    assert again.stdout.startswith(b"recovered: Import Money from shop.money (already recovered")
+    assert b"\xe2\x95\x94" not in again.stdout + again.stderr  # no box
+    assert (proj / ".faultlens/events.jsonl").read_text() == events
 
 
 def _tree_hash(path: Path) -> str:

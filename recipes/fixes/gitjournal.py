@@ -74,7 +74,7 @@ class GitOp:
     """One journalled git operation in flight (see the module docstring)."""
 
     ws: Workspace
-    entry: journal.Entry
+    entry: journal.JournalEntry
 
     @classmethod
     def begin(cls, ws: Workspace, repo: Path, branch: str, head: str, upstream_ref: str) -> GitOp:
@@ -191,7 +191,7 @@ def _abort(git: Git, op: str, branch: str, head: str, since: float) -> tuple[str
     return wrong, locks
 
 
-def recover_entry(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+def recover_entry(ws: Workspace, entry: journal.JournalEntry, *, stale: bool) -> journal.Recovered:
     """Put back a repository whose sync was interrupted (see the module docstring)."""
     d = entry.data
     repo = _repo(ws, d.get("repo"))
