@@ -9,16 +9,19 @@ Python) or from the standard library (Go); the tool's "did you mean"; a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from faultlens.classifier.columns import column_unit
+from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
 from ..fixes import (
     cjs_exports,
     cjs_imports,
     go_imports,
+    py_batch,
     py_imports,
     py_names,
     suggest,
@@ -33,11 +36,13 @@ from ..fixes.scan import (
     suggestion,
 )
 from ..model import CommandStep, Plan, Refusal, TextEdit
+from ..names import py_place
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 from ..safety import to_workspace_relative, valid
 
+_QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 
@@ -222,6 +227,74 @@ def _require(
     return _plan(ctx, title, f"add `{style.decl} {binding} = require('{spec}')` ({origin})", [edit])
 
 
+def _python_batch(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """The file's undefined names fixed together (fixes/py_batch.py), when the
+    one the failure names is among them; a refusal listing the candidates when
+    several modules provide it."""
+    rec = ctx.record
+    exception = rec.hint.get("exception")
+    if (exception and exception != "NameError") or "cannot import name" in (rec.message or ""):
+        return None  # an ImportError: the name is another module's to define
+    told = suggestion(rec)
+    if told is not None and not valid("identifier", told):
+        return None  # a qualified or odd suggestion: the single-name path weighs it
+    python = py_batch.interpreter(ctx.command, ctx.cwd_path, ctx.python(), ctx.env.get("PATH"))
+    batch = py_batch.plan_batch(ctx.root, ctx.root / src, src, text, name, python, told)
+    if batch is None:
+        return None
+    if name in batch.candidates:
+        return Refusal(
+            f"'{name}' is provided by several modules; which one is yours to choose",
+            suggestions=batch.candidates[name],
+            details=[f"candidates: {'; '.join(batch.candidates[name])}"],
+        )
+    if not batch.fixes(name) or not batch.edits:
+        return None
+    summary = _batch_summary(batch)
+    if not batch.imports and list(batch.respelt) == [name] and not batch.unknown:
+        summary = "the tool's suggestion" if told else "the nearest name in scope"
+    return _plan(ctx, _batch_title(batch, name), summary, batch.edits)
+
+
+def _batch_title(batch: py_batch.Batch, name: str) -> str:
+    if not batch.imports and len(batch.respelt) == 1:
+        return f"Change '{name}' to '{batch.respelt[name]}'"
+    if len(batch.imports) == 1 and not batch.respelt:
+        (c,) = batch.imports
+        if c.imported is None and c.group == "stdlib":
+            return f"Import {c.name} from the standard library"
+        if c.origin == "a sibling module":
+            return f"Import {c.name} ({c.statement})"
+        return f"Import {c.name} from {c.module}"
+    modules = {c.module for c in batch.imports if c.imported is not None}
+    if len(modules) == 1 and len(batch.imports) == len(batch.imports) and not batch.respelt:
+        names = ", ".join(sorted((c.name for c in batch.imports), key=py_place.name_key))
+        if all(c.imported is not None for c in batch.imports):
+            return f"Import {names} from {modules.pop()}"
+    parts = [c.name for c in batch.imports] + [f"{a}->{b}" for a, b in batch.respelt.items()]
+    return f"Fix {len(parts)} undefined names ({', '.join(parts)})"
+
+
+def _batch_summary(batch: py_batch.Batch) -> str:
+    parts = [f"add `{c.statement}` ({c.origin})" for c in batch.imports]
+    parts += [
+        f"respell '{a}' as '{b}' (the nearest name in scope)" for a, b in batch.respelt.items()
+    ]
+    left = sorted(set(batch.unknown) | set(batch.candidates))
+    if left:
+        parts.append("left undefined: " + ", ".join(left))
+    return "; ".join(parts)
+
+
+def _names_another_thing(suggested: str, name: str) -> bool:
+    """Whether a "did you mean" names a qualified thing (`Erubi::Engine`,
+    `pkg.Name`) for a plain name: put in place of the name it doubles or
+    changes the namespace (the real fix is often a require or an import)."""
+    if "::" in name or "." in name:
+        return False
+    return _QUALIFIED.fullmatch(suggested) is not None
+
+
 def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
     """A missing name that is a module: a sibling in the file's package (`from .
     import keys`, or absolute as the file imports), or the standard library
@@ -367,6 +440,11 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             details=notes,
         )
 
+    if name and src.endswith(".py") and valid("identifier", name):
+        batch = _python_batch(ctx, src, text, name)
+        if batch is not None:
+            return batch
+
     if name:
         p = _workspace_import(ctx, src, text, name, notes)
         if p is not None:
@@ -375,6 +453,13 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
+        if sugg and sugg != name and _names_another_thing(sugg, name):
+            return Refusal(
+                f"the tool suggests '{sugg}', which names another thing than '{name}' "
+                "(another namespace); a hint, not an edit",
+                suggestions=[sugg],
+                details=notes,
+            )
         if sugg and sugg != name:
             unit = column_unit(rec.hint.get("column_unit"))
             edit = suggest.replace_name(
