@@ -36,7 +36,8 @@ from ..fixes.scan import (
     suggestion,
 )
 from ..model import CommandStep, Plan, Refusal, TextEdit
-from ..names import py_place
+from ..names import go_names, py_place
+from ..names.nearest import nearest
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -130,7 +131,11 @@ def _workspace_import(
             [py_edit],
         )
     if src.endswith(".go"):
-        paths = go_imports.std_path_for(name)
+        paths = [p for p in go_imports.std_path_for(name) if go_names.fits_package(text, name, p)]
+        if not paths:
+            respelt = _go_respell(ctx, src, text, name, notes)
+            if respelt is not None:
+                return respelt
         if len(paths) > 1:
             notes.append(f"'{name}' names several standard packages: {', '.join(paths)}")
             return None
@@ -143,6 +148,24 @@ def _workspace_import(
             return None
         return _plan(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
     return None
+
+
+def _go_respell(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
+    """An undefined Go name one or two edits from exactly one name the file
+    declares: every use of it respelt (a misspelt local is no missing package)."""
+    better = nearest(name, go_names.declared(text) - {name})
+    if better is None:
+        return None
+    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+    code = go_names.code_only(text)
+    edits = [
+        TextEdit(src, i, m.start(), i, m.end(), better)
+        for i, line in enumerate(code.splitlines())
+        for m in pattern.finditer(line)
+    ]
+    if not edits:
+        return None
+    return _plan(ctx, f"Change '{name}' to '{better}'", "the nearest name the file declares", edits)
 
 
 def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:

@@ -1,0 +1,97 @@
+"""Go: what a standard package exports (`go doc -short <path>`, asked of the
+installed toolchain once per package and process), the selectors a file
+reads off a name (`fs.Open`), and the names the file declares (its locals,
+parameters, receivers, top-level functions, types, constants and
+variables), so that an undefined name is taken for a missing package only
+when the package has everything the file uses of it, and otherwise for the
+misspelling of a name the file declares."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from functools import lru_cache
+
+from ..safety import valid
+from . import probe
+
+TIMEOUT = 20.0
+_DOC_LINE = re.compile(r"^(?:func|type|var|const)\s+(?:\([^)]*\)\s*)?([A-Z]\w*)", re.MULTILINE)
+_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|`[^`]*`|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_DECLARED = (
+    re.compile(r"\b((?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*)\s*:="),
+    re.compile(r"\b(?:var|const|type|func)\s+([A-Za-z_]\w*)"),
+    re.compile(r"\bfunc\s*\(\s*([A-Za-z_]\w*)\s+\*?[A-Za-z_]"),  # a receiver
+    re.compile(r"[(,]\s*([A-Za-z_]\w*)\s+(?:\.\.\.)?[*\[\]]*(?:map\[|func\b|chan\b)?[A-Za-z_]"),
+)
+KEYWORDS = frozenset(
+    [
+        "break",
+        "case",
+        "chan",
+        "const",
+        "continue",
+        "default",
+        "defer",
+        "else",
+        "fallthrough",
+        "for",
+        "func",
+        "go",
+        "goto",
+        "if",
+        "import",
+        "interface",
+        "map",
+        "package",
+        "range",
+        "return",
+        "select",
+        "struct",
+        "switch",
+        "type",
+        "var",
+    ]
+)
+
+
+@lru_cache(maxsize=256)
+def package_exports(path: str) -> frozenset[str] | None:
+    """The exported names of standard package `path`; None when go cannot say."""
+    go = shutil.which("go")
+    if go is None or not valid("go_import", path):
+        return None
+    out = probe.run([go, "doc", "-short", path], TIMEOUT)
+    if out is None:
+        return None
+    return frozenset(_DOC_LINE.findall(out))
+
+
+def code_only(text: str) -> str:
+    """`text` with its strings and comments blanked (same length)."""
+    return _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def selectors(text: str, name: str) -> set[str]:
+    """What the file reads off `name` (`name.Sel`)."""
+    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\.([A-Za-z_]\w*)")
+    return set(pattern.findall(code_only(text)))
+
+
+def declared(text: str) -> set[str]:
+    code = code_only(text)
+    out: set[str] = set()
+    for pattern in _DECLARED:
+        for m in pattern.finditer(code):
+            out.update(n.strip() for n in m.group(1).split(","))
+    return {n for n in out if n and n not in KEYWORDS and n != "_"}
+
+
+def fits_package(text: str, name: str, path: str) -> bool:
+    """Whether every selector the file uses on `name` is exported by `path`
+    (a package go cannot describe fits when nothing is read off the name)."""
+    used = selectors(text, name)
+    exports = package_exports(path)
+    if exports is None:
+        return True
+    return bool(used) and used <= exports
