@@ -143,3 +143,33 @@ def _in_scope(text: str, use: py_undefined.Undefined) -> str | None:
         return None
     scope.discard(use.name)
     return nearest(use.name, scope)
+
+
+def title(batch: Batch, name: str) -> str:
+    if not batch.imports and len(batch.respelt) == 1:
+        return f"Change '{name}' to '{batch.respelt[name]}'"
+    if len(batch.imports) == 1 and not batch.respelt:
+        (c,) = batch.imports
+        if c.imported is None and c.group == "stdlib":
+            return f"Import {c.name} from the standard library"
+        if c.origin == "a sibling module":
+            return f"Import {c.name} ({c.statement})"
+        return f"Import {c.name} from {c.module}"
+    modules = {c.module for c in batch.imports if c.imported is not None}
+    if len(modules) == 1 and len(batch.imports) == len(batch.imports) and not batch.respelt:
+        names = ", ".join(sorted((c.name for c in batch.imports), key=py_place.name_key))
+        if all(c.imported is not None for c in batch.imports):
+            return f"Import {names} from {modules.pop()}"
+    parts = [c.name for c in batch.imports] + [f"{a}->{b}" for a, b in batch.respelt.items()]
+    return f"Fix {len(parts)} undefined names ({', '.join(parts)})"
+
+
+def summary(batch: Batch) -> str:
+    parts = [f"add `{c.statement}` ({c.origin})" for c in batch.imports]
+    parts += [
+        f"respell '{a}' as '{b}' (the nearest name in scope)" for a, b in batch.respelt.items()
+    ]
+    left = sorted(set(batch.unknown) | set(batch.candidates))
+    if left:
+        parts.append("left undefined: " + ", ".join(left))
+    return "; ".join(parts)

@@ -9,21 +9,19 @@ Python) or from the standard library (Go); the tool's "did you mean"; a
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from faultlens.classifier.columns import column_unit
-from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
 from ..fixes import (
     cjs_exports,
     cjs_imports,
     go_imports,
-    py_batch,
     py_imports,
     py_names,
+    rust_help,
     suggest,
     ts_imports,
 )
@@ -33,30 +31,19 @@ from ..fixes.scan import (
     include_header,
     missing_module,
     missing_name,
+    record_text,
     suggestion,
 )
-from ..model import CommandStep, Plan, Refusal, TextEdit
-from ..names import go_names, py_place
-from ..names.nearest import nearest
+from ..model import CommandStep, Plan, Refusal
+from ..names import go_names
+from . import compile_names
+from .compile_names import plan_of
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 from ..safety import to_workspace_relative, valid
 
-_QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-
-
-def _plan(ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **kw: object) -> Plan:
-    return Plan(
-        failure_id=ctx.record.id,
-        failure_type="compile",
-        title=title,
-        summary=summary,
-        edits=edits,
-        verify=ctx.rerun_step(),
-        **kw,  # type: ignore[arg-type]
-    )
 
 
 def _uncorrected_name_error(rec: FailureRecord) -> bool:
@@ -66,10 +53,19 @@ def _uncorrected_name_error(rec: FailureRecord) -> bool:
     return named and not rec.hint.get("stdlib")
 
 
+def _said(rec: FailureRecord) -> str:
+    """The record's text and the helps the classifier kept in its hint."""
+    helps = [str(a) for a in rec.hint.get("advice") or []]
+    helps += [
+        str(s.get("message", "")) for s in rec.hint.get("suggestions") or [] if isinstance(s, dict)
+    ]
+    return "\n".join([record_text(rec), *helps])
+
+
 def _already(ctx: PlanContext, title: str, src: str) -> Plan:
     """The fix is already in the file (another process, or an earlier apply,
     made it): nothing to edit; the re-run says whether the failure is gone."""
-    return _plan(ctx, f"{title} (already in {src})", "the import is already there", [])
+    return plan_of(ctx, f"{title} (already in {src})", "the import is already there", [])
 
 
 def _to_rel(ctx: PlanContext) -> object:
@@ -124,7 +120,7 @@ def _workspace_import(
         py_edit = py_imports.import_edit(src, text, line)
         if py_edit is None:
             return _already(ctx, f"Import {name} from {module}", src)
-        return _plan(
+        return plan_of(
             ctx,
             f"Import {name} from {module}",
             f"add `{line}` (defined in {to_workspace_relative(ctx.ws, definer)})",
@@ -133,7 +129,7 @@ def _workspace_import(
     if src.endswith(".go"):
         paths = [p for p in go_imports.std_path_for(name) if go_names.fits_package(text, name, p)]
         if not paths:
-            respelt = _go_respell(ctx, src, text, name, notes)
+            respelt = compile_names.go_respell(ctx, src, text, name, notes)
             if respelt is not None:
                 return respelt
         if len(paths) > 1:
@@ -146,26 +142,8 @@ def _workspace_import(
         if go_edit is None:
             notes.append(f'"{paths[0]}" is already imported')
             return None
-        return _plan(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
+        return plan_of(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
     return None
-
-
-def _go_respell(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
-    """An undefined Go name one or two edits from exactly one name the file
-    declares: every use of it respelt (a misspelt local is no missing package)."""
-    better = nearest(name, go_names.declared(text) - {name})
-    if better is None:
-        return None
-    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
-    code = go_names.code_only(text)
-    edits = [
-        TextEdit(src, i, m.start(), i, m.end(), better)
-        for i, line in enumerate(code.splitlines())
-        for m in pattern.finditer(line)
-    ]
-    if not edits:
-        return None
-    return _plan(ctx, f"Change '{name}' to '{better}'", "the nearest name the file declares", edits)
 
 
 def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
@@ -200,7 +178,7 @@ def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str
     edit = ts_imports.import_edit(src, text, name, spec, style)
     if edit is None:
         return _already(ctx, f"Import {name} from '{spec}'", src)
-    return _plan(
+    return plan_of(
         ctx,
         f"Import {name} from '{spec}'",
         f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, exporter)})",
@@ -247,75 +225,9 @@ def _require(
         if provider.path is not None
         else ("a Node built-in" if provider.builtin else "a dependency in package.json")
     )
-    return _plan(ctx, title, f"add `{style.decl} {binding} = require('{spec}')` ({origin})", [edit])
-
-
-def _python_batch(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
-    """The file's undefined names fixed together (fixes/py_batch.py), when the
-    one the failure names is among them; a refusal listing the candidates when
-    several modules provide it."""
-    rec = ctx.record
-    exception = rec.hint.get("exception")
-    if (exception and exception != "NameError") or "cannot import name" in (rec.message or ""):
-        return None  # an ImportError: the name is another module's to define
-    told = suggestion(rec)
-    if told is not None and not valid("identifier", told):
-        return None  # a qualified or odd suggestion: the single-name path weighs it
-    python = py_batch.interpreter(ctx.command, ctx.cwd_path, ctx.python(), ctx.env.get("PATH"))
-    batch = py_batch.plan_batch(ctx.root, ctx.root / src, src, text, name, python, told)
-    if batch is None:
-        return None
-    if name in batch.candidates:
-        return Refusal(
-            f"'{name}' is provided by several modules; which one is yours to choose",
-            suggestions=batch.candidates[name],
-            details=[f"candidates: {'; '.join(batch.candidates[name])}"],
-        )
-    if not batch.fixes(name) or not batch.edits:
-        return None
-    summary = _batch_summary(batch)
-    if not batch.imports and list(batch.respelt) == [name] and not batch.unknown:
-        summary = "the tool's suggestion" if told else "the nearest name in scope"
-    return _plan(ctx, _batch_title(batch, name), summary, batch.edits)
-
-
-def _batch_title(batch: py_batch.Batch, name: str) -> str:
-    if not batch.imports and len(batch.respelt) == 1:
-        return f"Change '{name}' to '{batch.respelt[name]}'"
-    if len(batch.imports) == 1 and not batch.respelt:
-        (c,) = batch.imports
-        if c.imported is None and c.group == "stdlib":
-            return f"Import {c.name} from the standard library"
-        if c.origin == "a sibling module":
-            return f"Import {c.name} ({c.statement})"
-        return f"Import {c.name} from {c.module}"
-    modules = {c.module for c in batch.imports if c.imported is not None}
-    if len(modules) == 1 and len(batch.imports) == len(batch.imports) and not batch.respelt:
-        names = ", ".join(sorted((c.name for c in batch.imports), key=py_place.name_key))
-        if all(c.imported is not None for c in batch.imports):
-            return f"Import {names} from {modules.pop()}"
-    parts = [c.name for c in batch.imports] + [f"{a}->{b}" for a, b in batch.respelt.items()]
-    return f"Fix {len(parts)} undefined names ({', '.join(parts)})"
-
-
-def _batch_summary(batch: py_batch.Batch) -> str:
-    parts = [f"add `{c.statement}` ({c.origin})" for c in batch.imports]
-    parts += [
-        f"respell '{a}' as '{b}' (the nearest name in scope)" for a, b in batch.respelt.items()
-    ]
-    left = sorted(set(batch.unknown) | set(batch.candidates))
-    if left:
-        parts.append("left undefined: " + ", ".join(left))
-    return "; ".join(parts)
-
-
-def _names_another_thing(suggested: str, name: str) -> bool:
-    """Whether a "did you mean" names a qualified thing (`Erubi::Engine`,
-    `pkg.Name`) for a plain name: put in place of the name it doubles or
-    changes the namespace (the real fix is often a require or an import)."""
-    if "::" in name or "." in name:
-        return False
-    return _QUALIFIED.fullmatch(suggested) is not None
+    return plan_of(
+        ctx, title, f"add `{style.decl} {binding} = require('{spec}')` ({origin})", [edit]
+    )
 
 
 def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
@@ -339,7 +251,7 @@ def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> P
     edit = py_imports.import_edit(src, text, line)
     if edit is None:
         return _already(ctx, title, src)
-    return _plan(ctx, title, f"add `{line}`", [edit])
+    return plan_of(ctx, title, f"add `{line}`", [edit])
 
 
 def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal | None:
@@ -405,7 +317,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if edits:
             first = edits[0].new_text.strip().splitlines()
             title = "Apply the compiler's fix-it" + (f" ({first[0]})" if first else "")
-            return _plan(ctx, title, "the compiler's machine-applicable fix-it", edits)
+            return plan_of(ctx, title, "the compiler's machine-applicable fix-it", edits)
         notes.append("the compiler's fix-its could not be placed")
 
     structured = rec.hint.get("suggestions")
@@ -417,10 +329,15 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
     if spans:
         edits = suggest.structured_edits(spans, src, _to_rel(ctx))
         if edits:
-            return _plan(
+            return plan_of(
                 ctx, "Apply the compiler's suggested fix", "machine-applicable suggestion", edits
             )
         notes.append("the tool's suggestion is not machine-applicable")
+
+    if src and text is not None and src.endswith(".rs"):
+        terminated = compile_names.rust_terminator(ctx, src, text)
+        if terminated is not None:
+            return terminated
 
     dependency = rec.hint.get("dependency")
     if isinstance(dependency, str):  # classifier/dependency_errors.py
@@ -464,9 +381,15 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         )
 
     if name and src.endswith(".py") and valid("identifier", name):
-        batch = _python_batch(ctx, src, text, name)
+        batch = compile_names.python_batch(ctx, src, text, name)
         if batch is not None:
             return batch
+
+    stmt = import_statement(rec)
+    if stmt and src.endswith(".rs"):  # rustc's import help before its similar-name one
+        edit = suggest.rust_use_edit(src, text, stmt)
+        if edit is not None:
+            return plan_of(ctx, f"Add `{stmt}`", "rustc's import suggestion", [edit])
 
     if name:
         p = _workspace_import(ctx, src, text, name, notes)
@@ -476,7 +399,18 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
-        if sugg and sugg != name and _names_another_thing(sugg, name):
+        if (
+            sugg
+            and src.endswith(".rs")
+            and rust_help.unconfirmed_similar_name(_said(rec), text, name, sugg)
+        ):
+            return Refusal(
+                f"rustc names '{sugg}' as similar to '{name}' (MaybeIncorrect), and no other "
+                "name the file declares is as near; a hint, not an edit",
+                suggestions=[f"{name} -> {sugg}"],
+                details=notes,
+            )
+        if sugg and sugg != name and compile_names.names_another_thing(sugg, name):
             return Refusal(
                 f"the tool suggests '{sugg}', which names another thing than '{name}' "
                 "(another namespace); a hint, not an edit",
@@ -489,20 +423,14 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
                 src, text, rec.source_line, rec.source_column, name, sugg, unit
             )
             if edit is not None:
-                return _plan(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
+                return plan_of(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
-
-    stmt = import_statement(rec)
-    if stmt and src.endswith(".rs"):
-        edit = suggest.rust_use_edit(src, text, stmt)
-        if edit is not None:
-            return _plan(ctx, f"Add `{stmt}`", "rustc's import suggestion", [edit])
 
     header = include_header(rec)
     if header and src.endswith((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m")):
         edit = suggest.include_edit(src, text, header)
         if edit is not None:
-            return _plan(ctx, f"Add #include {header}", "the compiler's include hint", [edit])
+            return plan_of(ctx, f"Add #include {header}", "the compiler's include hint", [edit])
 
     if module:
         found = _install(ctx, src, module)

@@ -1,0 +1,109 @@
+"""The compile recipe's plans made from what the names index and the tools'
+helps say (see compile.py for the order): a Python file's undefined names in
+one batch, a misspelt Go name the file declares, rustc's `add `;` here`, a
+qualified "did you mean" kept as a hint."""
+
+from __future__ import annotations
+
+import re
+
+from faultlens.classifier.columns import column_unit
+from faultlens.classifier.lazyre import lazy_compile
+
+from ..context import PlanContext
+from ..fixes import py_batch, rust_help
+from ..fixes.scan import suggestion
+from ..model import Plan, Refusal, TextEdit
+from ..names import go_names
+from ..names.nearest import nearest
+from ..safety import valid
+
+_QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
+
+
+def plan_of(
+    ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **kw: object
+) -> Plan:
+    return Plan(
+        failure_id=ctx.record.id,
+        failure_type="compile",
+        title=title,
+        summary=summary,
+        edits=edits,
+        verify=ctx.rerun_step(),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def go_respell(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
+    """An undefined Go name one or two edits from exactly one name the file
+    declares: every use of it respelt (a misspelt local is no missing package)."""
+    better = nearest(name, go_names.declared(text) - {name})
+    if better is None:
+        return None
+    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+    code = go_names.code_only(text)
+    edits = [
+        TextEdit(src, i, m.start(), i, m.end(), better)
+        for i, line in enumerate(code.splitlines())
+        for m in pattern.finditer(line)
+    ]
+    if not edits:
+        return None
+    return plan_of(
+        ctx, f"Change '{name}' to '{better}'", "the nearest name the file declares", edits
+    )
+
+
+def python_batch(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """The file's undefined names fixed together (fixes/py_batch.py), when the
+    one the failure names is among them; a refusal listing the candidates when
+    several modules provide it."""
+    rec = ctx.record
+    exception = rec.hint.get("exception")
+    if (exception and exception != "NameError") or "cannot import name" in (rec.message or ""):
+        return None  # an ImportError: the name is another module's to define
+    told = suggestion(rec)
+    if told is not None and not valid("identifier", told):
+        return None  # a qualified or odd suggestion: the single-name path weighs it
+    python = py_batch.interpreter(ctx.command, ctx.cwd_path, ctx.python(), ctx.env.get("PATH"))
+    batch = py_batch.plan_batch(ctx.root, ctx.root / src, src, text, name, python, told)
+    if batch is None:
+        return None
+    if name in batch.candidates:
+        return Refusal(
+            f"'{name}' is provided by several modules; which one is yours to choose",
+            suggestions=batch.candidates[name],
+            details=[f"candidates: {'; '.join(batch.candidates[name])}"],
+        )
+    if not batch.fixes(name) or not batch.edits:
+        return None
+    summary = py_batch.summary(batch)
+    if not batch.imports and list(batch.respelt) == [name] and not batch.unknown:
+        summary = "the tool's suggestion" if told else "the nearest name in scope"
+    return plan_of(ctx, py_batch.title(batch, name), summary, batch.edits)
+
+
+def rust_terminator(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    rec = ctx.record
+    found = rust_help.terminator_edit(
+        rec.message or "",
+        src,
+        text,
+        rec.source_line,
+        rec.source_column,
+        column_unit(rec.hint.get("column_unit")),
+    )
+    if found is None:
+        return None
+    tok, edit = found
+    return plan_of(ctx, f"Add `{tok}` (rustc's help)", f"rustc: add `{tok}` here", [edit])
+
+
+def names_another_thing(suggested: str, name: str) -> bool:
+    """Whether a "did you mean" names a qualified thing (`Erubi::Engine`,
+    `pkg.Name`) for a plain name: put in place of the name it doubles or
+    changes the namespace (the real fix is often a require or an import)."""
+    if "::" in name or "." in name:
+        return False
+    return _QUALIFIED.fullmatch(suggested) is not None
