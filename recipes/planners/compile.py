@@ -23,6 +23,7 @@ from ..fixes import (
     py_names,
     rust_help,
     suggest,
+    tool_fixers,
     ts_imports,
 )
 from ..fixes.packages import ecosystem_of, install_plan, package_for
@@ -254,6 +255,26 @@ def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> P
     return plan_of(ctx, title, f"add `{line}`", [edit])
 
 
+def _tool_fixer(ctx: PlanContext, src: str | None) -> Plan | None:
+    """The failing check's own fixer (fixes/tool_fixers.py) for the file it
+    named; for a linter's finding only when the tool marks it fixable."""
+    rec = ctx.record
+    if src is None:
+        return None
+    argv = tool_fixers.fixer_for(ctx.command, [rec.source_file or src])
+    if argv is None or (tool_fixers.is_lint(argv) and rec.hint.get("fixable") is not True):
+        return None
+    step = ctx.step(argv, timeout=float(ctx.setting("fixer.timeout", 300)))
+    return Plan(
+        failure_id=rec.id,
+        failure_type="compile",
+        title=f"Run the tool's fixer ({step.display()})",
+        summary="the check's own fixer, on the file it named",
+        commands=[step],
+        verify=ctx.rerun_step(),
+    )
+
+
 def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal | None:
     rec = ctx.record
     eco = ecosystem_of(src or rec.source_file, rec.tool)
@@ -338,6 +359,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         terminated = compile_names.rust_terminator(ctx, src, text)
         if terminated is not None:
             return terminated
+
+    fixer = _tool_fixer(ctx, src)
+    if fixer is not None:
+        return fixer
 
     dependency = rec.hint.get("dependency")
     if isinstance(dependency, str):  # classifier/dependency_errors.py
