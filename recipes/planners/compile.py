@@ -360,6 +360,11 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if terminated is not None:
             return terminated
 
+    if src and text is not None and src.endswith(".py"):
+        closed = compile_names.closing_bracket(ctx, src, text)
+        if closed is not None:
+            return closed
+
     fixer = _tool_fixer(ctx, src)
     if fixer is not None:
         return fixer

@@ -11,7 +11,7 @@ from faultlens.classifier.columns import column_unit
 from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
-from ..fixes import py_batch, rust_help
+from ..fixes import py_batch, py_brackets, rust_help
 from ..fixes.scan import suggestion
 from ..model import Plan, Refusal, TextEdit
 from ..names import go_names
@@ -107,3 +107,20 @@ def names_another_thing(suggested: str, name: str) -> bool:
     if "::" in name or "." in name:
         return False
     return _QUALIFIED.fullmatch(suggested) is not None
+
+
+def closing_bracket(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """Python's "'(' was never closed": the one closing place that parses."""
+    rec = ctx.record
+    bracket = py_brackets.opener("\n".join([rec.message or "", str(rec.hint.get("why") or "")]))
+    if bracket is None:
+        return None
+    edit = py_brackets.close_edit(src, text, rec.source_line, bracket)
+    if edit is None:
+        return None
+    return plan_of(
+        ctx,
+        f"Close the '{bracket}' of line {rec.source_line}",
+        "the one place the closer makes the file parse",
+        [edit],
+    )
