@@ -144,3 +144,28 @@ async def test_recover_twice_makes_one_attempt_then_gives_the_escalation(ts_proj
     ]
     assert {e["worker"] for e in events} == {"test-agent"}
     assert [e["event"] for e in events].count("recovery.attempted") == 1
+
+
+@pytest.mark.real_tool
+async def test_recover_brings_back_every_lost_standard_library_name_in_one_edit(tmp_path):
+    """The compile planner's batch through MCP: the module that lost
+    `from decimal import ROUND_HALF_UP, Decimal` gets the one statement back."""
+    import shutil
+    import subprocess
+
+    sample = Path(__file__).parents[1] / "samples" / "python" / "name-error-stdlib-names-lost"
+    proj = tmp_path / "proj"
+    shutil.copytree(sample / "pkg", proj / "pkg")
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)
+    cmd = [sys.executable, "-B", "-m", "pkg.money"]
+    async with session(proj) as s:
+        ran = await call(s, "run", {"command": cmd, "task": "T-2"})
+        (f,) = ran["failures"]
+        fixed = await call(s, "recover", {"failure_id": f["id"], "task": "T-2"})
+    assert fixed["result"] == "recovered", fixed
+    lines = (proj / "pkg" / "money.py").read_text().splitlines()
+    assert lines[2:5] == [
+        "import re",
+        "from decimal import ROUND_HALF_UP, Decimal",
+        "from pathlib import Path",
+    ]
