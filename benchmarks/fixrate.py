@@ -238,7 +238,16 @@ def _import_cases(eco: str, rel: str, text: str) -> Iterator[Case]:
                 yield Case("import", rel, lines[a].strip(), "".join(lines[:a] + lines[b:]))
         return
     pattern = _IMPORT_LINE[eco]
+    in_block = False
     for i, line in enumerate(lines):
+        if eco == "go":  # a spec inside `import ( ... )`, or a one-line `import "x"`
+            if re.match(r"^import\s*\($", line.strip()):
+                in_block = True
+                continue
+            if in_block and line.strip() == ")":
+                in_block = False
+            if not in_block and not line.startswith("import "):
+                continue
         if pattern.search(line):
             yield Case("import", rel, line.strip(), "".join(lines[:i] + lines[i + 1 :]))
 

@@ -62,3 +62,33 @@ def test_the_standard_packages_exports_come_from_go_doc():
     text = 'func f(fss fs.FS) {\n\tx := fs.ReadFile // "fs.Nope"\n}\n'
     assert go_names.selectors(text, "fs") == {"FS", "ReadFile"}
     assert {"fss", "x", "f"} <= go_names.declared(text)
+
+
+def test_a_misspelt_parameter_is_respelt_where_it_is_declared(tmp_path):
+    cmd = _module(
+        tmp_path,
+        'package main\n\nimport "fmt"\n\nfunc show(valeu []int, name string) string {\n'
+        "\treturn fmt.Sprint(name, value)\n}\n\nfunc other(value int) int {\n\treturn value\n}\n\n"
+        'func main() {\n\tfmt.Println(show(nil, "x"), other(1))\n}\n',
+    )
+    report, _ = run_recover_in_process(cmd, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert outcome.tried == "Change 'valeu' to 'value'"
+    text = (tmp_path / "main.go").read_text()
+    assert "func show(value []int, name string) string {" in text
+    assert "func other(value int) int {\n\treturn value\n}" in text
+
+
+def test_an_import_in_the_package_doc_comment_is_not_the_files_import(tmp_path):
+    cmd = _module(
+        tmp_path,
+        '/*\nUse it so:\n\n\timport flag "example.com/demo"\n*/\npackage main\n\nimport (\n\t"fmt"\n)\n\n'
+        'func main() {\n\tfmt.Println(strings.ToUpper("ok"))\n}\n',
+    )
+    report, _ = run_recover_in_process(cmd, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    text = (tmp_path / "main.go").read_text()
+    assert '\timport flag "example.com/demo"\n*/' in text
+    assert 'import (\n\t"fmt"\n\t"strings"\n)' in text

@@ -7,6 +7,7 @@ import subprocess
 from functools import lru_cache
 
 from ..model import TextEdit
+from ..names.go_names import code_only
 from ..safety import valid
 
 # Used when `go list std` cannot run; the common packages by their last element.
@@ -78,12 +79,19 @@ def _sorted_insert_index(existing: list[tuple[int, str]], path: str) -> int | No
 
 
 def import_edit(rel_path: str, text: str, path: str) -> TextEdit | None:
-    """The edit adding `"path"` to the file's imports; None when already imported."""
+    """The edit adding `"path"` to the file's imports; None when already imported.
+    Imports are looked for after the package clause, outside comments (a
+    package's doc comment often shows an import)."""
     lines = text.splitlines()
+    code = code_only(text).splitlines()
     quoted = f'"{path}"'
     block_start = None
+    package_at = next((i for i, ln in enumerate(code) if re.match(r"^package\s+\w+", ln)), 0)
     for i, line in enumerate(lines):
-        s = line.strip()
+        if i <= package_at:
+            continue
+        code_line = code[i].strip() if i < len(code) else ""
+        s = line.strip() if code_line.startswith("import") else ""
         if re.match(r"^import\s*\($", s):
             block_start = i
             break

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ..safety import valid
 from . import probe
+from .nearest import nearest
 
 TIMEOUT = 20.0
 _DOC_LINE = re.compile(r"^(?:func|type|var|const)\s+(?:\([^)]*\)\s*)?([A-Z]\w*)", re.MULTILINE)
@@ -68,8 +69,8 @@ def package_exports(path: str) -> frozenset[str] | None:
 
 
 def code_only(text: str) -> str:
-    """`text` with its strings and comments blanked (same length)."""
-    return _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group(0)), text)
+    """`text` with its strings and comments blanked (same length, same lines)."""
+    return _STRING_OR_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def selectors(text: str, name: str) -> set[str]:
@@ -95,3 +96,48 @@ def fits_package(text: str, name: str, path: str) -> bool:
     if exports is None:
         return True
     return bool(used) and used <= exports
+
+
+def function_at(text: str, line1: int | None) -> tuple[int, int] | None:
+    """The 0-based [first, last] lines of the top-level function around
+    1-based `line1` (from its `func` line to its closing `}` in column 0)."""
+    if not line1:
+        return None
+    lines = text.splitlines()
+    start = next(
+        (i for i in range(min(line1, len(lines)) - 1, -1, -1) if lines[i].startswith("func ")), None
+    )
+    if start is None:
+        return None
+    end = next((i for i in range(line1 - 1, len(lines)) if lines[i].startswith("}")), None)
+    return None if end is None else (start, end)
+
+
+def _uses(code_lines: list[str], first: int, last: int, name: str) -> list[tuple[int, int]]:
+    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+    return [(i, m.start()) for i in range(first, last + 1) for m in pattern.finditer(code_lines[i])]
+
+
+def respell(
+    text: str, line1: int | None, name: str
+) -> tuple[str, str, list[tuple[int, int]]] | None:
+    """(wrong, right, places) for an undefined `name` at `line1`: the one name
+    declared in its function or at the top level one or two edits away.
+    When that name is written once in the function (its declaration was the
+    slip, `valeu []int` for the `value` used below), the declaration is
+    respelt; otherwise the function's uses of `name`."""
+    span = function_at(text, line1)
+    if span is None:
+        return None
+    code_lines = code_only(text).splitlines()
+    first, last = span
+    local = "\n".join(code_lines[first : last + 1])
+    top = "\n".join(ln for ln in code_lines if not ln.startswith(("\t", " ")))
+    better = nearest(name, (declared(local) | declared(top)) - {name})
+    if better is None:
+        return None
+    mine = _uses(code_lines, first, last, better)
+    if len(mine) == 1 and better in declared(local):
+        return better, name, mine
+    places = _uses(code_lines, first, last, name)
+    return (name, better, places) if places else None

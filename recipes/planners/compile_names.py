@@ -15,7 +15,6 @@ from ..fixes import py_batch, py_brackets, rust_help
 from ..fixes.scan import suggestion
 from ..model import Plan, Refusal, TextEdit
 from ..names import go_names
-from ..names.nearest import nearest
 from ..safety import valid
 
 _QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
@@ -36,22 +35,16 @@ def plan_of(
 
 
 def go_respell(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
-    """An undefined Go name one or two edits from exactly one name the file
-    declares: every use of it respelt (a misspelt local is no missing package)."""
-    better = nearest(name, go_names.declared(text) - {name})
-    if better is None:
+    """An undefined Go name one or two edits from exactly one name declared
+    in its function (or at the top level): a misspelt local is no missing
+    package (go_names.respell: the misspelt side is the one written once)."""
+    found = go_names.respell(text, ctx.record.source_line, name)
+    if found is None:
         return None
-    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
-    code = go_names.code_only(text)
-    edits = [
-        TextEdit(src, i, m.start(), i, m.end(), better)
-        for i, line in enumerate(code.splitlines())
-        for m in pattern.finditer(line)
-    ]
-    if not edits:
-        return None
+    wrong, right, places = found
+    edits = [TextEdit(src, line, col, line, col + len(wrong), right) for line, col in places]
     return plan_of(
-        ctx, f"Change '{name}' to '{better}'", "the nearest name the file declares", edits
+        ctx, f"Change '{wrong}' to '{right}'", "the nearest name declared in its function", edits
     )
 
 
