@@ -92,3 +92,14 @@ def test_an_import_in_the_package_doc_comment_is_not_the_files_import(tmp_path):
     text = (tmp_path / "main.go").read_text()
     assert '\timport flag "example.com/demo"\n*/' in text
     assert 'import (\n\t"fmt"\n\t"strings"\n)' in text
+
+
+def test_a_dropped_parenthesis_is_put_back_where_the_file_then_parses(tmp_path):
+    cmd = _module(
+        tmp_path,
+        'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println(len("ok")\n}\n',
+    )
+    report, _ = run_recover_in_process(cmd, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert '\tfmt.Println(len("ok"))\n' in (tmp_path / "main.go").read_text()

@@ -364,6 +364,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         closed = compile_names.closing_bracket(ctx, src, text)
         if closed is not None:
             return closed
+    if src and text is not None and src.endswith(".go"):
+        closed = compile_names.go_closer(ctx, src, text)
+        if closed is not None:
+            return closed
 
     fixer = _tool_fixer(ctx, src)
     if fixer is not None:

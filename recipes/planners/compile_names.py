@@ -11,7 +11,7 @@ from faultlens.classifier.columns import column_unit
 from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
-from ..fixes import py_batch, py_brackets, rust_help
+from ..fixes import go_brackets, py_batch, py_brackets, rust_help
 from ..fixes.scan import suggestion
 from ..model import Plan, Refusal, TextEdit
 from ..names import go_names
@@ -115,5 +115,22 @@ def closing_bracket(ctx: PlanContext, src: str, text: str) -> Plan | None:
         ctx,
         f"Close the '{bracket}' of line {rec.source_line}",
         "the one place the closer makes the file parse",
+        [edit],
+    )
+
+
+def go_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """A Go syntax error a dropped closer explains (fixes/go_brackets.py)."""
+    rec = ctx.record
+    if not go_brackets.is_syntax_error(rec.message or ""):
+        return None
+    found = go_brackets.close_edit(src, text, rec.source_line)
+    if found is None:
+        return None
+    closer, edit = found
+    return plan_of(
+        ctx,
+        f"Add the missing '{closer}' (line {edit.start_line + 1})",
+        "the one line end where the closer makes the file parse (gofmt -e)",
         [edit],
     )
