@@ -317,7 +317,7 @@ def _typo_cases(eco: str, rel: str, text: str, rng: random.Random) -> list[Case]
 
 
 def _drop_cases(eco: str, rel: str, text: str) -> list[Case]:
-    ch = ")" if eco in ("python", "go") else ";"
+    ch = ")" if eco in ("python", "go", "javascript", "typescript") else ";"
     lines = text.splitlines(keepends=True)
     out = []
     for i, line in enumerate(lines):

@@ -224,3 +224,33 @@ def test_a_multi_line_destructuring_require_is_one_statement():
         "const z = require('z')",
     ]
     assert cjs_imports.binds(text, "c") and not cjs_imports.binds(text, "b")
+
+
+@pytest.mark.real_tool
+def test_a_misspelt_name_under_a_js_test_runner_is_the_one_declared_near_it(tmp_path):
+    """node prints no suggestion for a ReferenceError: the one name the file
+    declares one or two edits away is put in its place (real `node --test`)."""
+    import shutil
+
+    from .helpers import run_recover_in_process
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "t", "private": true}\n')
+    (tmp_path / "lib.js").write_text(
+        "'use strict'\n\nconst cookieValueRegExp = /^[\\w=]*$/\n\n"
+        "function valid (value) {\n  return cookieValueRegxEp.test(value)\n}\n\n"
+        "module.exports = { valid }\n"
+    )
+    (tmp_path / "lib.test.js").write_text(
+        "const test = require('node:test')\nconst assert = require('node:assert')\n"
+        "const { valid } = require('./lib')\n\ntest('valid', () => {\n"
+        "  assert.strictEqual(valid('a=b'), true)\n})\n"
+    )
+    report, _ = run_recover_in_process([node, "--test", "lib.test.js"], tmp_path, "T")
+    outcomes = [o for o in report.outcomes if o.record.failure_type.value == "compile"]
+    assert outcomes and outcomes[0].result == "recovered", [o.reason for o in report.outcomes]
+    assert outcomes[0].tried == "Change 'cookieValueRegxEp' to 'cookieValueRegExp'"
+    assert "return cookieValueRegExp.test(value)" in (tmp_path / "lib.js").read_text()

@@ -433,6 +433,8 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
+        if not sugg and src.endswith(TS_EXTS):
+            sugg, why = compile_names.js_near_miss(text, name), "the nearest name in scope"
         if (
             sugg
             and src.endswith(".rs")

@@ -14,7 +14,8 @@ from ..context import PlanContext
 from ..fixes import go_brackets, py_batch, py_brackets, rust_help
 from ..fixes.scan import suggestion
 from ..model import Plan, Refusal, TextEdit
-from ..names import go_names
+from ..names import go_names, js_names
+from ..names.nearest import nearest
 from ..safety import valid
 
 _QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
@@ -134,3 +135,13 @@ def go_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
         "the one line end where the closer makes the file parse (gofmt -e)",
         [edit],
     )
+
+
+def js_near_miss(text: str, name: str) -> str | None:
+    """The one name a JS/TS file declares (or Node provides globally) one or
+    two edits from `name`, when `name` appears once in the file's code (a
+    name used in several places was lost, not mistyped)."""
+    code = js_names.code_only(text)
+    if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)) != 1:
+        return None
+    return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
