@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-import subprocess
+import shutil
 from functools import lru_cache
 
 from ..model import TextEdit
+from ..names import cache, probe
 from ..names.go_names import code_only
 from ..safety import valid
 
@@ -46,21 +47,27 @@ _FALLBACK = [
 
 @lru_cache(maxsize=1)
 def std_packages() -> tuple[str, ...]:
-    """The standard library's import paths (`go list std`; a small list if go is missing)."""
-    try:
-        out = subprocess.run(
-            ["go", "list", "std"], capture_output=True, text=True, timeout=60, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
+    """The standard library's import paths (`go list std`, kept in the cache
+    folder per go binary; a small list if go is missing)."""
+    go = shutil.which("go")
+    if go is None:
         return tuple(_FALLBACK)
-    if out.returncode != 0:
+    name = cache.key("gostd", cache.file_identity(go))
+    stored = cache.load(name)
+    if stored is not None and isinstance(stored.get("std"), list):
+        return tuple(str(p) for p in stored["std"]) or tuple(_FALLBACK)
+    out = probe.run([go, "list", "std"], 60.0)
+    if out is None:
         return tuple(_FALLBACK)
     paths = [
         p.strip()
-        for p in out.stdout.splitlines()
+        for p in out.splitlines()
         if p.strip() and "internal" not in p.split("/") and not p.startswith("vendor/")
     ]
-    return tuple(p for p in paths if valid("go_import", p)) or tuple(_FALLBACK)
+    found = tuple(p for p in paths if valid("go_import", p))
+    if found:
+        cache.store(name, "gostd", {"std": list(found)}, [])
+    return found or tuple(_FALLBACK)
 
 
 def std_path_for(name: str) -> list[str]:
