@@ -9,6 +9,7 @@ Python) or from the standard library (Go); the tool's "did you mean"; a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -458,6 +459,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             edit = suggest.replace_name(
                 src, text, rec.source_line, rec.source_column, name, sugg, unit
             )
+            if edit is not None:  # never `Shop::Shop::Price`
+                before = text.splitlines()[edit.start_line][: edit.start_col]
+                sugg = compile_names.unqualified_where_written(sugg, before)
+                edit = replace(edit, new_text=sugg)
             if edit is not None:
                 return plan_of(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")

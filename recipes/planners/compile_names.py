@@ -94,13 +94,30 @@ def rust_terminator(ctx: PlanContext, src: str, text: str) -> Plan | None:
     return plan_of(ctx, f"Add `{tok}` (rustc's help)", f"rustc: add `{tok}` here", [edit])
 
 
+def _segments(name: str) -> list[str]:
+    return [s for s in re.split(r"::|\.", name) if s]
+
+
 def names_another_thing(suggested: str, name: str) -> bool:
-    """Whether a "did you mean" names a qualified thing (`Erubi::Engine`,
-    `pkg.Name`) for a plain name: put in place of the name it doubles or
-    changes the namespace (the real fix is often a require or an import)."""
-    if "::" in name or "." in name:
+    """Whether a "did you mean" names the same constant or class under a
+    namespace (`Erubi::CaptureBlockEngine` for `CaptureBlockEngine`): the
+    name is right and its definition not loaded (the real fix is a require
+    or an import), so putting the suggestion in place would double the
+    namespace.  A respelling (`Shop::Price` for `Prise`) is not this."""
+    if _QUALIFIED.fullmatch(suggested) is None:
         return False
-    return _QUALIFIED.fullmatch(suggested) is not None
+    return _segments(suggested)[-1] == _segments(name)[-1]
+
+
+def unqualified_where_written(suggested: str, line_before: str) -> str:
+    """The suggestion without the namespace the code already writes before
+    the name (`Shop::` + `Prise` takes `Price`, not `Shop::Shop::Price`)."""
+    parts = _segments(suggested)
+    for i in range(len(parts) - 1, 0, -1):
+        sep = "::" if "::" in suggested else "."
+        if line_before.endswith(sep.join(parts[:i]) + sep):
+            return sep.join(parts[i:])
+    return suggested
 
 
 def closing_bracket(ctx: PlanContext, src: str, text: str) -> Plan | None:
