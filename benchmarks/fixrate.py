@@ -30,6 +30,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -348,18 +349,23 @@ def cases(p: Project, root: Path, imports: int, typos: int, drops: int, seed: in
 
 # -- running them -----------------------------------------------------------------------------
 def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`argv` in its own process group, the whole group killed on a timeout."""
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        return subprocess.run(
-            argv,
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            start_new_session=True,
-        )
+        out, err = proc.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(argv, 124, "", "timeout")
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return subprocess.CompletedProcess(argv, 124, out, err + "\ntimeout")
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def _digest(root: Path, files: list[str]) -> str:
