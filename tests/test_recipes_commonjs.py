@@ -254,3 +254,35 @@ def test_a_misspelt_name_under_a_js_test_runner_is_the_one_declared_near_it(tmp_
     assert outcomes and outcomes[0].result == "recovered", [o.reason for o in report.outcomes]
     assert outcomes[0].tried == "Change 'cookieValueRegxEp' to 'cookieValueRegExp'"
     assert "return cookieValueRegExp.test(value)" in (tmp_path / "lib.js").read_text()
+
+
+@pytest.mark.real_tool
+@pytest.mark.parametrize(
+    ("file", "body", "added"),
+    [
+        ("main.mjs", "", "import { readFileSync } from 'node:fs'\n"),
+        ("main.js", "'use strict'\n", "const { readFileSync } = require('fs')"),
+    ],
+)
+def test_a_name_one_node_built_in_exports_is_imported_in_the_files_style(
+    tmp_path, file, body, added
+):
+    """Asked of node itself: `readFileSync` is exported by fs alone."""
+    import shutil
+
+    from .helpers import run_recover_in_process
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "t", "private": true}\n')
+    (tmp_path / "data.txt").write_text("ok\n")
+    (tmp_path / file).write_text(
+        body
+        + "console.log(readFileSync(new URL('./data.txt', 'file://' + process.cwd() + '/'), 'utf8'))\n"
+    )
+    report, _ = run_recover_in_process([node, file], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert added in (tmp_path / file).read_text()

@@ -93,3 +93,19 @@ def node_names() -> dict[str, object]:
 def globals_of_node() -> set[str]:
     names = node_names().get("globals")
     return {str(n) for n in names} if isinstance(names, list) else set()
+
+
+def builtin_modules() -> set[str]:
+    found = node_names().get("builtins")
+    return {str(m) for m in found} if isinstance(found, dict) else set()
+
+
+def builtin_providers(name: str) -> list[str]:
+    """The Node built-in modules exporting `name` by name (`readFileSync`:
+    fs), a variant (`path/posix`, `fs/promises`) left out when its parent
+    module exports the name too."""
+    found = node_names().get("builtins")
+    if not isinstance(found, dict):
+        return []
+    mods = sorted(str(m) for m, names in found.items() if isinstance(names, list) and name in names)
+    return [m for m in mods if m.split("/")[0] == m or m.split("/")[0] not in mods]

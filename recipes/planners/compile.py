@@ -165,6 +165,10 @@ def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str
     for prov in cjs:  # Node reads a CommonJS module's named exports for ES importers
         if prov.kind == "named" and prov.path is not None:
             named.setdefault(ts_imports.module_path_without_ext(prov.path), prov.path)
+    if not named:
+        builtin = compile_names.node_builtin_import(ctx, src, text, name, notes)
+        if builtin is not None:
+            return builtin
     exporter = _one_module(
         ctx,
         list(named.values()),

@@ -11,7 +11,7 @@ from faultlens.classifier.columns import column_unit
 from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
-from ..fixes import go_brackets, py_batch, py_brackets, rust_help
+from ..fixes import go_brackets, py_batch, py_brackets, rust_help, ts_imports
 from ..fixes.scan import suggestion
 from ..model import Plan, Refusal, TextEdit
 from ..names import go_names, js_names
@@ -162,3 +162,21 @@ def js_near_miss(text: str, name: str) -> str | None:
     if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)) != 1:
         return None
     return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
+
+
+def node_builtin_import(
+    ctx: PlanContext, src: str, text: str, name: str, notes: list[str]
+) -> Plan | None:
+    """An ES module's missing name that one Node built-in exports by name
+    (`readFileSync`: `import { readFileSync } from 'node:fs'`), asked of node."""
+    mods = js_names.builtin_providers(name)
+    if len(mods) > 1:
+        notes.append(f"'{name}' is exported by several Node built-ins: {', '.join(mods[:5])}")
+        return None
+    if not mods:
+        return None
+    spec = f"node:{mods[0]}"
+    edit = ts_imports.import_edit(src, text, name, spec, ts_imports.detect_style(text))
+    if edit is None:
+        return None
+    return plan_of(ctx, f"Import {name} from '{spec}'", f"a Node built-in ({spec})", [edit])
