@@ -68,6 +68,20 @@ def package_exports(path: str) -> frozenset[str] | None:
     return frozenset(_DOC_LINE.findall(out))
 
 
+_BUILTIN_LINE = re.compile(r"^(?:func|type|var|const)\s+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+@lru_cache(maxsize=1)
+def predeclared() -> frozenset[str]:
+    """Go's predeclared names (`int16`, `len`, `nil`), from `go doc builtin`."""
+    go = shutil.which("go")
+    out = probe.run([go, "doc", "-all", "builtin"], TIMEOUT) if go else None
+    names = set(_BUILTIN_LINE.findall(out or ""))
+    for m in re.finditer(r"^const\s+\(?([^\n]*)", out or "", re.MULTILINE):
+        names.update(re.findall(r"\b[a-z]\w*\b", m.group(1).split("=")[0]))
+    return frozenset(n for n in names if n[:1].islower())
+
+
 def code_only(text: str) -> str:
     """`text` with its strings and comments blanked (same length, same lines)."""
     return _STRING_OR_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
@@ -133,7 +147,7 @@ def respell(
     first, last = span
     local = "\n".join(code_lines[first : last + 1])
     top = "\n".join(ln for ln in code_lines if not ln.startswith(("\t", " ")))
-    better = nearest(name, (declared(local) | declared(top)) - {name})
+    better = nearest(name, (declared(local) | declared(top) | predeclared()) - {name})
     if better is None:
         return None
     mine = _uses(code_lines, first, last, better)
