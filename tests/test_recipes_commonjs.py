@@ -286,3 +286,24 @@ def test_a_name_one_node_built_in_exports_is_imported_in_the_files_style(
     (outcome,) = report.outcomes
     assert outcome.result == "recovered", outcome.reason
     assert added in (tmp_path / file).read_text()
+
+
+@pytest.mark.real_tool
+def test_a_dropped_parenthesis_is_put_back_where_node_then_parses_the_file(tmp_path):
+    import shutil
+
+    from .helpers import run_recover_in_process
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "t", "private": true}\n')
+    (tmp_path / "main.js").write_text(
+        "function decode (str) {\n  return str.indexOf('%') !== -1\n"
+        "    ? decodeURIComponent(str\n    : str\n}\n\nconsole.log(decode('a%20b'))\n"
+    )
+    report, _ = run_recover_in_process([node, "main.js"], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "    ? decodeURIComponent(str)\n" in (tmp_path / "main.js").read_text()

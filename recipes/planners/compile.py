@@ -373,6 +373,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         closed = compile_names.go_closer(ctx, src, text)
         if closed is not None:
             return closed
+    if src and text is not None and src.endswith((".js", ".mjs", ".cjs")):
+        closed = compile_names.js_closer(ctx, src, text)
+        if closed is not None:
+            return closed
 
     fixer = _tool_fixer(ctx, src)
     if fixer is not None:

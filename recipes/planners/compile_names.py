@@ -6,6 +6,8 @@ qualified "did you mean" kept as a hint."""
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 from faultlens.classifier.columns import column_unit
 from faultlens.classifier.lazyre import lazy_compile
@@ -180,3 +182,31 @@ def node_builtin_import(
     if edit is None:
         return None
     return plan_of(ctx, f"Import {name} from '{spec}'", f"a Node built-in ({spec})", [edit])
+
+
+_JS_SYNTAX = lazy_compile(
+    r"missing \) after argument list|Unexpected token '?[)}\]]|Unexpected end of input"
+)
+
+
+def js_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """node's "missing ) after argument list": the closer put at the one line
+    end where `node --check` then parses a temporary copy."""
+    rec = ctx.record
+    node = shutil.which("node")
+    if node is None or _JS_SYNTAX.search(rec.message or "") is None:
+        return None
+    suffix = Path(src).suffix if src.endswith((".mjs", ".cjs")) else ".js"
+    parses = go_brackets.checker([node, "--check"], suffix)
+    found = go_brackets.close_edit(
+        src, text, rec.source_line, parses, js_names.code_only(text).splitlines()
+    )
+    if found is None:
+        return None
+    closer, edit = found
+    return plan_of(
+        ctx,
+        f"Add the missing '{closer}' (line {edit.start_line + 1})",
+        "the one line end where the closer makes the file parse (node --check)",
+        [edit],
+    )
