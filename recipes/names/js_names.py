@@ -15,9 +15,10 @@ from . import cache, probe
 PREFIX = "jsnames"
 TIMEOUT = 20.0
 MAX_TEXT = 2 * 1024 * 1024
-_STRING_OR_COMMENT = re.compile(
-    r"'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\"|`(?:\\.|[^`\\])*`|//[^\n]*|/\*.*?\*/", re.DOTALL
-)
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+# On one line: a string, a template without `${`, a line comment.  Line by line, so
+# a quote inside a regular expression literal blanks the rest of its line only.
+_ON_A_LINE = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`(?:\\.|[^`\\])*`|//.*")
 _BINDINGS = (
     re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)"),
     re.compile(r"\b(?:const|let|var)\s*[{\[]([^}\]=]*)[}\]]"),
@@ -44,7 +45,11 @@ _MEMO: dict[str, dict[str, object]] = {}
 
 
 def code_only(text: str) -> str:
-    return _STRING_OR_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    """`text` with comments and strings blanked (same length, same lines)."""
+    text = _BLOCK_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return "\n".join(
+        _ON_A_LINE.sub(lambda m: " " * len(m.group(0)), line) for line in text.split("\n")
+    )
 
 
 def declared(text: str) -> set[str]:

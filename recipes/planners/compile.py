@@ -377,6 +377,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         closed = compile_names.js_closer(ctx, src, text)
         if closed is not None:
             return closed
+    if src and text is not None and src.endswith((".ts", ".tsx", ".mts", ".cts")):
+        closed = compile_names.ts_closer(ctx, src, text)
+        if closed is not None:
+            return closed
 
     fixer = _tool_fixer(ctx, src)
     if fixer is not None:

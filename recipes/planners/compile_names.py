@@ -5,6 +5,7 @@ qualified "did you mean" kept as a hint."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -208,5 +209,41 @@ def js_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
         ctx,
         f"Add the missing '{closer}' (line {edit.start_line + 1})",
         "the one line end where the closer makes the file parse (node --check)",
+        [edit],
+    )
+
+
+_TS_SYNTAX = lazy_compile(r"\bTS1(?:005|109|135|128)\b|'\)' expected|Argument expression expected")
+_TS_PARSES = (
+    "const ts=require(process.argv[1]);const t=require('fs').readFileSync(process.argv[2],'utf8');"
+    "const f=ts.createSourceFile(process.argv[2],t,ts.ScriptTarget.Latest,true);"
+    "process.exit(f.parseDiagnostics.length?1:0)"
+)
+
+
+def ts_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """tsc's syntax errors of a dropped closer: put at the one line end where
+    the TypeScript the failing command runs (its own parser, by node) then
+    parses a temporary copy."""
+    rec = ctx.record
+    said = f"{rec.code or ''} {rec.message or ''}"
+    node = shutil.which("node")
+    tsc = shutil.which(ctx.command[0]) if ctx.command else None
+    if node is None or tsc is None or _TS_SYNTAX.search(said) is None:
+        return None
+    package = Path(os.path.realpath(tsc)).parent.parent
+    if not (package / "package.json").is_file() or package.name != "typescript":
+        return None
+    parses = go_brackets.checker([node, "-e", _TS_PARSES, str(package)], Path(src).suffix)
+    found = go_brackets.close_edit(
+        src, text, rec.source_line, parses, js_names.code_only(text).splitlines()
+    )
+    if found is None:
+        return None
+    closer, edit = found
+    return plan_of(
+        ctx,
+        f"Add the missing '{closer}' (line {edit.start_line + 1})",
+        "the one line end where the closer makes the file parse (TypeScript's parser)",
         [edit],
     )
