@@ -74,3 +74,30 @@ def test_a_similar_name_for_a_name_used_in_several_places_is_a_hint(tmp_path, mo
     assert report.outcomes and all(o.result == "escalated" for o in report.outcomes)
     text = (tmp_path / "src" / "lib.rs").read_text()
     assert "decode(encode(x))" in text and "encode(encode(x))" in text
+
+
+def test_a_use_goes_after_the_inner_attributes_and_mod_lines(tmp_path, monkeypatch):
+    lib = (
+        "//! A crate.\n\n#![no_std]\n#![allow(\n    clippy::identity_op\n)]\n\nmod inner {\n"
+        "    pub fn two() -> u32 {\n        2\n    }\n}\n\nuse core::mem;\n\n"
+        "pub fn f() -> u32 {\n    two() + mem::size_of::<u8>() as u32\n}\n"
+    )
+    _crate(tmp_path, lib, monkeypatch)
+    report, _ = run_recover_in_process(CARGO, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "use core::mem;\nuse crate::inner::two;\n" in (tmp_path / "src" / "lib.rs").read_text()
+
+
+def test_gccs_expected_semicolon_before_is_applied_at_its_caret(tmp_path):
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "m.c").write_text("int f(int x) {\n    int y;\n    y = x + 1\n    return y;\n}\n")
+    import os
+
+    report, _ = run_recover_in_process([gcc, "-c", "m.c", "-o", os.devnull], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "    y = x + 1;\n" in (tmp_path / "m.c").read_text()

@@ -1,4 +1,5 @@
-"""Rust: rustc's helps read off its text output as its JSON would give them.
+"""Rust (and gcc/clang's "expected ';' before ..."): the compilers' helps read
+off their text output as their JSON or parseable fix-its would give them.
 
 `help: add `;` here` is MachineApplicable in rustc's JSON and points at the
 end of the code on the reported line: the token is inserted there.  "a
@@ -18,7 +19,12 @@ from faultlens.classifier.lazyre import lazy_compile
 from ..model import TextEdit
 from ..names.nearest import nearest
 
-_EXPECTED = lazy_compile(r"^(?:error: )?expected `(?P<tok>[;,)\]}])`, found `[^`\n]{1,80}`$")
+# rustc: "expected `;`, found `y`"; gcc/clang: "expected ';' before 'return'" (gcc shows
+# the `;` under its caret: its fix-it)
+_EXPECTED = lazy_compile(
+    r"^(?:error: )?expected [`'\u2018](?P<tok>[;,)\]}])[`'\u2019]"
+    r"(?:, found `[^`\n]{1,80}`| (?:before|after) .{1,80}| at end of input)$"
+)
 _SIMILAR = lazy_compile(r"with a similar name exists")
 _DECLARED = lazy_compile(
     r"\b(?:let\s+(?:mut\s+)?|fn\s+|const\s+|static\s+|struct\s+|enum\s+|type\s+|"

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 from ..safety import to_workspace_relative, valid
 
+C_EXTS = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m")
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 
@@ -360,7 +361,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             )
         notes.append("the tool's suggestion is not machine-applicable")
 
-    if src and text is not None and src.endswith(".rs"):
+    if src and text is not None and src.endswith((".rs", *C_EXTS)):
         terminated = compile_names.rust_terminator(ctx, src, text)
         if terminated is not None:
             return terminated
@@ -480,7 +481,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
 
     header = include_header(rec)
-    if header and src.endswith((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m")):
+    if header and src.endswith(C_EXTS):
         edit = suggest.include_edit(src, text, header)
         if edit is not None:
             return plan_of(ctx, f"Add #include {header}", "the compiler's include hint", [edit])

@@ -94,7 +94,8 @@ def rust_terminator(ctx: PlanContext, src: str, text: str) -> Plan | None:
     if found is None:
         return None
     tok, edit = found
-    return plan_of(ctx, f"Add `{tok}` (rustc's help)", f"rustc: add `{tok}` here", [edit])
+    tool = "rustc" if src.endswith(".rs") else "the compiler"
+    return plan_of(ctx, f"Add `{tok}` ({tool}'s help)", f"{tool}: add `{tok}` here", [edit])
 
 
 def _segments(name: str) -> list[str]:
