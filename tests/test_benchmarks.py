@@ -138,3 +138,24 @@ def test_the_triage_benchmark_runs_end_to_end_at_a_tiny_size():
     assert res.returncode == 0, res.stderr
     rows = [line for line in res.stdout.splitlines() if line.startswith("| ")]
     assert any("stale branch" in r for r in rows) and any("history()" in r for r in rows)
+
+
+def test_the_fix_rate_breakages_are_deterministic_and_of_each_kind(tmp_path):
+    from benchmarks.fixrate import PROJECTS, cases
+
+    (tmp_path / "src" / "cachetools").mkdir(parents=True)
+    (tmp_path / "src" / "cachetools" / "m.py").write_text(
+        "import time\nfrom functools import wraps\n\n\ndef timed(func, label):\n"
+        "    @wraps(func)\n    def inner(*args):\n        start = time.monotonic()\n"
+        "        return func(*args), label, time.monotonic() - start\n\n    return inner\n"
+    )
+    (python,) = [p for p in PROJECTS if p.eco == "python"]
+    first = cases(python, tmp_path, 5, 3, 2, seed=1)
+    again = cases(python, tmp_path, 5, 3, 2, seed=1)
+    assert [c.text for c in first] == [c.text for c in again]
+    kinds = {c.kind for c in first}
+    assert kinds == {"import", "typo", "drop"}
+    (gone,) = [c for c in first if c.what == "import time"]
+    assert "import time" not in gone.text and "from functools import wraps" in gone.text
+    for typo in (c for c in first if c.kind == "typo"):
+        assert typo.text != (tmp_path / "src" / "cachetools" / "m.py").read_text()

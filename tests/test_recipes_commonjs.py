@@ -224,3 +224,86 @@ def test_a_multi_line_destructuring_require_is_one_statement():
         "const z = require('z')",
     ]
     assert cjs_imports.binds(text, "c") and not cjs_imports.binds(text, "b")
+
+
+@pytest.mark.real_tool
+def test_a_misspelt_name_under_a_js_test_runner_is_the_one_declared_near_it(tmp_path):
+    """node prints no suggestion for a ReferenceError: the one name the file
+    declares one or two edits away is put in its place (real `node --test`)."""
+    import shutil
+
+    from .helpers import run_recover_in_process
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "t", "private": true}\n')
+    (tmp_path / "lib.js").write_text(
+        "'use strict'\n\nconst cookieValueRegExp = /^[\\w=]*$/\n\n"
+        "function valid (value) {\n  return cookieValueRegxEp.test(value)\n}\n\n"
+        "module.exports = { valid }\n"
+    )
+    (tmp_path / "lib.test.js").write_text(
+        "const test = require('node:test')\nconst assert = require('node:assert')\n"
+        "const { valid } = require('./lib')\n\ntest('valid', () => {\n"
+        "  assert.strictEqual(valid('a=b'), true)\n})\n"
+    )
+    report, _ = run_recover_in_process([node, "--test", "lib.test.js"], tmp_path, "T")
+    outcomes = [o for o in report.outcomes if o.record.failure_type.value == "compile"]
+    assert outcomes and outcomes[0].result == "recovered", [o.reason for o in report.outcomes]
+    assert outcomes[0].tried == "Change 'cookieValueRegxEp' to 'cookieValueRegExp'"
+    assert "return cookieValueRegExp.test(value)" in (tmp_path / "lib.js").read_text()
+
+
+@pytest.mark.real_tool
+@pytest.mark.parametrize(
+    ("file", "body", "added"),
+    [
+        ("main.mjs", "", "import { readFileSync } from 'node:fs'\n"),
+        ("main.js", "'use strict'\n", "const { readFileSync } = require('fs')"),
+    ],
+)
+def test_a_name_one_node_built_in_exports_is_imported_in_the_files_style(
+    tmp_path, file, body, added
+):
+    """Asked of node itself: `readFileSync` is exported by fs alone."""
+    import shutil
+
+    from .helpers import run_recover_in_process
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "t", "private": true}\n')
+    (tmp_path / "data.txt").write_text("ok\n")
+    (tmp_path / file).write_text(
+        body
+        + "console.log(readFileSync(new URL('./data.txt', 'file://' + process.cwd() + '/'), 'utf8'))\n"
+    )
+    report, _ = run_recover_in_process([node, file], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert added in (tmp_path / file).read_text()
+
+
+@pytest.mark.real_tool
+def test_a_dropped_parenthesis_is_put_back_where_node_then_parses_the_file(tmp_path):
+    import shutil
+
+    from .helpers import run_recover_in_process
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "t", "private": true}\n')
+    (tmp_path / "main.js").write_text(
+        "function decode (str) {\n  return str.indexOf('%') !== -1\n"
+        "    ? decodeURIComponent(str\n    : str\n}\n\nconsole.log(decode('a%20b'))\n"
+    )
+    report, _ = run_recover_in_process([node, "main.js"], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "    ? decodeURIComponent(str)\n" in (tmp_path / "main.js").read_text()

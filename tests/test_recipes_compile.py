@@ -613,3 +613,21 @@ def test_python_did_you_mean_is_applied_and_verified(tmp_path):
     assert outcome.tried == "Change 'totl' to 'total'"
     assert "    return total / len(values)\n" in (tmp_path / "calc.py").read_text()
     assert report.exit_code == 0
+
+
+@pytest.mark.real_tool
+def test_tsc_dropped_parenthesis_is_closed_where_typescripts_parser_agrees(tmp_path):
+    tsc = _tool("tsc")
+    if tsc is None:
+        pytest.skip("tsc not installed (scripts/install-tools.sh node)")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "tsconfig.json").write_text(
+        '{"compilerOptions": {"strict": true, "noEmit": true, "types": []}, "include": ["*.ts"]}\n'
+    )
+    (tmp_path / "p.ts").write_text(
+        "export function level(p: unknown): string | undefined {\n  const v =\n"
+        '    typeof p === "string"\n      ? p.toLowerCase(\n      : undefined;\n  return v;\n}\n'
+    )
+    report, _ = _run([tsc, "-p", "."], tmp_path)
+    assert report.outcomes and report.outcomes[0].result == "recovered", report.outcomes
+    assert "      ? p.toLowerCase()\n" in (tmp_path / "p.ts").read_text()

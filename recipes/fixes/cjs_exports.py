@@ -27,6 +27,7 @@ from typing import Literal
 from faultlens.classifier.files import read_text
 from faultlens.classifier.lazyre import lazy_compile
 
+from ..names import js_names
 from .packages import NODE_BUILTINS
 from .scan import read_small, walk_sources
 
@@ -205,6 +206,9 @@ def package_providing(source: Path, root: Path, name: str) -> Provider | None:
             found.update(p for p in deps if isinstance(p, str) and camel(p) == name)
     if not found:
         found.update(b for b in BUILTINS if camel(b) == name)
+    if not found:  # a built-in's named export (`readFileSync`: fs), asked of node
+        named = js_names.builtin_providers(name)
+        return Provider("named", package=named[0]) if len(named) == 1 else None
     if len(found) != 1:
         return None
     return Provider("module", package=found.pop())

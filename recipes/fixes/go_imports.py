@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
+import shutil
 from functools import lru_cache
 
 from ..model import TextEdit
+from ..names import cache, probe
+from ..names.go_names import code_only
 from ..safety import valid
 
 # Used when `go list std` cannot run; the common packages by their last element.
@@ -45,21 +47,27 @@ _FALLBACK = [
 
 @lru_cache(maxsize=1)
 def std_packages() -> tuple[str, ...]:
-    """The standard library's import paths (`go list std`; a small list if go is missing)."""
-    try:
-        out = subprocess.run(
-            ["go", "list", "std"], capture_output=True, text=True, timeout=60, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
+    """The standard library's import paths (`go list std`, kept in the cache
+    folder per go binary; a small list if go is missing)."""
+    go = shutil.which("go")
+    if go is None:
         return tuple(_FALLBACK)
-    if out.returncode != 0:
+    name = cache.key("gostd", cache.file_identity(go))
+    stored = cache.load(name)
+    if stored is not None and isinstance(stored.get("std"), list):
+        return tuple(str(p) for p in stored["std"]) or tuple(_FALLBACK)
+    out = probe.run([go, "list", "std"], 60.0)
+    if out is None:
         return tuple(_FALLBACK)
     paths = [
         p.strip()
-        for p in out.stdout.splitlines()
+        for p in out.splitlines()
         if p.strip() and "internal" not in p.split("/") and not p.startswith("vendor/")
     ]
-    return tuple(p for p in paths if valid("go_import", p)) or tuple(_FALLBACK)
+    found = tuple(p for p in paths if valid("go_import", p))
+    if found:
+        cache.store(name, "gostd", {"std": list(found)}, [])
+    return found or tuple(_FALLBACK)
 
 
 def std_path_for(name: str) -> list[str]:
@@ -78,12 +86,19 @@ def _sorted_insert_index(existing: list[tuple[int, str]], path: str) -> int | No
 
 
 def import_edit(rel_path: str, text: str, path: str) -> TextEdit | None:
-    """The edit adding `"path"` to the file's imports; None when already imported."""
+    """The edit adding `"path"` to the file's imports; None when already imported.
+    Imports are looked for after the package clause, outside comments (a
+    package's doc comment often shows an import)."""
     lines = text.splitlines()
+    code = code_only(text).splitlines()
     quoted = f'"{path}"'
     block_start = None
+    package_at = next((i for i, ln in enumerate(code) if re.match(r"^package\s+\w+", ln)), 0)
     for i, line in enumerate(lines):
-        s = line.strip()
+        if i <= package_at:
+            continue
+        code_line = code[i].strip() if i < len(code) else ""
+        s = line.strip() if code_line.startswith("import") else ""
         if re.match(r"^import\s*\($", s):
             block_start = i
             break

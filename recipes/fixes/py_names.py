@@ -8,7 +8,8 @@ would have made: the nearest name in scope at the failing line — the
 enclosing functions' parameters and assignments, the module's top-level
 definitions and imports, the builtins — by Python's own measure (an edit
 distance where a change of case costs 1 and any other edit 2, accepted up
-to (len(wrong) + len(candidate) + 3) // 3).  A tie is no suggestion.
+to (len(wrong) + len(candidate) + 3) // 3, a transposition one edit:
+recipes/names/nearest.py).  A tie is no suggestion.
 Pure: reads only the text it is given.
 """
 
@@ -17,33 +18,9 @@ from __future__ import annotations
 import ast
 import builtins
 
+from ..names.nearest import nearest
+
 MAX_TEXT = 2 * 1024 * 1024  # larger sources are not parsed
-MAX_CANDIDATES = 4000
-_CASE_COST = 1
-_EDIT_COST = 2
-
-
-def _distance(a: str, b: str, limit: int) -> int:
-    """The case-aware edit distance of `a` and `b`, or limit + 1 once it is
-    sure to exceed `limit`."""
-    if abs(len(a) - len(b)) * _EDIT_COST > limit:
-        return limit + 1
-    row = [i * _EDIT_COST for i in range(len(b) + 1)]
-    for i, ca in enumerate(a, start=1):
-        prev, row[0] = row[0], i * _EDIT_COST
-        best = row[0]
-        for j, cb in enumerate(b, start=1):
-            if ca == cb:
-                sub = 0
-            elif ca.lower() == cb.lower():
-                sub = _CASE_COST
-            else:
-                sub = _EDIT_COST
-            prev, row[j] = row[j], min(prev + sub, row[j] + _EDIT_COST, row[j - 1] + _EDIT_COST)
-            best = min(best, row[j])
-        if best > limit:
-            return limit + 1
-    return row[-1]
 
 
 def _bound(target: ast.expr, out: set[str]) -> None:
@@ -88,9 +65,9 @@ def _enclosing(tree: ast.Module, line: int) -> set[str]:
     return names
 
 
-def near_miss(text: str, line: int | None, wrong: str) -> str | None:
-    """The one name in scope at `line` (1-based) nearest to `wrong`, or None."""
-    if not wrong.isidentifier() or len(text) > MAX_TEXT:
+def scope_at(text: str, line: int | None) -> set[str] | None:
+    """The names in scope at `line` (1-based), or None when the text does not parse."""
+    if len(text) > MAX_TEXT:
         return None
     try:
         tree = ast.parse(text)
@@ -99,18 +76,15 @@ def near_miss(text: str, line: int | None, wrong: str) -> str | None:
     scope = _top_level(tree) | set(dir(builtins))
     if line:
         scope |= _enclosing(tree, line)
+    return scope
+
+
+def near_miss(text: str, line: int | None, wrong: str) -> str | None:
+    """The one name in scope at `line` (1-based) nearest to `wrong`, or None."""
+    if not wrong.isidentifier():
+        return None
+    scope = scope_at(text, line)
+    if scope is None:
+        return None
     scope.discard(wrong)
-    best: list[str] = []
-    best_distance = -1
-    for name in sorted(scope)[:MAX_CANDIDATES]:
-        limit = (len(wrong) + len(name) + 3) * _EDIT_COST // 6
-        if best_distance >= 0:
-            limit = min(limit, best_distance)
-        d = _distance(wrong, name, limit)
-        if d > limit:
-            continue
-        if d == best_distance:
-            best.append(name)
-        else:
-            best, best_distance = [name], d
-    return best[0] if len(best) == 1 else None
+    return nearest(wrong, scope)

@@ -134,9 +134,45 @@ def _dedupe(edits: list[TextEdit]) -> list[TextEdit]:
     return out
 
 
+_RUST_ITEM = (
+    "fn ",
+    "pub fn ",
+    "pub(crate) fn ",
+    "impl",
+    "struct ",
+    "pub struct ",
+    "enum ",
+    "pub enum ",
+    "trait ",
+    "pub trait ",
+    "macro_rules!",
+)
+
+
+def _after_inner_attributes(lines: list[str]) -> int:
+    """The line after the file's leading comments and inner attributes
+    (`#![no_std]`, a `#![allow(` spanning lines)."""
+    at = 0
+    while at < len(lines):
+        s = lines[at].strip()
+        if s.startswith("#!["):
+            depth = 0
+            while at < len(lines):
+                depth += lines[at].count("[") - lines[at].count("]")
+                at += 1
+                if depth <= 0:
+                    break
+            continue
+        if not s or s.startswith("//"):
+            at += 1
+            continue
+        break
+    return at
+
+
 def rust_use_edit(rel: str, text: str, stmt: str) -> TextEdit | None:
-    """Insert a `use ...;` after the file's last top-level `use`, or at the top
-    (after inner attributes and leading comments)."""
+    """Insert a `use ...;` after the file's last top-level `use` (before its
+    first item), or after its leading comments and inner attributes."""
     stmt = stmt.strip()
     if not _USE.fullmatch(stmt):
         return None
@@ -145,16 +181,20 @@ def rust_use_edit(rel: str, text: str, stmt: str) -> TextEdit | None:
         return None
     last_use = None
     for i, ln in enumerate(lines):
-        if ln.startswith("use ") or ln.startswith("pub use "):
+        if ln.startswith(("use ", "pub use ")):
             last_use = i
-        elif ln.startswith(("fn ", "pub ", "struct ", "impl ", "mod ", "enum ", "trait ")):
+        elif ln.startswith(_RUST_ITEM):
             break
     if last_use is not None:
-        return TextEdit(rel, last_use + 1, 0, last_use + 1, 0, stmt + "\n")
-    at = 0
-    while at < len(lines) and lines[at].startswith(("//", "#!")):
-        at += 1
-    return TextEdit(rel, at, 0, at, 0, stmt + "\n")
+        end = last_use
+        while end < len(lines) and not lines[end].rstrip().endswith(";"):
+            end += 1  # a `use a::{` spanning lines
+        return TextEdit(rel, end + 1, 0, end + 1, 0, stmt + "\n")
+    at = _after_inner_attributes(lines)
+    while at > 0 and not lines[at - 1].strip():
+        at -= 1
+    lead = "\n" if at > 0 else ""
+    return TextEdit(rel, at, 0, at, 0, lead + stmt + "\n")
 
 
 def include_edit(rel: str, text: str, header: str) -> TextEdit | None:

@@ -9,6 +9,7 @@ Python) or from the standard library (Go); the tool's "did you mean"; a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,9 @@ from ..fixes import (
     go_imports,
     py_imports,
     py_names,
+    rust_help,
     suggest,
+    tool_fixers,
     ts_imports,
 )
 from ..fixes.packages import ecosystem_of, install_plan, package_for
@@ -30,27 +33,20 @@ from ..fixes.scan import (
     include_header,
     missing_module,
     missing_name,
+    record_text,
     suggestion,
 )
-from ..model import CommandStep, Plan, Refusal, TextEdit
+from ..model import CommandStep, Plan, Refusal
+from ..names import go_names
+from . import compile_names
+from .compile_names import plan_of
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 from ..safety import to_workspace_relative, valid
 
+C_EXTS = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m")
 TS_EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-
-
-def _plan(ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **kw: object) -> Plan:
-    return Plan(
-        failure_id=ctx.record.id,
-        failure_type="compile",
-        title=title,
-        summary=summary,
-        edits=edits,
-        verify=ctx.rerun_step(),
-        **kw,  # type: ignore[arg-type]
-    )
 
 
 def _uncorrected_name_error(rec: FailureRecord) -> bool:
@@ -60,10 +56,19 @@ def _uncorrected_name_error(rec: FailureRecord) -> bool:
     return named and not rec.hint.get("stdlib")
 
 
+def _said(rec: FailureRecord) -> str:
+    """The record's text and the helps the classifier kept in its hint."""
+    helps = [str(a) for a in rec.hint.get("advice") or []]
+    helps += [
+        str(s.get("message", "")) for s in rec.hint.get("suggestions") or [] if isinstance(s, dict)
+    ]
+    return "\n".join([record_text(rec), *helps])
+
+
 def _already(ctx: PlanContext, title: str, src: str) -> Plan:
     """The fix is already in the file (another process, or an earlier apply,
     made it): nothing to edit; the re-run says whether the failure is gone."""
-    return _plan(ctx, f"{title} (already in {src})", "the import is already there", [])
+    return plan_of(ctx, f"{title} (already in {src})", "the import is already there", [])
 
 
 def _to_rel(ctx: PlanContext) -> object:
@@ -118,14 +123,18 @@ def _workspace_import(
         py_edit = py_imports.import_edit(src, text, line)
         if py_edit is None:
             return _already(ctx, f"Import {name} from {module}", src)
-        return _plan(
+        return plan_of(
             ctx,
             f"Import {name} from {module}",
             f"add `{line}` (defined in {to_workspace_relative(ctx.ws, definer)})",
             [py_edit],
         )
     if src.endswith(".go"):
-        paths = go_imports.std_path_for(name)
+        paths = [p for p in go_imports.std_path_for(name) if go_names.fits_package(text, name, p)]
+        if not paths:
+            respelt = compile_names.go_respell(ctx, src, text, name, notes)
+            if respelt is not None:
+                return respelt
         if len(paths) > 1:
             notes.append(f"'{name}' names several standard packages: {', '.join(paths)}")
             return None
@@ -136,7 +145,7 @@ def _workspace_import(
         if go_edit is None:
             notes.append(f'"{paths[0]}" is already imported')
             return None
-        return _plan(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
+        return plan_of(ctx, f'Import "{paths[0]}"', f'add "{paths[0]}" to the imports', [go_edit])
     return None
 
 
@@ -157,6 +166,10 @@ def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str
     for prov in cjs:  # Node reads a CommonJS module's named exports for ES importers
         if prov.kind == "named" and prov.path is not None:
             named.setdefault(ts_imports.module_path_without_ext(prov.path), prov.path)
+    if not named:
+        builtin = compile_names.node_builtin_import(ctx, src, text, name, notes)
+        if builtin is not None:
+            return builtin
     exporter = _one_module(
         ctx,
         list(named.values()),
@@ -172,7 +185,7 @@ def _js_import(ctx: PlanContext, src: str, text: str, name: str, notes: list[str
     edit = ts_imports.import_edit(src, text, name, spec, style)
     if edit is None:
         return _already(ctx, f"Import {name} from '{spec}'", src)
-    return _plan(
+    return plan_of(
         ctx,
         f"Import {name} from '{spec}'",
         f"add an import of {name} (exported by {to_workspace_relative(ctx.ws, exporter)})",
@@ -219,7 +232,9 @@ def _require(
         if provider.path is not None
         else ("a Node built-in" if provider.builtin else "a dependency in package.json")
     )
-    return _plan(ctx, title, f"add `{style.decl} {binding} = require('{spec}')` ({origin})", [edit])
+    return plan_of(
+        ctx, title, f"add `{style.decl} {binding} = require('{spec}')` ({origin})", [edit]
+    )
 
 
 def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
@@ -243,7 +258,27 @@ def _python_module_import(ctx: PlanContext, src: str, text: str, name: str) -> P
     edit = py_imports.import_edit(src, text, line)
     if edit is None:
         return _already(ctx, title, src)
-    return _plan(ctx, title, f"add `{line}`", [edit])
+    return plan_of(ctx, title, f"add `{line}`", [edit])
+
+
+def _tool_fixer(ctx: PlanContext, src: str | None) -> Plan | None:
+    """The failing check's own fixer (fixes/tool_fixers.py) for the file it
+    named; for a linter's finding only when the tool marks it fixable."""
+    rec = ctx.record
+    if src is None:
+        return None
+    argv = tool_fixers.fixer_for(ctx.command, [rec.source_file or src])
+    if argv is None or (tool_fixers.is_lint(argv) and rec.hint.get("fixable") is not True):
+        return None
+    step = ctx.step(argv, timeout=float(ctx.setting("fixer.timeout", 300)))
+    return Plan(
+        failure_id=rec.id,
+        failure_type="compile",
+        title=f"Run the tool's fixer ({step.display()})",
+        summary="the check's own fixer, on the file it named",
+        commands=[step],
+        verify=ctx.rerun_step(),
+    )
 
 
 def _install(ctx: PlanContext, src: str | None, module: str) -> Plan | Refusal | None:
@@ -309,7 +344,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if edits:
             first = edits[0].new_text.strip().splitlines()
             title = "Apply the compiler's fix-it" + (f" ({first[0]})" if first else "")
-            return _plan(ctx, title, "the compiler's machine-applicable fix-it", edits)
+            return plan_of(ctx, title, "the compiler's machine-applicable fix-it", edits)
         notes.append("the compiler's fix-its could not be placed")
 
     structured = rec.hint.get("suggestions")
@@ -321,10 +356,36 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
     if spans:
         edits = suggest.structured_edits(spans, src, _to_rel(ctx))
         if edits:
-            return _plan(
+            return plan_of(
                 ctx, "Apply the compiler's suggested fix", "machine-applicable suggestion", edits
             )
         notes.append("the tool's suggestion is not machine-applicable")
+
+    if src and text is not None and src.endswith((".rs", *C_EXTS)):
+        terminated = compile_names.rust_terminator(ctx, src, text)
+        if terminated is not None:
+            return terminated
+
+    if src and text is not None and src.endswith(".py"):
+        closed = compile_names.closing_bracket(ctx, src, text)
+        if closed is not None:
+            return closed
+    if src and text is not None and src.endswith(".go"):
+        closed = compile_names.go_closer(ctx, src, text)
+        if closed is not None:
+            return closed
+    if src and text is not None and src.endswith((".js", ".mjs", ".cjs")):
+        closed = compile_names.js_closer(ctx, src, text)
+        if closed is not None:
+            return closed
+    if src and text is not None and src.endswith((".ts", ".tsx", ".mts", ".cts")):
+        closed = compile_names.ts_closer(ctx, src, text)
+        if closed is not None:
+            return closed
+
+    fixer = _tool_fixer(ctx, src)
+    if fixer is not None:
+        return fixer
 
     dependency = rec.hint.get("dependency")
     if isinstance(dependency, str):  # classifier/dependency_errors.py
@@ -367,6 +428,17 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             details=notes,
         )
 
+    if name and src.endswith(".py") and valid("identifier", name):
+        batch = compile_names.python_batch(ctx, src, text, name)
+        if batch is not None:
+            return batch
+
+    stmt = import_statement(rec)
+    if stmt and src.endswith(".rs"):  # rustc's import help before its similar-name one
+        edit = suggest.rust_use_edit(src, text, stmt)
+        if edit is not None:
+            return plan_of(ctx, f"Add `{stmt}`", "rustc's import suggestion", [edit])
+
     if name:
         p = _workspace_import(ctx, src, text, name, notes)
         if p is not None:
@@ -375,26 +447,44 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
+        if not sugg and src.endswith(TS_EXTS):
+            sugg, why = compile_names.js_near_miss(text, name), "the nearest name in scope"
+        if (
+            sugg
+            and src.endswith(".rs")
+            and rust_help.unconfirmed_similar_name(_said(rec), text, name, sugg)
+        ):
+            return Refusal(
+                f"rustc names '{sugg}' as similar to '{name}' (MaybeIncorrect), and no other "
+                "name the file declares is as near; a hint, not an edit",
+                suggestions=[f"{name} -> {sugg}"],
+                details=notes,
+            )
+        if sugg and sugg != name and compile_names.names_another_thing(sugg, name):
+            return Refusal(
+                f"the tool suggests '{sugg}', which names another thing than '{name}' "
+                "(another namespace); a hint, not an edit",
+                suggestions=[sugg],
+                details=notes,
+            )
         if sugg and sugg != name:
             unit = column_unit(rec.hint.get("column_unit"))
             edit = suggest.replace_name(
                 src, text, rec.source_line, rec.source_column, name, sugg, unit
             )
+            if edit is not None:  # never `Shop::Shop::Price`
+                before = text.splitlines()[edit.start_line][: edit.start_col]
+                sugg = compile_names.unqualified_where_written(sugg, before)
+                edit = replace(edit, new_text=sugg)
             if edit is not None:
-                return _plan(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
+                return plan_of(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
 
-    stmt = import_statement(rec)
-    if stmt and src.endswith(".rs"):
-        edit = suggest.rust_use_edit(src, text, stmt)
-        if edit is not None:
-            return _plan(ctx, f"Add `{stmt}`", "rustc's import suggestion", [edit])
-
     header = include_header(rec)
-    if header and src.endswith((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m")):
+    if header and src.endswith(C_EXTS):
         edit = suggest.include_edit(src, text, header)
         if edit is not None:
-            return _plan(ctx, f"Add #include {header}", "the compiler's include hint", [edit])
+            return plan_of(ctx, f"Add #include {header}", "the compiler's include hint", [edit])
 
     if module:
         found = _install(ctx, src, module)

@@ -189,3 +189,27 @@ async def test_the_escalation_note_is_given_once_and_bounded_and_says_it_was_cut
     assert len(json.dumps(ran)) < 40_000
     # the agent named with --agent is seen, without a session id of its own
     assert [(a["worker"], a["session"]) for a in status["agents"]] == [("test-agent", None)]
+
+@pytest.mark.real_tool
+async def test_recover_brings_back_every_lost_standard_library_name_in_one_edit(tmp_path):
+    """The compile planner's batch through MCP: the module that lost
+    `from decimal import ROUND_HALF_UP, Decimal` gets the one statement back."""
+    import shutil
+    import subprocess
+
+    sample = Path(__file__).parents[1] / "samples" / "python" / "name-error-stdlib-names-lost"
+    proj = tmp_path / "proj"
+    shutil.copytree(sample / "pkg", proj / "pkg")
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)
+    cmd = [sys.executable, "-B", "-m", "pkg.money"]
+    async with session(proj) as s:
+        ran = await call(s, "run", {"command": cmd, "task": "T-2"})
+        (f,) = ran["failures"]
+        fixed = await call(s, "recover", {"failure_id": f["id"], "task": "T-2"})
+    assert fixed["result"] == "recovered", fixed
+    lines = (proj / "pkg" / "money.py").read_text().splitlines()
+    assert lines[2:5] == [
+        "import re",
+        "from decimal import ROUND_HALF_UP, Decimal",
+        "from pathlib import Path",
+    ]

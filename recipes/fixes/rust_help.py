@@ -1,0 +1,69 @@
+"""Rust (and gcc/clang's "expected ';' before ..."): the compilers' helps read
+off their text output as their JSON or parseable fix-its would give them.
+
+`help: add `;` here` is MachineApplicable in rustc's JSON and points at the
+end of the code on the reported line: the token is inserted there.  "a
+function with a similar name exists" is MaybeIncorrect: it is an edit only
+when the missing name appears once in the file (a slip of the keys: a name
+used in several places was lost, and `decode` for every `encode` is no fix)
+and the file's own declarations agree (the suggested name is the one
+nearest to the missing one); otherwise a hint.  Pure."""
+
+from __future__ import annotations
+
+import re
+
+from faultlens.classifier.columns import ColumnUnit, code_point_column
+from faultlens.classifier.lazyre import lazy_compile
+
+from ..model import TextEdit
+from ..names.nearest import nearest
+
+# rustc: "expected `;`, found `y`"; gcc/clang: "expected ';' before 'return'" (gcc shows
+# the `;` under its caret: its fix-it)
+_EXPECTED = lazy_compile(
+    r"^(?:error: )?expected [`'\u2018](?P<tok>[;,)\]}])[`'\u2019]"
+    r"(?:, found `[^`\n]{1,80}`| (?:before|after) .{1,80}| at end of input)$"
+)
+_SIMILAR = lazy_compile(r"with a similar name exists")
+_DECLARED = lazy_compile(
+    r"\b(?:let\s+(?:mut\s+)?|fn\s+|const\s+|static\s+|struct\s+|enum\s+|type\s+|"
+    r"(?:^|[(,])\s*(?:mut\s+)?(?=\w+\s*:))(?P<v>[A-Za-z_]\w*)",
+    re.MULTILINE,
+)
+
+
+def terminator_edit(
+    message: str,
+    rel: str,
+    text: str,
+    line1: int | None,
+    col1: int | None,
+    unit: ColumnUnit | None,
+) -> tuple[str, TextEdit] | None:
+    """(token, edit) for rustc's "expected `;`, found ..." at 1-based
+    (line1, col1), when that place ends the code on its line."""
+    m = _EXPECTED.match(message)
+    if m is None or not line1 or not col1:
+        return None
+    lines = text.splitlines()
+    if line1 > len(lines):
+        return None
+    line = lines[line1 - 1]
+    at = code_point_column(line, col1 - 1, unit)
+    rest = line[at:].strip()
+    if at <= 0 or at > len(line) or (rest and not rest.startswith("//")):
+        return None
+    tok = m.group("tok")
+    return tok, TextEdit(rel, line1 - 1, at, line1 - 1, at, tok)
+
+
+def unconfirmed_similar_name(said: str, text: str, name: str, suggested: str) -> bool:
+    """Whether rustc's similar-name help (in `said`) for `name` lacks the
+    file's agreement: `suggested` is not the one declared name nearest."""
+    if not _SIMILAR.search(said):
+        return False
+    if len(re.findall(rf"(?<![\w.]){re.escape(name)}\b", text)) != 1:
+        return True  # a name used in several places was lost, not mistyped
+    declared = {m.group("v") for m in _DECLARED.finditer(text)} - {name}
+    return suggested not in declared or nearest(name, declared) != suggested

@@ -1,0 +1,250 @@
+"""The compile recipe's plans made from what the names index and the tools'
+helps say (see compile.py for the order): a Python file's undefined names in
+one batch, a misspelt Go name the file declares, rustc's `add `;` here`, a
+qualified "did you mean" kept as a hint."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+from faultlens.classifier.columns import column_unit
+from faultlens.classifier.lazyre import lazy_compile
+
+from ..context import PlanContext
+from ..fixes import go_brackets, py_batch, py_brackets, rust_help, ts_imports
+from ..fixes.scan import suggestion
+from ..model import Plan, Refusal, TextEdit
+from ..names import go_names, js_names
+from ..names.nearest import nearest
+from ..safety import valid
+
+_QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
+
+
+def plan_of(
+    ctx: PlanContext, title: str, summary: str, edits: list[TextEdit], **kw: object
+) -> Plan:
+    return Plan(
+        failure_id=ctx.record.id,
+        failure_type="compile",
+        title=title,
+        summary=summary,
+        edits=edits,
+        verify=ctx.rerun_step(),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def go_respell(ctx: PlanContext, src: str, text: str, name: str, notes: list[str]) -> Plan | None:
+    """An undefined Go name one or two edits from exactly one name declared
+    in its function (or at the top level): a misspelt local is no missing
+    package (go_names.respell: the misspelt side is the one written once)."""
+    found = go_names.respell(text, ctx.record.source_line, name)
+    if found is None:
+        return None
+    wrong, right, places = found
+    edits = [TextEdit(src, line, col, line, col + len(wrong), right) for line, col in places]
+    return plan_of(
+        ctx, f"Change '{wrong}' to '{right}'", "the nearest name declared in its function", edits
+    )
+
+
+def python_batch(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """The file's undefined names fixed together (fixes/py_batch.py), when the
+    one the failure names is among them; a refusal listing the candidates when
+    several modules provide it."""
+    rec = ctx.record
+    exception = rec.hint.get("exception")
+    if (exception and exception != "NameError") or "cannot import name" in (rec.message or ""):
+        return None  # an ImportError: the name is another module's to define
+    told = suggestion(rec)
+    if told is not None and not valid("identifier", told):
+        return None  # a qualified or odd suggestion: the single-name path weighs it
+    python = py_batch.interpreter(ctx.command, ctx.cwd_path, ctx.python(), ctx.env.get("PATH"))
+    batch = py_batch.plan_batch(ctx.root, ctx.root / src, src, text, name, python, told)
+    if batch is None:
+        return None
+    if name in batch.candidates:
+        return Refusal(
+            f"'{name}' is provided by several modules; which one is yours to choose",
+            suggestions=batch.candidates[name],
+            details=[f"candidates: {'; '.join(batch.candidates[name])}"],
+        )
+    if not batch.fixes(name) or not batch.edits:
+        return None
+    summary = py_batch.summary(batch)
+    if not batch.imports and list(batch.respelt) == [name] and not batch.unknown:
+        summary = "the tool's suggestion" if told else "the nearest name in scope"
+    return plan_of(ctx, py_batch.title(batch, name), summary, batch.edits)
+
+
+def rust_terminator(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    rec = ctx.record
+    found = rust_help.terminator_edit(
+        rec.message or "",
+        src,
+        text,
+        rec.source_line,
+        rec.source_column,
+        column_unit(rec.hint.get("column_unit")),
+    )
+    if found is None:
+        return None
+    tok, edit = found
+    tool = "rustc" if src.endswith(".rs") else "the compiler"
+    return plan_of(ctx, f"Add `{tok}` ({tool}'s help)", f"{tool}: add `{tok}` here", [edit])
+
+
+def _segments(name: str) -> list[str]:
+    return [s for s in re.split(r"::|\.", name) if s]
+
+
+def names_another_thing(suggested: str, name: str) -> bool:
+    """Whether a "did you mean" names the same constant or class under a
+    namespace (`Erubi::CaptureBlockEngine` for `CaptureBlockEngine`): the
+    name is right and its definition not loaded (the real fix is a require
+    or an import), so putting the suggestion in place would double the
+    namespace.  A respelling (`Shop::Price` for `Prise`) is not this."""
+    if _QUALIFIED.fullmatch(suggested) is None:
+        return False
+    return _segments(suggested)[-1] == _segments(name)[-1]
+
+
+def unqualified_where_written(suggested: str, line_before: str) -> str:
+    """The suggestion without the namespace the code already writes before
+    the name (`Shop::` + `Prise` takes `Price`, not `Shop::Shop::Price`)."""
+    parts = _segments(suggested)
+    for i in range(len(parts) - 1, 0, -1):
+        sep = "::" if "::" in suggested else "."
+        if line_before.endswith(sep.join(parts[:i]) + sep):
+            return sep.join(parts[i:])
+    return suggested
+
+
+def closing_bracket(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """Python's "'(' was never closed": the one closing place that parses."""
+    rec = ctx.record
+    bracket = py_brackets.opener("\n".join([rec.message or "", str(rec.hint.get("why") or "")]))
+    if bracket is None:
+        return None
+    edit = py_brackets.close_edit(src, text, rec.source_line, bracket)
+    if edit is None:
+        return None
+    return plan_of(
+        ctx,
+        f"Close the '{bracket}' of line {rec.source_line}",
+        "the one place the closer makes the file parse",
+        [edit],
+    )
+
+
+def go_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """A Go syntax error a dropped closer explains (fixes/go_brackets.py)."""
+    rec = ctx.record
+    if not go_brackets.is_syntax_error(rec.message or ""):
+        return None
+    found = go_brackets.close_edit(src, text, rec.source_line)
+    if found is None:
+        return None
+    closer, edit = found
+    return plan_of(
+        ctx,
+        f"Add the missing '{closer}' (line {edit.start_line + 1})",
+        "the one line end where the closer makes the file parse (gofmt -e)",
+        [edit],
+    )
+
+
+def js_near_miss(text: str, name: str) -> str | None:
+    """The one name a JS/TS file declares (or Node provides globally) one or
+    two edits from `name`, when `name` appears once in the file's code (a
+    name used in several places was lost, not mistyped)."""
+    code = js_names.code_only(text)
+    if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)) != 1:
+        return None
+    return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
+
+
+def node_builtin_import(
+    ctx: PlanContext, src: str, text: str, name: str, notes: list[str]
+) -> Plan | None:
+    """An ES module's missing name that one Node built-in exports by name
+    (`readFileSync`: `import { readFileSync } from 'node:fs'`), asked of node."""
+    mods = js_names.builtin_providers(name)
+    if len(mods) > 1:
+        notes.append(f"'{name}' is exported by several Node built-ins: {', '.join(mods[:5])}")
+        return None
+    if not mods:
+        return None
+    spec = f"node:{mods[0]}"
+    edit = ts_imports.import_edit(src, text, name, spec, ts_imports.detect_style(text))
+    if edit is None:
+        return None
+    return plan_of(ctx, f"Import {name} from '{spec}'", f"a Node built-in ({spec})", [edit])
+
+
+_JS_SYNTAX = lazy_compile(
+    r"missing \) after argument list|Unexpected token '?[)}\]]|Unexpected end of input"
+)
+
+
+def js_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """node's "missing ) after argument list": the closer put at the one line
+    end where `node --check` then parses a temporary copy."""
+    rec = ctx.record
+    node = shutil.which("node")
+    if node is None or _JS_SYNTAX.search(rec.message or "") is None:
+        return None
+    suffix = Path(src).suffix if src.endswith((".mjs", ".cjs")) else ".js"
+    parses = go_brackets.checker([node, "--check"], suffix)
+    found = go_brackets.close_edit(
+        src, text, rec.source_line, parses, js_names.code_only(text).splitlines()
+    )
+    if found is None:
+        return None
+    closer, edit = found
+    return plan_of(
+        ctx,
+        f"Add the missing '{closer}' (line {edit.start_line + 1})",
+        "the one line end where the closer makes the file parse (node --check)",
+        [edit],
+    )
+
+
+_TS_SYNTAX = lazy_compile(r"\bTS1(?:005|109|135|128)\b|'\)' expected|Argument expression expected")
+_TS_PARSES = (
+    "const ts=require(process.argv[1]);const t=require('fs').readFileSync(process.argv[2],'utf8');"
+    "const f=ts.createSourceFile(process.argv[2],t,ts.ScriptTarget.Latest,true);"
+    "process.exit(f.parseDiagnostics.length?1:0)"
+)
+
+
+def ts_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """tsc's syntax errors of a dropped closer: put at the one line end where
+    the TypeScript the failing command runs (its own parser, by node) then
+    parses a temporary copy."""
+    rec = ctx.record
+    said = f"{rec.code or ''} {rec.message or ''}"
+    node = shutil.which("node")
+    tsc = shutil.which(ctx.command[0]) if ctx.command else None
+    if node is None or tsc is None or _TS_SYNTAX.search(said) is None:
+        return None
+    package = Path(os.path.realpath(tsc)).parent.parent
+    if not (package / "package.json").is_file() or package.name != "typescript":
+        return None
+    parses = go_brackets.checker([node, "-e", _TS_PARSES, str(package)], Path(src).suffix)
+    found = go_brackets.close_edit(
+        src, text, rec.source_line, parses, js_names.code_only(text).splitlines()
+    )
+    if found is None:
+        return None
+    closer, edit = found
+    return plan_of(
+        ctx,
+        f"Add the missing '{closer}' (line {edit.start_line + 1})",
+        "the one line end where the closer makes the file parse (TypeScript's parser)",
+        [edit],
+    )

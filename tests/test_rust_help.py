@@ -1,0 +1,103 @@
+"""rustc's helps taken from its text output: `add `;` here` applied (it is
+MachineApplicable in rustc's JSON); the import help wins over the "similar
+name" one (MaybeIncorrect), which never turns `encode(` into `decode(`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .helpers import run_recover_in_process
+
+pytestmark = pytest.mark.real_tool
+CARGO = ["cargo", "build", "--offline"]
+
+
+def _crate(root: Path, lib: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo not installed")
+    (root / "Cargo.toml").write_text(
+        '[package]\nname = "semi"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n'
+    )
+    (root / "src").mkdir()
+    (root / "src" / "lib.rs").write_text(lib)
+    (root / ".git").mkdir()
+    monkeypatch.setenv("CARGO_TARGET_DIR", str(root / "target"))
+
+
+def test_rustc_add_semicolon_here_is_applied_from_its_text_output(tmp_path, monkeypatch):
+    _crate(tmp_path, "pub fn f(x: u32) -> u32 {\n    let y = x + 1\n    y * 2\n}\n", monkeypatch)
+    report, _ = run_recover_in_process(CARGO, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert outcome.tried == "Add `;` (rustc's help)"
+    assert "    let y = x + 1;\n" in (tmp_path / "src" / "lib.rs").read_text()
+
+
+CODEC = """\
+pub mod codec {
+    pub fn encode(x: u32) -> u32 {
+        x + 1
+    }
+}
+
+pub fn decode(x: u32) -> u32 {
+    x - 1
+}
+
+pub fn roundtrip(x: u32) -> u32 {
+    decode(encode(x))
+}
+"""
+
+
+def test_the_import_help_wins_over_the_similar_name_help(tmp_path, monkeypatch):
+    _crate(tmp_path, CODEC, monkeypatch)
+    report, _ = run_recover_in_process(CARGO, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    text = (tmp_path / "src" / "lib.rs").read_text()
+    assert text.startswith("use crate::codec::encode;\n")
+    assert "decode(encode(x))" in text
+
+
+def test_a_similar_name_for_a_name_used_in_several_places_is_a_hint(tmp_path, monkeypatch):
+    lib = (
+        "pub fn decode(x: u32) -> u32 {\n    x - 1\n}\n\npub fn code(x: u32) -> u32 {\n    x\n}\n\n"
+    )
+    lib += "pub fn roundtrip(x: u32) -> u32 {\n    decode(encode(x))\n}\n\n"
+    lib += "pub fn twice(x: u32) -> u32 {\n    encode(encode(x))\n}\n"
+    _crate(tmp_path, lib, monkeypatch)
+    report, _ = run_recover_in_process(CARGO, tmp_path, "T")
+    assert report.outcomes and all(o.result == "escalated" for o in report.outcomes)
+    text = (tmp_path / "src" / "lib.rs").read_text()
+    assert "decode(encode(x))" in text and "encode(encode(x))" in text
+
+
+def test_a_use_goes_after_the_inner_attributes_and_mod_lines(tmp_path, monkeypatch):
+    lib = (
+        "//! A crate.\n\n#![no_std]\n#![allow(\n    clippy::identity_op\n)]\n\nmod inner {\n"
+        "    pub fn two() -> u32 {\n        2\n    }\n}\n\nuse core::mem;\n\n"
+        "pub fn f() -> u32 {\n    two() + mem::size_of::<u8>() as u32\n}\n"
+    )
+    _crate(tmp_path, lib, monkeypatch)
+    report, _ = run_recover_in_process(CARGO, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "use core::mem;\nuse crate::inner::two;\n" in (tmp_path / "src" / "lib.rs").read_text()
+
+
+def test_gccs_expected_semicolon_before_is_applied_at_its_caret(tmp_path):
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "m.c").write_text("int f(int x) {\n    int y;\n    y = x + 1\n    return y;\n}\n")
+    import os
+
+    report, _ = run_recover_in_process([gcc, "-c", "m.c", "-o", os.devnull], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "    y = x + 1;\n" in (tmp_path / "m.c").read_text()
