@@ -6,6 +6,9 @@ recorded with its headers so a test can check what was asked and sent."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -150,3 +153,38 @@ def _gh_job(
         "html_url": f"https://github.com/acme/shop/actions/runs/{run_id}/job/{ident}",
         "steps": steps,
     }
+
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "HOME": "/nonexistent",
+}
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env={**os.environ, **GIT_ENV}, check=True,
+        capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+
+
+def make_checkout(parent: Path) -> Path:
+    """The project the job logs were made from, committed on feature/auth
+    with acme/shop as its origin: HEAD is the run's commit."""
+    repo = parent / "shop"
+    shutil.copytree(LOGS / "shop", repo)
+    git(repo, "init", "-q", "-b", "feature/auth")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "auth")
+    git(repo, "remote", "add", "origin", "https://github.com/acme/shop.git")
+    return repo
+
+
+def api_env(api: StandIn, token: str, **extra: str) -> dict[str, str]:
+    """The environment of a `faultlens ci` pointed at the stand-in."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "GITLAB"))}
+    return {**env, "GITHUB_API_URL": api.url, "GITHUB_TOKEN": token, **extra}

@@ -6,8 +6,6 @@ actions/runner writes a job log (tests/ci_logs/capture.sh)."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 import time
@@ -19,41 +17,32 @@ from faultlens.remote import ciurl
 from faultlens.remote.http import Client, RemoteError
 from faultlens.remote.service import ci, publish_comment
 
-from .ci_standin import LOGS, Answer, Seen, StandIn, github_run, serving
+from .ci_standin import (
+    LOGS,
+    Answer,
+    Seen,
+    StandIn,
+    api_env,
+    git,
+    github_run,
+    make_checkout,
+    serving,
+)
 
 TOKEN = "ghp_standinTOKEN0123456789abcdefABCDEF"
-GIT = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "HOME": "/nonexistent",
-}
-
-
-def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, **GIT}
-    return subprocess.run(
-        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
-    ).stdout.strip()
 
 
 @pytest.fixture
 def checkout(tmp_path: Path) -> Path:
-    """The project the logs were made from, committed: HEAD is the run's commit."""
-    repo = tmp_path / "shop"
-    shutil.copytree(LOGS / "shop", repo)
-    _git(repo, "init", "-q", "-b", "feature/auth")
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", "auth")
-    _git(repo, "remote", "add", "origin", "https://github.com/acme/shop.git")
-    return repo
+    return make_checkout(tmp_path)
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return git(cwd, *args)
 
 
 def _env(api: StandIn, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "GITLAB"))}
-    return {**env, "GITHUB_API_URL": api.url, "GITHUB_TOKEN": TOKEN, **extra}
+    return api_env(api, TOKEN, **extra)
 
 
 def test_ci_json_places_the_failed_jobs_at_the_lines_of_the_local_checkout(checkout: Path) -> None:
