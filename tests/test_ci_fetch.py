@@ -485,3 +485,36 @@ def test_table_cells_never_carry_markup_or_mentions_from_the_log() -> None:
     cell = _cell("a | b <img src=x> @octocat\nnext `x`")
     assert "|" not in cell.replace("\\|", "")
     assert "<img" not in cell and "@octocat" not in cell and "\n" not in cell
+
+
+def test_the_gitlab_merge_request_note_is_added_then_edited(checkout: Path) -> None:
+    with serving() as api:
+        _gitlab(api, _git(checkout, "rev-parse", "HEAD"))
+        notes: list[dict[str, object]] = []
+        base = "/api/v4/projects/group%2Fshop/merge_requests/4/notes"
+
+        def post(seen: Seen) -> Answer:
+            notes.append({"id": 77, "body": seen.body["body"]})
+            return Answer(201, notes[-1])
+
+        def put(seen: Seen) -> Answer:
+            notes[0]["body"] = seen.body["body"]
+            return Answer(body=notes[0])
+
+        api.routes[("GET", base)] = lambda _: Answer(body=notes)
+        api.routes[("POST", base)] = post
+        api.routes[("PUT", f"{base}/77")] = put
+        env = {
+            **_env(api),
+            "CI_API_V4_URL": f"{api.url}/api/v4",
+            "GITLAB_TOKEN": "glpat-XYZ",
+            "CI_MERGE_REQUEST_IID": "4",
+        }
+        url = "https://gitlab.example.com/group/shop/-/pipelines/5"
+        from faultlens.remote.comment import markdown
+
+        reports = ci(url, checkout, env)
+        first = publish_comment(url, checkout, reports, markdown(reports), env=env)
+        second = publish_comment(url, checkout, reports, markdown(reports) + "x", env=env)
+    assert (first, second) == ("added", "updated")
+    assert len(notes) == 1 and "| [typecheck](" in str(notes[0]["body"])

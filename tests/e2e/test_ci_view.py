@@ -21,7 +21,7 @@ from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from ..ci_standin import Answer, StandIn, git, github_run, make_checkout
-from .conftest import CONFIG, TIMEOUT, command, start, stop, until, uri
+from .conftest import CONFIG, TIMEOUT, code_actions, command, start, stop, until, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 RUN_URL = "https://github.com/acme/shop/actions/runs/77"
@@ -106,6 +106,15 @@ async def test_the_hover_names_the_job_and_the_run_with_links(client: LanguageCl
     )
     assert "[CI #77](https://github.com/acme/shop/actions/runs/77)" in text
     assert TOKEN not in text
+
+
+async def test_a_ci_failure_gets_the_quick_fix_a_local_one_would(client: LanguageClient) -> None:
+    root = client.root  # type: ignore[attr-defined]
+    (d,) = await until(lambda: _ci_diagnostics(client, "src/auth/middleware.ts"))
+    actions = await code_actions(client, root / "src/auth/middleware.ts", d.range, [d])
+    assert any("UserProfile" in a.title and "./profile" in a.title for a in actions), [
+        a.title for a in actions
+    ]
 
 
 async def test_a_job_that_passes_on_the_next_showing_is_cleared(
