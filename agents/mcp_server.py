@@ -1,6 +1,6 @@
 """`faultlens mcp`: faultlens as an MCP server over stdio (the official `mcp` SDK).
 
-Five tools, each a few lines over `agents/service.py`, with an input schema,
+Six tools, each a few lines over `agents/service.py`, with an input schema,
 an output schema (the return type: structured content) and honest
 annotations:
 
@@ -11,6 +11,7 @@ annotations:
 | recover | a stored failure | the recipe's edits, the ledger | destructive, not idempotent (the 2nd call escalates) |
 | status | the ledger | nothing | read-only, idempotent |
 | explain | the ledger, the recipe | nothing | read-only, idempotent |
+| ci | a CI run's failed jobs' logs (GitHub Actions, GitLab) | nothing | read-only, open world |
 
 Resources: `faultlens://recipes/{failure_type}`, the recipe document of each
 category.  Errors are tool errors whose text is one line, never a traceback.
@@ -28,6 +29,7 @@ from pydantic import Field
 
 from faultlens.classifier.taxonomy import FailureType
 
+from .ci_answer import CIResult
 from .compact import ClassifyResult
 from .scoped import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, Timed, scoped_call, stop_on_exit
 from .service import (
@@ -50,6 +52,9 @@ INSTRUCTIONS = (
 )
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+FETCHES = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True
+)
 RUNS = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True
 )
@@ -201,6 +206,22 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
     ) -> ExplainResult:
         return _guard(lambda: agents.explain(failure_id))  # type: ignore[no-any-return]
 
+    @server.tool(
+        title="Why did CI fail",
+        description="Fetch a CI run's failed jobs (a GitHub Actions run, job or pull request "
+        "URL, a GitLab pipeline or job URL; none: the latest run of the checkout's branch on "
+        "origin), read only the failed jobs' logs and classify them at the lines of this "
+        "checkout: each failed job's primary failure first, then the rest, and whether the "
+        "local HEAD is the run's commit. Tokens come from the server's environment.",
+        annotations=FETCHES,
+    )
+    def ci(
+        url: Annotated[
+            str | None, Field(description="The run, job, pull request or pipeline URL.")
+        ] = None,
+    ) -> CIResult:
+        return _guard(lambda: _ci(url, agents.root))  # type: ignore[no-any-return]
+
     @server.resource(
         "faultlens://recipes/{failure_type}",
         name="recipe",
@@ -220,6 +241,19 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
         return recipe_doc(ft.value, agents.workspace()).body_markdown
 
     return server
+
+
+def _ci(url: str | None, root: Path) -> CIResult:
+    from faultlens.remote.ciurl import CIUrlError
+    from faultlens.remote.http import RemoteError
+    from faultlens.remote.service import ci
+
+    from .ci_answer import ci_result
+
+    try:
+        return ci_result(ci(url, root))
+    except (CIUrlError, RemoteError) as exc:
+        raise AgentError(str(exc)) from None
 
 
 def serve(root: Path, caller: Caller, state_dir: Path | None = None) -> None:

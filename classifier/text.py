@@ -167,11 +167,22 @@ def decode_line(raw: bytes) -> str:
 _CONTAINER_PREFIX = lazy_compile(r"#\d+ \d+\.\d+ |[\w.-]+[-_]\d+ +\| ")
 
 
+# `gh run view --log-failed` puts the job's and the step's names before each
+# line of the runner's log (cli/cli pkg/cmd/run/view: "%s\t%s\t"): taken off
+# only when the runner's timestamp follows them.
+_GH_LOG_PREFIX = lazy_compile(r"[^\t\n]{1,256}\t[^\t\n]{0,256}\t(?=\d{4}-\d\d-\d\dT\d\d:)")
+
+
 def _unstamped(line: str) -> str:
-    """The line without a CI runner's timestamp prefix and a container
-    build's or service's prefix, nested either way (a GitHub Actions job log
-    read through a BuildKit step: `#12 3.456 2026-…Z `), up to three deep
-    (only a line `_prefixed` names can lose one)."""
+    """The line without a CI runner's timestamp prefix (and the job and step
+    names `gh run view --log` puts before it) and a container build's or
+    service's prefix, nested either way (a GitHub Actions job log read
+    through a BuildKit step: `#12 3.456 2026-…Z `), up to three deep (only a
+    line `_prefixed` names can lose one)."""
+    if "	" in line and line[4:5] != "-":
+        names = _GH_LOG_PREFIX.match(line)
+        if names:
+            line = line[names.end() :]
     for _ in range(3):
         before = line
         if len(line) > 21 and line[4] == "-" and line[10] == "T":

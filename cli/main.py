@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "explain": "explain",
     "mcp": "mcp",
     "hook": "hook",
+    "ci": "ci",
 }
 
 

@@ -38,6 +38,7 @@ from pygls.protocol import default_converter
 from pygls.workspace import PositionCodec
 
 from . import convert, placement, watch
+from .ci_view import CIState
 from .protocol import FaultLensProtocol
 from .settings import Settings, parse_settings
 from .store import Entry, FailureStore, TaskInfo
@@ -117,6 +118,7 @@ class FaultLensServer(LanguageServer):
         self.store = FailureStore()
         self.pull_mode = False
         self.pending: dict[str, PendingPlan] = {}
+        self.ci = CIState()  # what faultlens.showCI published
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task

@@ -103,6 +103,12 @@ def register(server: FaultLensServer) -> None:
         a = P.parse_args(P.FailureArgs, args)
         return await reviewed(ls, a.failure_id, edit_applied=a.edit_applied)
 
+    @server.command(P.CMD_CI)
+    async def show_ci(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
+        from . import ci_view
+
+        return await ci_view.show(ls, P.parse_args(P.CIArgs, args))
+
     @server.command(P.CMD_REVERT)
     async def revert_fix(ls: FaultLensServer, *args: Any) -> dict[str, Any]:
         a = P.parse_args(P.FailureArgs, args)

@@ -35,12 +35,20 @@ def source_of(entry: Entry, *, with_task: bool) -> str:
     setting `faultlens: <task>` (the store task: the user's task name, the
     command, `log:<file>`), so that VS Code's Problems view can be filtered to
     one task's failures and shows which task each came from."""
+    if entry.task.startswith(CI_SOURCE):  # a CI job's failure names its job: `ci: test`
+        return entry.task
     return f"{SOURCE}: {entry.task}" if with_task and entry.task else SOURCE
 
 
+CI_SOURCE = "ci: "
+
+
 def is_ours(source: str | None) -> bool:
-    """A diagnostic faultlens published (with or without its task in the source)."""
-    return source == SOURCE or bool(source and source.startswith(SOURCE + ": "))
+    """A diagnostic faultlens published (with or without its task in the
+    source, or a CI job's: `ci: <job>`)."""
+    return source == SOURCE or bool(
+        source and (source.startswith(SOURCE + ": ") or source.startswith(CI_SOURCE))
+    )
 
 
 _WORD = lazy_compile(r"[\w$]+")

@@ -157,6 +157,12 @@ def register(server: FaultLensServer) -> None:
         found = list({e.record.id: (e, d) for e, d in reversed(found)}.values())[::-1]
         ws = ls.recipe_workspace()
         texts = await asyncio.to_thread(lambda: [hover_text(ls, e.record, ws) for e, _ in found])
+        from .ci_view import hover_header
+
+        for i, (e, _) in enumerate(found):  # a CI job's failure: which job, which run
+            header = hover_header(ls, e.task)
+            if header:
+                texts[i] = f"{header}\n\n{texts[i]}"
         return T.Hover(
             contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value="\n\n---\n\n".join(texts)),
             range=found[0][1].range,

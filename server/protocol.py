@@ -35,6 +35,7 @@ CMD_CLEAR = "faultlens.clear"
 CMD_CONFLICT = "faultlens.acceptConflict"
 CMD_REVIEWED = "faultlens.markReviewed"
 CMD_REVERT = "faultlens.revertFix"
+CMD_CI = "faultlens.showCI"
 COMMANDS = (
     CMD_RUN,
     CMD_APPLY,
@@ -45,6 +46,7 @@ COMMANDS = (
     CMD_CONFLICT,
     CMD_REVIEWED,
     CMD_REVERT,
+    CMD_CI,
 )
 
 
@@ -68,6 +70,13 @@ class RunArgs(_Args):
     watch: bool | None = None
     begin: str | None = Field(default=None, max_length=1000)
     end: str | None = Field(default=None, max_length=1000)
+
+
+class CIArgs(_Args):
+    """`faultlens.showCI`: a CI run, job, pull request or pipeline URL; none:
+    the latest run of the workspace's branch on its origin remote."""
+
+    url: str | None = Field(default=None, max_length=2000)
 
 
 class IngestArgs(_Args):

@@ -43,7 +43,7 @@ def test_wheel_ships_every_module_of_the_source_tree(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     source = [
         f"faultlens/{f.relative_to(ROOT).as_posix()}"
-        for top in ("agents", "cli", "classifier", "recipes", "server")
+        for top in ("agents", "cli", "classifier", "recipes", "remote", "server")
         for f in (ROOT / top).rglob("*.py")
     ]
     assert source

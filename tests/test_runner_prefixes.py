@@ -6,7 +6,9 @@ raw job logs (runner 17 with FF_TIMESTAMPS, every runner since 18.7) put a
 timestamp and the stream (`2026-12-01T10:00:00.123456Z 00O `), Buildkite an
 APC escape (`ESC _ bk;t=<ms> BEL`).  A container build runs the tool inside a
 BuildKit step (`#12 3.456 `), docker compose inside a service's column
-(`web-1  | `).  The prefixes are from the tools' documentation; the outputs
+(`web-1  | `), and `gh run view --log-failed` puts the job's and step's
+names before the runner's line (`test\tRun pytest\t2026-…Z `).  The
+prefixes are from the tools' documentation and source; the outputs
 are every captured sample.
 """
 
@@ -34,6 +36,10 @@ RUNNERS: dict[str, Callable[[bytes], bytes]] = {
     "gitlab-stdout": _each_line(b"2026-12-01T10:00:00.123456Z 00O "),
     "gitlab-stderr": _each_line(b"2026-12-01T10:00:00.123456Z 01E "),
     "buildkite": _each_line(b"\x1b_bk;t=1764583200123\x07"),
+    # `gh run view --log-failed`: the job's and step's names, then the runner's line
+    "gh-run-view-log": _each_line(
+        b"test (3.12)\tRun python -m pytest\t2026-12-01T10:00:00.1234567Z "
+    ),
     "docker-build": _each_line(b"#12 3.456 "),
     "docker-compose": _each_line(b"web-1  | "),
     "compose-in-a-build-step": _each_line(b"#7 12.001 api_1  | "),
@@ -76,4 +82,12 @@ def test_a_container_prefix_is_removed_but_text_that_only_looks_like_one_stays()
         "Traceback (most recent call last):"
     )
     for kept in ("#8 [build 3/5] RUN npm ci", "# comment | pipe", "a | b", "x-1 |y"):
+        assert decode_line(kept.encode()) == kept
+
+
+def test_gh_run_views_job_and_step_names_go_only_before_a_runners_stamp():
+    line = b"lint\tRun npx eslint .\t2026-12-01T10:00:00.1234567Z src/a.js:3:9  error  x"
+    assert decode_line(line) == "src/a.js:3:9  error  x"
+    # tab-separated output of a tool (a TSV, make's recipe lines) keeps its text
+    for kept in ("name\tvalue\t2026 was a year Z ok", "a\tb\tc Z d", "\tindented Z line"):
         assert decode_line(kept.encode()) == kept

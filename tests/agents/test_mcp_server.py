@@ -19,7 +19,7 @@ from faultlens.agents.compact import MAX_ESCALATION
 
 from .conftest import TSC_OUTPUT, tool
 
-TOOLS = {"classify", "run", "recover", "status", "explain"}
+TOOLS = {"classify", "run", "recover", "status", "explain", "ci"}
 
 
 @asynccontextmanager
@@ -52,7 +52,7 @@ async def error_of(s: ClientSession, name: str, args: dict[str, Any]) -> str:
     return text
 
 
-async def test_lists_five_tools_with_schemas_and_honest_annotations(ts_project):
+async def test_lists_six_tools_with_schemas_and_honest_annotations(ts_project):
     async with session(ts_project) as s:
         tools = {t.name: t for t in (await s.list_tools()).tools}
     assert set(tools) == TOOLS

@@ -36,7 +36,7 @@ for _, cmd in pairs(vim.api.nvim_get_commands({})) do
     tags[#tags + 1] = ':' .. cmd.name
   end
 end
-L.check(#tags == 4 + 9, 'user commands: ' .. vim.inspect(tags))
+L.check(#tags == 4 + 10, 'user commands: ' .. vim.inspect(tags))
 for _, tag in ipairs(tags) do
   ok, err = pcall(vim.cmd.help, tag)
   L.check(ok and vim.api.nvim_buf_get_name(0):match('faultlens%.txt$'), ('no help for %s: %s'):format(tag, tostring(err)))

@@ -55,6 +55,13 @@ command('FaultlensQuickfix', function(a)
   require('faultlens.quickfix').show(a.args)
 end, { nargs = '?', complete = complete_tasks, desc = 'faultlens: the failures (of one task) in the quickfix list' })
 
+command('FaultlensCI', function(a)
+  fl().ci(a.args)
+end, {
+  nargs = '?',
+  desc = 'faultlens: a CI run\'s failed jobs (URL; none: this branch\'s latest run) in the quickfix list',
+})
+
 command('FaultlensInstall', function(a)
   require('faultlens.install').install({
     spec = a.args,

@@ -62,6 +62,32 @@ export function runSummary(answer: unknown): string {
   return `faultlens: ${typeof a.task === "string" ? `${a.task}: ` : ""}${parts.join(", ")}`;
 }
 
+/** A one-line summary of a faultlens.showCI answer. */
+export function ciSummary(answer: unknown): string {
+  if (!answer || typeof answer !== "object") {
+    return "faultlens: CI: no answer";
+  }
+  const a = answer as { error?: unknown; runs?: unknown };
+  if (typeof a.error === "string" && a.error !== "") {
+    return `faultlens: CI: ${a.error}`;
+  }
+  const runs = Array.isArray(a.runs) ? a.runs : [];
+  const jobs: string[] = [];
+  for (const run of runs) {
+    const failed = run && typeof run === "object" ? (run as { failedJobs?: unknown }).failedJobs : undefined;
+    for (const job of Array.isArray(failed) ? failed : []) {
+      const name = job && typeof job === "object" ? (job as { name?: unknown }).name : undefined;
+      if (typeof name === "string") {
+        jobs.push(name);
+      }
+    }
+  }
+  if (jobs.length === 0) {
+    return runs.length === 0 ? "faultlens: CI: no run found" : "faultlens: CI: no failed job";
+  }
+  return `faultlens: CI: ${jobs.length} failed job${jobs.length === 1 ? "" : "s"} (${jobs.join(", ")})`;
+}
+
 export function registerCommands(
   session: ServerSession,
   recent: RecentTasks,
@@ -126,6 +152,20 @@ export function registerCommands(
     await session.execute(ServerCommands.clear, [{}]);
   };
 
+  const showCI = async (): Promise<void> => {
+    const url = await vscode.window.showInputBox({
+      prompt: "A CI run, job or pull request URL (empty: this branch's latest run on origin)",
+      placeHolder: "https://github.com/OWNER/REPO/actions/runs/ID",
+      ignoreFocusOut: true,
+    });
+    if (url === undefined) {
+      return;
+    }
+    const args = url.trim() === "" ? {} : { url: url.trim() };
+    const answer = await session.execute(ServerCommands.showCI, [args]);
+    void vscode.window.setStatusBarMessage(ciSummary(answer), 10_000);
+  };
+
   const onTask = (serverCommand: string, verb: string) => async (): Promise<void> => {
     const choices = taskChoices(await session.failures(), recent.list());
     if (choices.length === 0) {
@@ -146,5 +186,6 @@ export function registerCommands(
     vscode.commands.registerCommand(ClientCommands.retryTask, guard(onTask(ServerCommands.retryTask, "retry"))),
     vscode.commands.registerCommand(ClientCommands.skipTask, guard(onTask(ServerCommands.skipTask, "skip"))),
     vscode.commands.registerCommand(ClientCommands.stopTask, guard(onTask(ServerCommands.stopTask, "stop"))),
+    vscode.commands.registerCommand(ClientCommands.showCI, guard(showCI)),
   ];
 }

@@ -3,7 +3,7 @@ import "./helpers/register";
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { RecentTasks, runSummary, sessionLogPath, taskChoices } from "../src/commands";
+import { ciSummary, RecentTasks, runSummary, sessionLogPath, taskChoices } from "../src/commands";
 import { terminalTaskName, worthSending } from "../src/terminal";
 
 test("task choices list the server's tasks first, then recent ones, once each", () => {
@@ -33,4 +33,12 @@ test("terminal commands are filed under a short task name and sent only when the
   assert.equal(worthSending("", 0), false);
   assert.equal(worthSending("", 2), true);
   assert.equal(worthSending("error\n", 0), true);
+});
+
+test("ciSummary names the failed jobs, or why there are none", () => {
+  const answer = { runs: [{ failedJobs: [{ name: "typecheck" }, { name: "lint" }] }] };
+  assert.equal(ciSummary(answer), "faultlens: CI: 2 failed jobs (typecheck, lint)");
+  assert.equal(ciSummary({ runs: [{ failedJobs: [] }] }), "faultlens: CI: no failed job");
+  assert.equal(ciSummary({ runs: [], error: "GitHub refused the token (401 at x)" }), "faultlens: CI: GitHub refused the token (401 at x)");
+  assert.equal(ciSummary(undefined), "faultlens: CI: no answer");
 });

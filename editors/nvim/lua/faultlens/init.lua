@@ -422,6 +422,33 @@ function M.clear(task)
   end)
 end
 
+--- A CI run's failed jobs as diagnostics (`faultlens.showCI`), then in the
+--- quickfix list "faultlens: CI".
+---@param url? string a run, job, pull request or pipeline URL (none: this branch's latest run)
+function M.ci(url)
+  M.with_client(function(client)
+    local args = (url and url ~= '') and { url = url } or {}
+    execute(client, 'faultlens.showCI', args, function(result)
+      if result and type(result.error) == 'string' and result.error ~= '' then
+        notify('faultlens: CI: ' .. result.error, vim.log.levels.ERROR)
+        return
+      end
+      local jobs = {}
+      for _, run in ipairs(result and result.runs or {}) do
+        for _, job in ipairs(run.failedJobs or {}) do
+          jobs[#jobs + 1] = job.name
+        end
+      end
+      if #jobs == 0 then
+        notify('faultlens: CI: no failed job')
+        return
+      end
+      notify(('faultlens: CI: %d failed job(s): %s'):format(#jobs, table.concat(jobs, ', ')))
+      require('faultlens.quickfix').show('ci')
+    end)
+  end)
+end
+
 --- Send captured output to the server (`faultlens/ingest`).
 ---@param output string
 ---@param meta? { command?: string|string[], cwd?: string, exitCode?: integer, task?: string }

@@ -133,7 +133,12 @@ end
 function M.show(task)
   require('faultlens').failures(function(failures)
     local title = PREFIX .. ((task and task ~= '') and task or 'all tasks')
-    if task and task ~= '' then
+    if task == 'ci' then -- every CI job's failures (their tasks are `ci: <job>`)
+      title = PREFIX .. 'CI'
+      failures = vim.tbl_filter(function(f)
+        return type(f.task) == 'string' and vim.startswith(f.task, 'ci: ')
+      end, failures)
+    elseif task and task ~= '' then
       failures = vim.tbl_filter(function(f)
         return f.task == task or (f.record and f.record.task == task)
       end, failures)

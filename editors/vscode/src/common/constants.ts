@@ -35,6 +35,7 @@ export const ServerCommands = {
   skipTask: "faultlens.skipTask",
   stopTask: "faultlens.stopTask",
   clear: "faultlens.clear",
+  showCI: "faultlens.showCI",
 } as const;
 
 /**
@@ -48,6 +49,7 @@ export const ClientCommands = {
   retryTask: "faultlens.retryTaskCommand",
   skipTask: "faultlens.skipTaskCommand",
   stopTask: "faultlens.stopTaskCommand",
+  showCI: "faultlens.showCIFailures",
 } as const;
 
 /** The categories of the failure taxonomy, in the contract's order. */

@@ -1,0 +1,4 @@
+// The profile attached to an authenticated request.
+export interface UserProfile {
+  id: string;
+}
