@@ -24,6 +24,7 @@ MAX_FAILURES = 25
 MAX_SIGNAL = 300
 MAX_MESSAGE = 600
 MAX_TESTS = 10
+MAX_ESCALATION = 6000  # characters of escalation note in one answer
 
 _F = record_schema.FailureRecord.model_fields
 
@@ -97,6 +98,18 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     if len(text) <= limit:
         return text, False
     return text[: limit - 1] + "…", True
+
+
+def bounded_note(note: str | None, limit: int | None = MAX_ESCALATION) -> tuple[str | None, bool]:
+    """An escalation note cut to `limit` characters at a line end, saying where
+    the whole is; and whether it was cut."""
+    if note is None or limit is None or len(note) <= limit:
+        return note, False
+    tail = "\n… (cut to fit: `faultlens explain <failure id>` prints the whole note)"
+    head = note[: limit - len(tail)]
+    if "\n" in head:
+        head = head[: head.rfind("\n")]
+    return head + tail, True
 
 
 def compact(record: FailureRecord, allowed: Allowed) -> tuple[AgentFailure, bool]:

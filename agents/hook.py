@@ -51,24 +51,25 @@ def task_of(call: ToolCall) -> str:
     env = os.environ.get("FAULTLENS_TASK")
     if env:
         return env
-    if call.session:
-        return f"{call.agent}-{call.session[:8]}"
+    if call.session:  # the whole id: two sessions sharing a prefix are two tasks
+        return f"{call.agent}-{call.session}"
     return call.agent
 
 
 def classify_call(call: ToolCall, cwd: Path, task: str) -> list[FailureRecord]:
-    from faultlens.classifier.engine import Classifier, Options
+    """The call's output through the one entry every output takes (structured
+    reports first: recipes/observe.py), its records stamped with the command."""
+    from faultlens.recipes.observe import classify_output, stamp
 
     argv = argv_of(call.command)
-    c = Classifier(Options(cwd=str(cwd), task=task, command=argv, exit_code=call.exit_code))
-    c.feed(call.output.encode("utf-8", "replace"))
-    records = c.close()
-    if argv:
-        from faultlens.classifier.redact import redact_argv
-
-        shown = redact_argv(argv)
-        for r in records:
-            r.hint.setdefault("command", shown)
+    records, _ = classify_output(
+        call.output.encode("utf-8", "replace"),
+        cwd,
+        task=task,
+        command=argv,
+        exit_code=call.exit_code,
+    )
+    stamp(records, command=argv, cwd=None, task=task)
     return records
 
 
@@ -88,30 +89,26 @@ def _recipe_step(record: FailureRecord, ws: Workspace) -> str:
 def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task: str) -> Verdicts:
     """Apply the anti-loop rule to one call's failures: claim, escalate, clear."""
     from faultlens.recipes import EventLog, Ledger
-    from faultlens.recipes.engine import NEVER_AUTOMATIC, escalate
+    from faultlens.recipes.engine import escalate
+    from faultlens.recipes.lifecycle.claim import (
+        TRIED_NOTHING_NEVER_AUTOMATIC,
+        is_never_automatic,
+        never_automatic,
+    )
     from faultlens.recipes.outcome import emit_result, make_outcome, store
 
     ledger = Ledger.open(ws)
     events = EventLog(ws)
-    shown = records[0].hint.get("command") if records else None
     out = Verdicts()
-    # The agent's call is a run like any other: its records are stored (for
-    # `faultlens explain`, `recover` and the editor) and logged.
-    cwd = Path(call.cwd or ws.root).resolve()
-    rel = os.path.relpath(cwd, ws.root) if cwd.is_relative_to(ws.root) else "."
-    run_id = ledger.start_run(task, argv_of(call.command) or [call.agent], rel.replace(os.sep, "/"))
-    ledger.finish_run(run_id, call.exit_code, records)
-    if records:
-        events.emit_many("failure.classified", records, command=shown, exit_code=call.exit_code)
-    # A fix the editor applied with nothing to verify it: this call decides it
-    # first, so that a failure still reported reads as escalated below.
-    from faultlens.recipes.confirm import confirm_applied
-
-    confirm_applied(ledger, task, argv_of(call.command) or [], records, events)
+    # The agent's call is a run like any other (recipes/observe.py): its records
+    # are stored (for `faultlens explain`, `recover` and the editor) with the
+    # tree state, logged, and a fix the editor applied with nothing to verify
+    # it is decided first, so that a failure still reported reads as escalated.
+    _record(call, ws, task, ledger).finish(call.exit_code, records)
     for record in records:
         ft = record.failure_type.value
-        if ft in NEVER_AUTOMATIC:
-            escalate(record, ws, "nothing (never automatic)", f"{ft} needs human review")
+        if is_never_automatic(ft):
+            escalate(record, ws, TRIED_NOTHING_NEVER_AUTOMATIC, never_automatic(ft))
             out.review.append(record)
             continue
         prior = ledger.automatic_attempt(record.id, task)
@@ -135,6 +132,17 @@ def decide(records: Sequence[FailureRecord], call: ToolCall, ws: Workspace, task
             out.escalated.append((record, f"its one attempt was already {state}"))
     out.recovered = _clear_gone(ledger, events, ws, task, call, {r.id for r in records})
     return out
+
+
+def _record(call: ToolCall, ws: Workspace, task: str, ledger: Any = None) -> Any:
+    """The RunRecorder of one call (its command, else the agent's name)."""
+    from faultlens.recipes.observe import RunRecorder
+
+    cwd = Path(call.cwd or ws.root).resolve()
+    if not cwd.is_relative_to(ws.root) or not cwd.is_dir():
+        cwd = ws.root
+    command = argv_of(call.command) or [call.agent]
+    return RunRecorder(ws, task=task, command=command, cwd=cwd, ledger=ledger)
 
 
 def _clear_gone(
@@ -249,12 +257,20 @@ def respond(call: ToolCall, root: Path, state_dir: Path | None = None) -> str:
         import contextlib
 
         from faultlens.recipes import EventLog, Ledger, StateUnavailable
-        from faultlens.recipes.confirm import confirm_applied
 
         with contextlib.suppress(StateUnavailable):  # nothing to close where nothing is written
             ledger, events = Ledger.open(ws), EventLog(ws)
             _clear_gone(ledger, events, ws, task, call, set())
-            confirm_applied(ledger, task, argv_of(call.command) or [], [], events)
+            # the clean call is a run (a pass history can count), which
+            # decides the fixes applied without verification that it covers
+            _record(call, ws, task, ledger).finish(call.exit_code, [])
+    elif call.exit_code == 0 and _ran_before(_ledger_path(ws), argv_of(call.command)):
+        import contextlib
+
+        from faultlens.recipes import StateUnavailable
+
+        with contextlib.suppress(StateUnavailable):  # a pass of a command that failed before
+            _record(call, ws, task).finish(call.exit_code, [])
     return ""
 
 
@@ -286,6 +302,28 @@ def _has_pending(path: Path | None, task: str) -> bool:
             db.close()
     except sqlite3.Error:
         return True  # let the ledger itself say what is wrong with it
+    return row is not None
+
+
+def _ran_before(path: Path | None, argv: Sequence[str] | None) -> bool:
+    """Whether the ledger holds a run of this very command (one read-only
+    query): its clean call is then stored too, the pass that tells a flaky
+    failure by history (the same command passed on the same code)."""
+    import json
+    import sqlite3
+
+    if path is None or not argv or not path.is_file():
+        return False
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute(
+                "SELECT 1 FROM runs WHERE argv=? LIMIT 1", (json.dumps(list(argv)),)
+            ).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
     return row is not None
 
 

@@ -77,7 +77,7 @@ def _guard(call: Any) -> Any:
 
 def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServer:
     """The MCP server for one workspace root."""
-    from faultlens.cli import version
+    from faultlens.classifier.package_version import version
 
     agents = Agents(root, caller, state_dir)
     agents.recover_state()  # put back what a killed faultlens left, once per server start
@@ -91,7 +91,12 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
         annotations=READ_ONLY,
     )
     def classify(
-        output: Annotated[str | None, Field(description="The output text.")] = None,
+        # `str` itself, not `str | None`: the SDK parses a string argument as
+        # JSON unless its annotation is exactly `str` (func_metadata.pre_parse_json),
+        # which would turn a JSON report (SARIF, eslint's JSON) into an object.
+        output: Annotated[
+            str, Field(description="The output text, any text (JSON reports included).")
+        ] = "",
         path: Annotated[str | None, Field(description="A file holding the output.")] = None,
         cwd: Annotated[
             str | None, Field(description="Where the output was produced (workspace-relative).")
@@ -103,7 +108,11 @@ def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServe
     ) -> ClassifyResult:
         return _guard(  # type: ignore[no-any-return]
             lambda: agents.classify(
-                output=output, path=path, cwd=cwd, command=command, exit_code=exit_code
+                output=output if path is None else (output or None),
+                path=path,
+                cwd=cwd,
+                command=command,
+                exit_code=exit_code,
             )
         )
 

@@ -25,9 +25,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from faultlens.classifier.record import FailureRecord
 
 from .compact import (
+    MAX_ESCALATION,
+    MAX_FAILURES,
     AgentFailure,
     ClassifyResult,
     Group,
+    bounded_note,
     classify_result,
     compact,
     group_of,
@@ -89,6 +92,7 @@ class RecoverResult(BaseModel):
     reason: str
     escalation: str | None = None
     options: list[str] = Field(default_factory=list, description="What a human may choose.")
+    truncated: bool = Field(default=False, description="True when the escalation was cut.")
 
 
 class TaskView(BaseModel):
@@ -140,6 +144,7 @@ class ExplainResult(BaseModel):
     box: str | None = Field(default=None, description="The boxed escalation note.")
     options: list[str]
     recipe: str = Field(description="The recipe document (markdown) of the failure's category.")
+    truncated: bool = Field(default=False, description="True when the box was cut.")
 
 
 # -- the workspace ----------------------------------------------------------------
@@ -184,15 +189,15 @@ class Agents:
     def allowed(self, ws: Any) -> Any:
         """The compact view's "attempt still allowed" lookup (never writes state)."""
         from faultlens.recipes import availability
-        from faultlens.recipes.engine import NEVER_AUTOMATIC
+        from faultlens.recipes.lifecycle.claim import is_never_automatic, never_automatic
         from faultlens.recipes.planners import get_planner
 
         has_ledger = self._has_ledger(ws)
 
         def check(record: FailureRecord) -> tuple[bool, str | None]:
             ft = record.failure_type.value
-            if ft in NEVER_AUTOMATIC:
-                return False, f"{ft} needs human review: never automatic"
+            if is_never_automatic(ft):
+                return False, never_automatic(ft)
             if get_planner(ft) is None:
                 return False, f"no automatic recipe for {ft}"
             if not has_ledger:
@@ -214,26 +219,25 @@ class Agents:
         task: str | None = None,
     ) -> ClassifyResult:
         """Classify `output` (text) or the file at `path`; read-only."""
-        from faultlens.classifier.engine import Options
-        from faultlens.classifier.structured import classify_stream
+        from faultlens.recipes.observe import classify_output
 
         if (output is None) == (path is None):
             raise AgentError("give exactly one of output or path")
         folder = self.folder(cwd)
-        opts = Options(
-            cwd=str(folder),
-            task=task,
-            command=list(command) if isinstance(command, list | tuple) else command,
-            exit_code=exit_code,
-            log_file=None,
-        )
         if output is not None:
-            records = classify_stream(io.BytesIO(output.encode("utf-8", "replace")), opts)
+            records, _ = classify_output(
+                output.encode("utf-8", "replace"),
+                folder,
+                task=task,
+                command=command,
+                exit_code=exit_code,
+            )
         else:
             assert path is not None
-            opts.log_file = path
             with self._open_output(folder, path) as fh:
-                records = classify_stream(fh, opts)
+                records, _ = classify_output(
+                    fh, folder, task=task, command=command, exit_code=exit_code, log_file=path
+                )
         return classify_result(records, self.allowed(self.workspace()))
 
     def _open_output(self, folder: Path, path: str) -> io.BufferedReader:
@@ -267,7 +271,7 @@ class Agents:
         one), classify its output, and with `recover` make the one attempt."""
         import shlex
 
-        from faultlens.cli.run import run_command
+        from faultlens.recipes.run_and_recover import run_command
 
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
@@ -291,15 +295,23 @@ class Agents:
         records = [o.record for o in report.outcomes] or report.records
         result = classify_result(records, self.allowed(ws))
         tail = out.getvalue().decode("utf-8", "replace")[-OUTPUT_TAIL:]
-        boxes = [o.box for o in report.outcomes if o.result == "escalated" and o.box]
+        # The task's one box (each escalated outcome carries the same one), bounded.
+        box = report.box or next(
+            (o.box for o in report.outcomes if o.result == "escalated" and o.box), None
+        )
+        escalation, cut = bounded_note(box)
+        from faultlens.recipes.lifecycle.tally import one_per_failure
+
+        # one per failure, as the summary and `status` count them
+        attempts = [_attempt_view(o) for o in one_per_failure(report.outcomes)]
         return RunResult(
             exit_code=report.exit_code,
             failures=result.failures,
             groups=result.groups,
-            attempts=[_attempt_view(o) for o in report.outcomes],
-            truncated=result.truncated,
+            attempts=attempts[:MAX_FAILURES],
+            truncated=result.truncated or cut or len(attempts) > MAX_FAILURES,
             output_tail=_redacted(tail),
-            escalation="\n".join(boxes) if boxes else None,
+            escalation=escalation,
         )
 
     # -- recover ----------------------------------------------------------------------------
@@ -325,13 +337,15 @@ class Agents:
         if task:
             record.task = task
         outcome = attempt(record, ws, command=run.argv, cwd=run.cwd)
+        escalation, cut = bounded_note(outcome.box)
         return RecoverResult(
             failure_id=record.id,
             result=outcome.result,
             tried=outcome.tried,
             reason=outcome.reason,
-            escalation=outcome.box,
+            escalation=escalation,
             options=[f"{o.label} - {o.description}" for o in outcome.options],
+            truncated=cut,
         )
 
     # -- status and explain ----------------------------------------------------------------
@@ -362,7 +376,9 @@ class Agents:
         ]
         return StatusResult(tasks=tasks, escalations=escalations, agents=sessions)
 
-    def explain(self, failure_id: str) -> ExplainResult:
+    def explain(self, failure_id: str, *, limit: int | None = MAX_ESCALATION) -> ExplainResult:
+        """A stored failure's state, box (cut to `limit` characters; None: whole)
+        and options, with its category's recipe document."""
         from faultlens.recipes import Ledger, recipe_doc
 
         ws = self.workspace()
@@ -372,12 +388,14 @@ class Agents:
         last = ledger.last_outcome(record.id) or {}
         options = [f"{o['label']} - {o['description']}" for o in last.get("options") or []]
         doc = recipe_doc(record.failure_type.value, ws)
+        box, cut = bounded_note(last.get("box"), limit)
         return ExplainResult(
             failure_id=record.id,
             state=prior[0].state if prior else "never tried",
-            box=last.get("box"),
+            box=box,
             options=options,
             recipe=doc.body_markdown,
+            truncated=cut,
         )
 
 

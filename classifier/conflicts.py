@@ -10,12 +10,14 @@ Git leaves a conflicted file with hunks like::
     theirs
     >>>>>>> feature
 
-`scan` is a pure function (text in, hunks out, 1-based line numbers) used by
-the classifier to place a "CONFLICT" record on the first marker line of the
-file, and by the recipes and the language server for the "accept current /
-incoming / both" actions; `hunk_records` turns a file's hunks into one
-record each (rule ``conflicts.markers``) for a file that is open with
-markers in it.  A marker only counts at the start of a line and
+`scan` is the one parser of conflict markers (pure: text in, hunks out,
+1-based line numbers, lines ended by \\n, \\r\\n or \\r only, as LSP and git
+count them).  The classifier uses it to place a "CONFLICT" record on the
+first marker line of the file; the recipes (recipes/conflicts.py: the
+"accept current / incoming / both" edits, 0-based for LSP) and the language
+server read the same hunks through it; `hunk_records` turns a file's hunks
+into one record each (rule ``conflicts.markers``) for a file that is open
+with markers in it.  A marker only counts at the start of a line and
 with exactly seven marker characters followed by a space or the line end, as
 git writes them (`merge.conflictMarkerSize` aside); an unterminated hunk is
 not reported.
@@ -35,10 +37,23 @@ _OURS = lazy_compile(r"^<{7}(?: (?P<label>.*))?$")
 _BASE = lazy_compile(r"^\|{7}(?: (?P<label>.*))?$")
 _SEP = lazy_compile(r"^={7}$")
 _THEIRS = lazy_compile(r"^>{7}(?: (?P<label>.*))?$")
+_LINE_END = lazy_compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The text's lines with their endings kept (\\n, \\r\\n or \\r: LSP's lines)."""
+    out: list[str] = []
+    pos = 0
+    for m in _LINE_END.finditer(text):
+        out.append(text[pos : m.end()])
+        pos = m.end()
+    if pos < len(text):
+        out.append(text[pos:])
+    return out
 
 
 @dataclass(frozen=True, slots=True)
-class Hunk:
+class ConflictHunk:
     """One conflicted region; every line number is 1-based."""
 
     start: int  # the <<<<<<< line
@@ -74,15 +89,15 @@ class Hunk:
         return out
 
 
-def scan(text: str) -> list[Hunk]:
+def scan(text: str) -> list[ConflictHunk]:
     """Every complete conflict hunk in `text`, in order."""
-    hunks: list[Hunk] = []
+    hunks: list[ConflictHunk] = []
     start: int | None = None
     base: int | None = None
     sep: int | None = None
     labels = {"ours": "", "base": ""}
-    for no, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r")
+    for no, raw in enumerate(split_lines(text), start=1):
+        line = raw.rstrip("\r\n")
         if not line or line[0] not in "<|=>":
             continue
         if m := _OURS.match(line):
@@ -98,7 +113,7 @@ def scan(text: str) -> list[Hunk]:
             sep = no
         elif sep is not None and (m := _THEIRS.match(line)):
             hunks.append(
-                Hunk(
+                ConflictHunk(
                     start=start,
                     separator=sep,
                     end=no,
@@ -130,7 +145,7 @@ def hunk_records(
     editor (a file opened with markers in it) and the recipes' "accept
     current / incoming / both" actions.  The id hashes the hunk's content,
     not its lines, so it survives edits above the hunk."""
-    lines = text.splitlines()
+    lines = [ln.rstrip("\r\n") for ln in split_lines(text)]
     cat = category(FailureType.BRANCH_DIVERGENCE)
     out: list[FailureRecord] = []
     for n, h in enumerate(scan(text), start=1):

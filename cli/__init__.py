@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-
-@cache
-def version() -> str:
-    """The installed package's version (read on first use: importlib.metadata
-    costs ~45 ms at start-up, and only --version, SARIF and the server need it)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-
-    try:
-        return dist_version("faultlens")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0.0.0"
+from faultlens.classifier.package_version import version
 
 
 def __getattr__(name: str) -> str:
     if name == "__version__":
         return version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["version"]

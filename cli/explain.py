@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     ws = workspace_for(args, Path(args.cwd).resolve())
     agents = Agents(ws.root, Caller(agent="cli"), ws.state_dir)
     try:
-        result = agents.explain(args.id)
+        result = agents.explain(args.id, limit=None)  # a terminal shows the whole box
     except AgentError as exc:
         raise UsageError(str(exc)) from None
     if args.json:

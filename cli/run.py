@@ -10,21 +10,22 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
+
+from faultlens.recipes.lifecycle.tally import one_per_failure, records_per_failure, result_counts
+from faultlens.recipes.run_and_recover import RunReport, run_command
 
 from .main import UsageError
-from .runio import group_summary, guarded, tests_affected
+from .runio import group_summary, tests_affected
 from .runio import say as _say
-from .runio import writer as _writer
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
-    from faultlens.recipes import Outcome, Workspace
+    from faultlens.recipes import Workspace
 
 SUMMARY_FORMATS = ("text", "json", "jsonl")
+__all__ = ["RunReport", "run_command"]  # the run itself: recipes/run_and_recover.py
 
 
 def add_workspace_args(p: argparse.ArgumentParser) -> None:
@@ -87,135 +88,6 @@ def workspace_for(args: argparse.Namespace, cwd: Path, worker: str = "cli") -> W
     return Workspace(roots=[root], state_dir=state, settings=RecipeSettings(worker=worker))
 
 
-@dataclass(slots=True)
-class RunReport:
-    exit_code: int
-    records: list[FailureRecord] = field(default_factory=list)
-    outcomes: list[Outcome] = field(default_factory=list)
-    box: str | None = None  # the task's one escalation box
-    reruns: int = 0  # runs of the original command after the first
-
-
-def run_command(
-    cmd: Sequence[str],
-    *,
-    cwd: Path,
-    ws: Workspace,
-    task: str | None,
-    recover: bool,
-    out: IO[bytes],
-    err_bytes: IO[bytes],
-    err: IO[str],
-) -> RunReport:
-    """Run, classify, log, recover; everything but the summary."""
-    from faultlens.recipes.ledger import Ledger
-    from faultlens.recipes.runner import build_env, shell_status, spawn
-
-    from .passthrough import copy_through
-
-    ledger: Ledger | None = guarded(ws, Ledger.open, ws)
-    cwd_rel = os.path.relpath(cwd, ws.root).replace(os.sep, "/")
-    if ledger is not None:
-        from faultlens.recipes.recovery import recover_state
-
-        recover_state(ws)  # what a killed faultlens left half done
-    # The command starts first; the classifier is built and fed on a worker
-    # thread started after it (its imports and rule compiling overlap the
-    # command), and copying the output through never waits for classification.
-    child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
-    from faultlens.recipes import history, treestate
-
-    # The commit and work tree it ran on, for history (our own state left out).
-    where = treestate.TreeProbe(cwd, exclude=[ws.state_dir] if ws.state_dir else [])
-    # The run's row, its argv redacted (which reads the secret detector set,
-    # tens of ms: after the command started, not before).
-    run_id: int | None = None
-    if ledger is not None:
-        run_id = guarded(ws, ledger.start_run, task, cmd, cwd_rel)
-    if isinstance(child, str):
-        if ledger is not None and run_id is not None:
-            guarded(ws, ledger.finish_run, run_id, 127, [])
-        from faultlens.classifier.redact import redact_argv
-
-        _say(err, f"cannot run {redact_argv(cmd[:1])[0]}: {child}")
-        return RunReport(127)
-    from .background import BackgroundClassifier
-
-    classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
-    from faultlens.recipes.proctree import reap
-
-    from .runio import stop_tree_on_signals
-
-    tree: set[int] = set()  # what the command started, when a signal stops it
-    restore = stop_tree_on_signals(child.pid, tree)
-    try:
-        code = copy_through(
-            child, on_stdout=_writer(out), on_stderr=_writer(err_bytes), on_data=classifying.feed
-        )
-        classifier = classifying.finish()
-    except BaseException:  # Ctrl-C, SIGTERM: the command is stopped; so is the worker
-        classifying.abandon()
-        raise
-    finally:
-        restore()
-        reap(tree)
-    from faultlens.recipes.events import EventLog
-
-    events = EventLog(ws)
-    classifier.options.exit_code = code
-    records = classifier.close()
-    from faultlens.classifier.redact import redact_argv
-
-    shown = redact_argv(cmd)  # what is stored and shown; `cmd` itself is what runs
-    for r in records:
-        r.hint.setdefault("command", shown)
-        r.hint.setdefault("cwd", cwd_rel)
-        if task and not r.task:
-            r.task = task
-    events.emit_many("failure.classified", records, command=shown, exit_code=code)
-    if ledger is not None and run_id is not None:
-        guarded(ws, ledger.finish_run, run_id, code, records)
-        guarded(ws, history.after_run, ledger, run_id, where.result(), records, recover)
-        # fixes applied earlier without a command to verify them: this run decides
-        from faultlens.recipes.confirm import confirm_applied
-
-        for d in guarded(ws, confirm_applied, ledger, task, cmd, records, events) or []:
-            _say(err, f"{d.state}: the fix applied earlier to {d.failure_id}: {d.reason}")
-    report = RunReport(code, records)
-    if not recover or not records:
-        return report
-    if ledger is None or run_id is None:
-        _say(err, "recipes are not attempted: each needs the ledger (one attempt per failure)")
-        return report
-
-    from faultlens.recipes.session import recover_run
-
-    rec_report = recover_run(
-        records,
-        ws,
-        command=cmd,
-        cwd=cwd_rel,
-        task=task,
-        run_id=run_id,
-        exit_code=code,
-        echo=_writer(err_bytes),
-        say=lambda text: _say(err, text),
-    )
-    report.outcomes = [*rec_report.outcomes, *rec_report.new]
-    guarded(ws, history.note_endings, ledger, run_id, rec_report.outcomes)
-    for o in report.outcomes:  # one line per group: what became of it, and why
-        _say(err, f"{o.result}: {o.record.failure_type.value} {_where(o.record)}: {o.reason}")
-    report.box = rec_report.box
-    report.reruns = rec_report.reruns
-    # a re-run killed by a signal: 128+N, as a shell says
-    report.exit_code = (
-        shell_status(rec_report.exit_code) if rec_report.exit_code is not None else code
-    )
-    if report.exit_code == 0 and all(o.result != "escalated" for o in report.outcomes):
-        guarded(ws, ledger.set_task_status, task, "completed")
-    return report
-
-
 # -- summary ------------------------------------------------------------------------
 def _where(r: FailureRecord) -> str:
     if not r.source_file:
@@ -254,17 +126,19 @@ def summary_text(report: RunReport, recover: bool) -> str:
     for a, b, c, d in rows:
         d = d if len(d) <= 70 else d[:69] + "…"
         lines.append(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}")
-    counts: dict[str, int] = {}
-    for o in report.outcomes:
-        counts[o.result] = counts.get(o.result, 0) + 1
+    counts = result_counts(report.outcomes)  # one per failure, however many places
     lines.append("")
     attempted = recover and bool(report.outcomes)
     groups = group_summary(
-        [o.record for o in report.outcomes[: len(report.records)]] if attempted else report.records
+        records_per_failure(
+            [o.record for o in report.outcomes[: len(report.records)]]
+            if attempted
+            else report.records
+        )
     )
     if attempted:
         parts = [f"{counts.get(k, 0)} {k}" for k in ("recovered", "escalated", "skipped")]
-        new = len(report.outcomes) - len(report.records)
+        new = len(one_per_failure(report.outcomes[len(report.records) :]))
         extra = f"; {new} new" if new > 0 else ""
         again = f"; original command re-run {report.reruns}x" if report.reruns else ""
         lines.append(

@@ -84,7 +84,7 @@ def render(status: dict[str, Any], boxes: bool) -> str:
         lines.append("Agent sessions (newest first):")
         for a in agents[:10]:
             lines.append(
-                f"  {a['worker']:<14}  {a['session']:<38}  {a['events']} events, last {a['last']}"
+                f"  {a['worker']:<14}  {a['session'] or '-':<38}  {a['events']} events, last {a['last']}"
             )
     return "\n".join(lines) + "\n"
 

@@ -18,85 +18,20 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from faultlens.classifier.cycles import Begin, CycleReader, Data, End, Piece
+from faultlens.recipes.watch_board import WatchBoard, WatchCycle
 
 if TYPE_CHECKING:
     from faultlens.classifier.cycles import Watcher
-    from faultlens.classifier.engine import Classifier
     from faultlens.classifier.record import FailureRecord
-    from faultlens.recipes import CommandStep, Workspace
-    from faultlens.recipes.model import Rerun
+    from faultlens.classifier.structured import Recogniser
+    from faultlens.recipes import Workspace
 
 INTERRUPTED = 130
-
-
-@dataclass(frozen=True, slots=True)
-class Cycle:
-    number: int
-    began: float
-    records: list[FailureRecord]
-    tail: str
-
-
-@dataclass
-class Board:
-    """The cycles so far; a verification waits here for the next one (thread-safe)."""
-
-    cycles: list[Cycle] = field(default_factory=list)
-    stopped: bool = False
-    _cond: threading.Condition = field(default_factory=threading.Condition)
-
-    def add(self, cycle: Cycle) -> None:
-        with self._cond:
-            self.cycles.append(cycle)
-            del self.cycles[:-8]
-            self._cond.notify_all()
-
-    def stop(self) -> None:
-        with self._cond:
-            self.stopped = True
-            self._cond.notify_all()
-
-    def next_after(self, since: float, timeout: float) -> Cycle | None:
-        """The first cycle begun at or after `since` once it ended; None on time-out or stop."""
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                for c in self.cycles:
-                    if c.began >= since:
-                        return c
-                left = deadline - time.monotonic()
-                if self.stopped or left <= 0:
-                    return None
-                self._cond.wait(left)
-
-
-def rerun_hook(
-    board: Board, watcher: Watcher, timeout: float
-) -> Callable[[CommandStep, FailureRecord | None], Rerun]:
-    """`RecipeSettings.rerun` for a watcher: its next cycle begun after the fix."""
-
-    def rerun(step: CommandStep, record: FailureRecord | None) -> Rerun:
-        from faultlens.recipes.model import Rerun
-
-        how = f"the watcher's next cycle ({watcher.name})"
-        since = time.monotonic()  # the fix is on disk already when the engine verifies
-        cycle = board.next_after(since - _SLACK, timeout)
-        if cycle is None:
-            why = "the watcher stopped" if board.stopped else f"no cycle ended within {timeout:g} s"
-            return Rerun(None, [], "", how, error=why)
-        return Rerun(0 if not cycle.records else 1, cycle.records, cycle.tail, how)
-
-    return rerun
-
-
-# a cycle the fix's own write started may begin a moment before the engine asks
-_SLACK = 0.5
 
 
 def run_watch(
@@ -114,11 +49,9 @@ def run_watch(
 ) -> int:
     """Follow the watcher until it exits (its status) or Ctrl-C (130)."""
     from faultlens.classifier.redact import redact_argv
-    from faultlens.recipes.runner import build_env, spawn
+    from faultlens.recipes.runner import build_env, copy_through, spawn, stop_tree_on_signals
 
-    from .passthrough import copy_through
     from .runio import say as _say
-    from .runio import stop_tree_on_signals
     from .runio import writer as _writer
 
     child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
@@ -172,11 +105,11 @@ class Follower:
         self.err = err
         self.recover = False
         self.verify_timeout = 120.0
-        self.board = Board()
+        self.board = WatchBoard(watcher.name)
         self.reader = CycleReader(watcher)
         self._queue: queue.Queue[bytes | None] = queue.Queue()
         self._thread = threading.Thread(target=self._work, name="faultlens-watch", daemon=True)
-        self._classifier: Classifier | None = None
+        self._classifier: Recogniser | None = None
         self._began = time.monotonic()
         self._tail = bytearray()
         self._exit: int | None = None
@@ -198,13 +131,13 @@ class Follower:
             self._recovering.join()
 
     def board_count(self) -> int:
-        return self.board.cycles[-1].number if self.board.cycles else 0
+        return self.board.count
 
     # -- the worker ---------------------------------------------------------------------
-    def _new(self) -> Classifier:
-        from faultlens.classifier.engine import Classifier, Options
+    def _new(self) -> Recogniser:
+        from faultlens.recipes.observe import recogniser
 
-        return Classifier(Options(cwd=str(self.cwd), task=self.task, command=self.cmd))
+        return recogniser(self.cwd, task=self.task, command=self.cmd)
 
     def _work(self) -> None:
         self._classifier = self._new()
@@ -239,40 +172,33 @@ class Follower:
                 self._ended(p.cycle)
 
     def _ended(self, number: int) -> None:
-        from faultlens.classifier.redact import redact_argv
-        from faultlens.recipes.events import EventLog
+        from faultlens.recipes.observe import RunRecorder
 
-        from .runio import group_summary, guarded
+        from .runio import group_summary
         from .runio import say as _say
 
         assert self._classifier is not None
         self._classifier.options.exit_code = self._exit
         records = self._classifier.close()
-        shown = redact_argv(self.cmd)
-        cwd_rel = _rel(self.cwd, self.ws.root)
-        for r in records:
-            r.hint.setdefault("command", shown)
-            r.hint.setdefault("cwd", cwd_rel)
-            if self.task and not r.task:
-                r.task = self.task
+        # The cycle is a run like any other (recipes/observe.py): stamped,
+        # recorded with its tree state, and it decides the fixes applied earlier.
+        recorder = RunRecorder(
+            self.ws,
+            task=self.task,
+            command=self.cmd,
+            cwd=self.cwd,
+            say=lambda text: _say(self.err, text),
+        )
         tail = bytes(self._tail[-8000:]).decode("utf-8", "replace")
         summary = group_summary(records) if records else "no failures"
         _say(self.err, f"cycle {number}: {summary}")
         for r in records:
             where = f"{r.source_file}:{r.source_line}" if r.source_file else "-"
             _say(self.err, f"  {r.failure_type.value}  {where}  {r.signal}")
-        self.board.add(Cycle(number, self._began, records, tail))  # after its report
-        EventLog(self.ws).emit_many("failure.classified", records, command=shown, cycle=number)
-        from faultlens.recipes.ledger import Ledger
-
-        ledger = guarded(self.ws, Ledger.open, self.ws)
-        run_id = None
-        if ledger is not None:
-            run_id = guarded(self.ws, ledger.start_run, self.task, self.cmd, cwd_rel)
-            if run_id is not None:
-                guarded(self.ws, ledger.finish_run, run_id, self._exit, records)
-        if self.recover and records and run_id is not None:
-            self._recover(records, run_id, cwd_rel)
+        recorder.finish(self._exit, records, recover=self.recover, cycle=number)
+        self.board.add(WatchCycle(number, self._began, records, tail))  # after its report
+        if self.recover and records and recorder.run_id is not None:
+            self._recover(records, recorder.run_id, recorder.cwd)
 
     def _recover(self, records: list[FailureRecord], run_id: int, cwd_rel: str) -> None:
         """The cycle's failures get their one attempt (one batch at a time)."""
@@ -287,8 +213,9 @@ class Follower:
 
             from faultlens.recipes import Workspace
             from faultlens.recipes.session import recover_run
+            from faultlens.recipes.watch_board import rerun_by_next_cycle
 
-            hook = rerun_hook(self.board, self.watcher, self.verify_timeout)
+            hook = rerun_by_next_cycle(self.board, self.verify_timeout)
             ws = Workspace(
                 roots=list(self.ws.roots),
                 state_dir=self.ws.state_dir,
@@ -316,9 +243,3 @@ class Follower:
 
         self._recovering = threading.Thread(target=work, name="faultlens-recover", daemon=True)
         self._recovering.start()
-
-
-def _rel(cwd: Path, root: Path) -> str:
-    import os
-
-    return os.path.relpath(cwd, root).replace(os.sep, "/")

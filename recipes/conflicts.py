@@ -1,78 +1,45 @@
 """Merge-conflict hunks in a file, and the edits that resolve one.
 
-Pure functions: `conflict_hunks(path, text)` finds `<<<<<<<` / `=======` /
-`>>>>>>>` blocks (and the `|||||||` base section of diff3 style), and
-`resolve_hunk(hunk, "current" | "incoming" | "both")` is the TextEdit that
-replaces the whole block with the chosen side(s).
+The markers are found by the one parser, `classifier/conflicts.scan` (1-based
+lines); this module gives each hunk's sides as text and its lines 0-based, as
+LSP edits count them: `conflict_hunks(path, text)`, and
+`resolve_hunk(hunk, "current" | "incoming" | "both")`, the TextEdit that
+replaces the whole block with the chosen side(s).  Pure.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from faultlens.classifier.lazyre import lazy_compile
+from faultlens.classifier.conflicts import scan, split_lines
 
-from .model import Hunk, TextEdit
+from .model import ResolvableHunk, TextEdit
 
 Choice = Literal["current", "incoming", "both"]
-_LINE_END = lazy_compile(r"\r\n|\r|\n")
 
 
-def _split(text: str) -> list[str]:
-    """Lines with their endings kept."""
-    out: list[str] = []
-    pos = 0
-    for m in _LINE_END.finditer(text):
-        out.append(text[pos : m.end()])
-        pos = m.end()
-    if pos < len(text):
-        out.append(text[pos:])
+def conflict_hunks(path: str, text: str) -> list[ResolvableHunk]:
+    """Every complete conflict block in `text` (0-based marker lines)."""
+    lines = split_lines(text)
+    out = []
+    for h in scan(text):
+        ours_from, ours_to = h.ours
+        theirs_from, theirs_to = h.theirs
+        out.append(
+            ResolvableHunk(
+                start_line=h.start - 1,
+                mid_line=h.separator - 1,
+                end_line=h.end - 1,
+                ours="".join(lines[ours_from - 1 : ours_to]),
+                theirs="".join(lines[theirs_from - 1 : theirs_to]),
+                path=path,
+                base_line=None if h.base is None else h.base - 1,
+            )
+        )
     return out
 
 
-def conflict_hunks(path: str, text: str) -> list[Hunk]:
-    """Every complete conflict block in `text` (0-based marker lines)."""
-    lines = _split(text)
-    hunks: list[Hunk] = []
-    i = 0
-    while i < len(lines):
-        if not lines[i].startswith("<<<<<<<"):
-            i += 1
-            continue
-        start, base, mid, end = i, None, None, None
-        j = i + 1
-        while j < len(lines):
-            ln = lines[j]
-            if ln.startswith("<<<<<<<"):
-                break  # a new block began before this one ended: malformed
-            if ln.startswith("|||||||") and mid is None and base is None:
-                base = j
-            elif ln.startswith("=======") and mid is None and ln.rstrip("\r\n") == "=======":
-                mid = j
-            elif ln.startswith(">>>>>>>") and mid is not None:
-                end = j
-                break
-            j += 1
-        if mid is None or end is None:
-            i = j if j > i else i + 1
-            continue
-        ours_end = base if base is not None else mid
-        hunks.append(
-            Hunk(
-                start_line=start,
-                mid_line=mid,
-                end_line=end,
-                ours="".join(lines[start + 1 : ours_end]),
-                theirs="".join(lines[mid + 1 : end]),
-                path=path,
-                base_line=base,
-            )
-        )
-        i = end + 1
-    return hunks
-
-
-def resolve_hunk(hunk: Hunk, choice: Choice) -> TextEdit:
+def resolve_hunk(hunk: ResolvableHunk, choice: Choice) -> TextEdit:
     """The edit that replaces the block (markers included) with the chosen side."""
     if choice == "current":
         new = hunk.ours
@@ -94,4 +61,4 @@ def resolve_hunk(hunk: Hunk, choice: Choice) -> TextEdit:
 
 
 def has_markers(text: str) -> bool:
-    return bool(conflict_hunks("", text))
+    return bool(scan(text))

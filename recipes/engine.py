@@ -27,23 +27,38 @@ from .context import command_of
 from .edits import apply_edits
 from .events import EventLog
 from .ledger import Ledger
+from .lifecycle.claim import (
+    NEVER_AUTOMATIC,
+    is_never_automatic,
+    repeat,
+    review,
+    settled,
+    settled_details,
+    settled_reason,
+)
+from .lifecycle.judge import judge
+from .lifecycle.undo import edited_files, undo_wrong_fix, undone
 from .model import (
     DEFAULT_TASK,
     ApplyError,
+    Option,
     Outcome,
     Plan,
     Refusal,
     Result,
     UnsafeEdit,
+    VerifyResult,
     Workspace,
 )
 from .outcome import emit_result, make_outcome, store
-from .planning import NEVER_AUTOMATIC, availability, plan
+from .planning import availability, plan
 from .runner import Sink, run_commands
 from .verify import verify
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
+
+    from .ledger import AttemptRow
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +141,12 @@ def complete_attempt(
                 if result == "applied":
                     vres.reason += "; the next run that shows this output decides"
                 details = list(plan.details)
+                reason = vres.reason
+                if not vres.ok:
+                    undone = _undo_if_wrong(record, plan, ws, ledger, vres, known, _attempt_id)
+                    if undone is not None:
+                        reason, more = undone
+                        details.extend(more)
                 if (
                     not vres.ok
                     and vres.output_tail
@@ -139,7 +160,7 @@ def complete_attempt(
                     ledger,
                     result,
                     tried,
-                    vres.reason,
+                    reason,
                     details,
                     verified=verified,
                     exit_code=vres.exit_code,
@@ -159,6 +180,29 @@ def complete_attempt(
     _store(ledger, outcome, _attempt_id)
     _emit_result(events, outcome, plan.success_note)
     return outcome
+
+
+def _undo_if_wrong(
+    record: FailureRecord,
+    plan: Plan,
+    ws: Workspace,
+    ledger: Ledger,
+    vres: VerifyResult,
+    known: set[str] | None,
+    attempt_id: int | None,
+) -> tuple[str, list[str]] | None:
+    """A wrong fix never stays: when the re-run shows the same failure, or a new
+    one in a file the fix edited, its edit is undone now (the reason and detail
+    lines that say so), else None."""
+    edited = edited_files([e.path for e in plan.edits])
+    if not edited:
+        return None
+    cwd = plan.verify.cwd if plan.verify is not None else "."
+    j = judge([record.id], vres.records, known=known, edited=edited, cwd=cwd, root=ws.root)
+    if j.wrong is None:
+        return None
+    done = undo_wrong_fix(ws, ledger, record.id, attempt_id)
+    return undone(j.wrong, done) if done is not None else None
 
 
 def _known_ids(ledger: Ledger, record: FailureRecord) -> set[str] | None:
@@ -240,36 +284,25 @@ def _attempt(
     ledger = Ledger.open(ws)
     events = EventLog(ws)
     avail = availability(record, ws)
-    if ft in NEVER_AUTOMATIC:
+    if is_never_automatic(ft):
         # Escalated at once, with what the recipe's planner says a reviewer needs.
-        review = plan(record, ws, command=command, cwd=cwd)
-        if isinstance(review, Refusal):
-            return escalate(
-                record,
-                ws,
-                "nothing (never automatic)",
-                review.reason,
-                details=[*review.details, *(f"Suggested: {s}" for s in review.suggestions)],
-            )
-        return escalate(
-            record,
-            ws,
-            "nothing (never automatic)",
-            avail.reason or "needs human review",
-            details=[f"Proposed for a human: {review.title}", *review.details],
-        )
+        said = review(ft, plan(record, ws, command=command, cwd=cwd))
+        return escalate(record, ws, said.tried, said.reason, details=said.details)
     if not avail.offered:
         return escalate(record, ws, "nothing", avail.reason or "no recipe")
     if not avail.enabled:
         prior = ledger.automatic_attempt(record.id, record.task)
+        done = settled(prior)
+        if done is not None and not manual:
+            return _settled(record, ws, done)  # asked again: the answer, no new attempt
         if prior is None or not manual:
-            return _repeat(record, ws, ledger, events, avail.reason or "")
+            return _repeat(record, ws, ledger, events)
     # The first attempt, by hand or not, takes the failure's one automatic slot,
     # before anything is planned: two callers racing for it cannot both plan.
     attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=True)
     if attempt_id is None:
         if not manual:
-            return _repeat(record, ws, ledger, events, "Recipe already tried for this failure")
+            return _repeat(record, ws, ledger, events)
         attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=False)
     with ApplyLock(ws):  # planned against the files as they are, applied before release
         p = plan(record, ws, command=command, cwd=cwd)
@@ -333,25 +366,41 @@ def _refusal_result(record: FailureRecord, refusal: Refusal) -> Result:
     return refusal.result
 
 
-def _repeat(
-    record: FailureRecord, ws: Workspace, ledger: Ledger, events: EventLog, reason: str
-) -> Outcome:
+def _repeat(record: FailureRecord, ws: Workspace, ledger: Ledger, events: EventLog) -> Outcome:
     """A failure whose recipe was already tried: escalate without trying again."""
-    prior = ledger.automatic_attempt(record.id, record.task)
-    before = f" (earlier: {prior.tried} → {prior.state})" if prior and prior.tried else ""
-    earlier = (prior.outcome or {}).get("details") if prior else None
-    details = [str(d) for d in earlier] if isinstance(earlier, list) else []
-    outcome = _outcome(
-        record,
-        ws,
-        ledger,
-        "escalated",
-        f"nothing this time{before}",
-        f"anti-loop: {reason}; the same recipe is not tried twice",
-        details,
-    )
+    said = repeat(ledger.automatic_attempt(record.id, record.task))
+    outcome = _outcome(record, ws, ledger, "escalated", said.tried, said.reason, said.details)
     _emit_result(events, outcome)
     return outcome
+
+
+def _settled(record: FailureRecord, ws: Workspace, prior: AttemptRow) -> Outcome:
+    """The answer for a failure whose one attempt is over: its settled state,
+    from the ledger (no new attempt, no event, no new box)."""
+    stored = prior.outcome or {}
+    result: Result = prior.state  # type: ignore[assignment]  # one of SETTLED_STATES
+    rec = dataclasses.replace(
+        record,
+        recovery_attempted=True,
+        recovery_result=None if result == "applied" else result,
+    )
+    options = [
+        Option(str(o.get("id", "")), str(o.get("label", "")), str(o.get("description", "")))
+        for o in stored.get("options") or []
+        if isinstance(o, dict)
+    ]
+    box = stored.get("box")
+    return Outcome(
+        record=rec,
+        result=result,
+        tried=prior.tried,
+        reason=settled_reason(prior),
+        options=options if result == "escalated" else [],
+        box=box if result == "escalated" and isinstance(box, str) else None,
+        details=list(settled_details(prior)),
+        verified=bool(stored.get("verified")),
+        exit_code=stored.get("exit_code") if isinstance(stored.get("exit_code"), int) else None,
+    )
 
 
 def escalate(

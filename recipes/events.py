@@ -208,6 +208,9 @@ def unwritable(ws: Workspace, exc: BaseException) -> None:
 
 
 SESSIONS_TAIL = 1024 * 1024  # how much of events.jsonl `sessions()` reads
+# The workers that are faultlens' own fronts, not agents (`sessions()` leaves
+# them out unless they name a session): the language server, the CLI, the demo.
+OWN_WORKERS = frozenset({"faultlens", "cli", "demo"})
 
 
 class EventLog:
@@ -357,9 +360,12 @@ class EventLog:
                 event = json.loads(ln)
             except ValueError:
                 continue
-            if not isinstance(event, dict) or not event.get("session"):
+            if not isinstance(event, dict):
                 continue
-            key = (str(event.get("worker")), str(event["session"]))
+            worker, session = event.get("worker"), event.get("session")
+            if not session and (not worker or worker in OWN_WORKERS):
+                continue  # not an agent: the CLI, the editor, the demo
+            key = (str(worker), str(session) if session else None)
             entry = seen.pop(key, None) or {"worker": key[0], "session": key[1], "events": 0}
             entry["events"] += 1
             entry["last"] = str(event.get("ts", ""))

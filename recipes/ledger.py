@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from faultlens.classifier.redact import redact_argv, redact_commands
 
 from . import ledgerguard, statedir
+from .lifecycle.tally import state_counts
 from .model import DEFAULT_TASK, Workspace
 
 if TYPE_CHECKING:
@@ -648,15 +649,18 @@ class Ledger:
                 "SELECT task, status, retries, note, updated FROM tasks ORDER BY updated"
             ).fetchall()
             counts = db.execute(
-                "SELECT task, state, COUNT(*) FROM attempts GROUP BY task, state"
+                "SELECT task, failure_id, state, generation, json_extract(record, '$.rule')"
+                " FROM attempts"
             ).fetchall()
             escal = db.execute(
                 "SELECT * FROM attempts WHERE state='escalated' ORDER BY id DESC LIMIT 100"
             ).fetchall()
             last = db.execute("SELECT * FROM runs ORDER BY id DESC LIMIT 1").fetchone()
-        by_task: dict[str, dict[str, int]] = {}
-        for task, state, n in counts:
-            by_task.setdefault(task, {})[state] = int(n)
+        rows: dict[str, list[tuple[str, str, int, str | None]]] = {}
+        for task, failure_id, state, generation, rule in counts:
+            rows.setdefault(task, []).append((failure_id, state, int(generation or 0), rule))
+        # one attempt counted once: a failure's places (`.2` repeats) are one failure
+        by_task = {task: state_counts(r) for task, r in rows.items()}
         return {
             "tasks": [
                 {

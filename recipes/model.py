@@ -317,8 +317,9 @@ class RecipeDoc:
 
 
 @dataclass(slots=True)
-class Hunk:
-    """One conflict hunk: 0-based line numbers of `<<<<<<<`, `=======`, `>>>>>>>`."""
+class ResolvableHunk:
+    """One conflict hunk as an LSP edit sees it (found by classifier/conflicts.scan):
+    0-based line numbers of `<<<<<<<`, `=======`, `>>>>>>>`, and the sides' text."""
 
     start_line: int
     mid_line: int

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from .context import PlanContext, command_of
 from .docs import recipe_doc
 from .ledger import Ledger, task_key
+from .lifecycle.claim import NEVER_AUTOMATIC, already_tried, never_automatic
 from .model import Availability, Plan, Refusal, UnsafeEdit, Workspace
 from .planners import get_planner
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NEVER_AUTOMATIC = frozenset({"trust_gate"})
+__all__ = ["NEVER_AUTOMATIC", "availability", "plan"]
 
 
 # -- availability ---------------------------------------------------------------
@@ -36,14 +37,12 @@ def availability(record: FailureRecord, ws: Workspace) -> Availability:
         return Availability(offered, enabled, reason, attempts, used, limit)
 
     if ft in NEVER_AUTOMATIC:
-        return out(False, False, f"{ft} needs human review: never automatic")
+        return out(False, False, never_automatic(ft))
     if get_planner(ft) is None:
         return out(False, False, f"no automatic recipe for {ft}")
     prior = ledger.automatic_attempt(record.id, record.task)
     if prior is not None:
-        state = prior.state if prior.state != "pending" else "in progress"
-        why = f": {prior.reason}" if prior.reason else ""
-        return out(True, False, f"Recipe already tried for this failure ({state}{why})")
+        return out(True, False, already_tried(prior))
     if status in ("stopped", "skipped"):
         return out(True, False, f"task {task_key(record.task)} is {status}")
     return out(True, True, None)
@@ -81,7 +80,7 @@ def plan(
     planner = get_planner(ft)
     if planner is None:
         if ft in NEVER_AUTOMATIC:
-            return Refusal(f"{ft} needs human review: never automatic")
+            return Refusal(never_automatic(ft))
         return Refusal(f"no automatic recipe for {ft}")
     try:
         ctx = _context(record, ws, command, cwd)

@@ -20,13 +20,14 @@ workspace again before anything is written (`edits.target_path`).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import json
 import logging
 import os
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,7 @@ class Applied:
     created: float
     reverted: float | None = None
     revert: dict[str, Any] = field(default_factory=dict)
+    attempt_ids: list[int] = field(default_factory=list)
 
     @property
     def files(self) -> list[str]:
@@ -184,6 +186,7 @@ def _row(row: Sequence[Any]) -> Applied:
         created=float(row[7]),
         reverted=None if row[8] is None else float(row[8]),
         revert=json.loads(row[9]) if row[9] else {},
+        attempt_ids=[int(x) for x in json.loads(row[4] or "[]") if isinstance(x, int)],
     )
 
 
@@ -202,6 +205,22 @@ def find(ledger: Ledger, failure_id: str) -> Applied | None:
         applied = _row(row)
         if any(fid == failure_id or fid.startswith(failure_id) for fid in applied.failure_ids):
             return applied
+    return None
+
+
+def of_attempt(ledger: Ledger, failure_id: str, attempt_id: int) -> Applied | None:
+    """The fix applied by the attempt `attempt_id` for the failure, not reverted
+    (None: that attempt wrote nothing, or its fix was undone already)."""
+    with ledger._read() as db:
+        rows = db.execute(
+            "SELECT id, task, run_id, failure_ids, attempt_ids, title, targets, created,"
+            " reverted, revert FROM applied_edits ORDER BY id DESC LIMIT ?",
+            (MAX_LISTED,),
+        ).fetchall()
+    for row in rows:
+        applied = _row(row)
+        if failure_id in applied.failure_ids and attempt_id in applied.attempt_ids:
+            return applied if applied.reverted is None else None
     return None
 
 
@@ -327,10 +346,15 @@ def plan_revert(ws: Workspace, applied: Applied) -> tuple[Reverted, list[tuple[s
     return out, writes
 
 
-def revert(ws: Workspace, applied: Applied, *, who: str = "cli") -> Reverted:
+def revert(
+    ws: Workspace, applied: Applied, *, who: str = "cli", only: Collection[str] | None = None
+) -> Reverted:
     """Restore the files a fix changed that still hold what it wrote; record
     it (ledger + `recovery.reverted` event).  RevertError when it was reverted
-    already or the files cannot be written."""
+    already or the files cannot be written.
+
+    `only` (workspace-relative paths) restores just those of its files: the
+    rest of the fix stays, and stays revertable."""
     from .batch import ApplyLock
     from .edits import target_path, write_files
     from .events import EventLog
@@ -340,6 +364,12 @@ def revert(ws: Workspace, applied: Applied, *, who: str = "cli") -> Reverted:
     if applied.reverted is not None:
         raise RevertError(
             f"this fix was already reverted ({time.strftime('%d %b %H:%M', time.localtime(applied.reverted))})"
+        )
+    kept_targets: list[dict[str, Any]] = []
+    if only is not None:
+        kept_targets = [t for t in applied.targets if t.get("path") not in only]
+        applied = dataclasses.replace(
+            applied, targets=[t for t in applied.targets if t.get("path") in only]
         )
     with ApplyLock(ws):  # no apply of another process lands between the check and the write
         done, writes = plan_revert(ws, applied)
@@ -359,10 +389,16 @@ def revert(ws: Workspace, applied: Applied, *, who: str = "cli") -> Reverted:
             done.kept.append(rel)
     ledger = Ledger.open(ws)
     with ledger._tx() as db:
-        db.execute(
-            "UPDATE applied_edits SET reverted=?, revert=? WHERE id=?",
-            (time.time(), json.dumps({**done.to_json(), "by": who}), applied.id),
-        )
+        if kept_targets:  # part of the fix stays: only its other files remain revertable
+            db.execute(
+                "UPDATE applied_edits SET targets=? WHERE id=?",
+                (json.dumps(kept_targets), applied.id),
+            )
+        else:
+            db.execute(
+                "UPDATE applied_edits SET reverted=?, revert=? WHERE id=?",
+                (time.time(), json.dumps({**done.to_json(), "by": who}), applied.id),
+            )
     record = _record_of(ledger, applied)
     if record is not None:
         EventLog(ws).emit(

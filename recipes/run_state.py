@@ -18,6 +18,8 @@ from .runner import Sink, run_step
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
+    from .revert import Reverted
+
 Say = Callable[[str], None]
 
 
@@ -59,6 +61,10 @@ class RunState:
     claims: dict[str, int] = field(default_factory=dict)
     repeats: set[str] = field(default_factory=set)  # escalated by the anti-loop rule
     reruns: int = 0
+    seen: set[str] = field(default_factory=set)  # the ids the run itself reported
+    undone: Reverted | None = None  # a wrong fix this run undid
+    announced: set[str] = field(default_factory=set)  # ids whose attempt was announced
+    continued: set[str] = field(default_factory=set)  # syncs that continue an attempt
 
 
 def settle(
@@ -79,9 +85,8 @@ def settle(
 
 def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     """Run the original command again (or the plan's variant of it: its env)."""
-    from faultlens.classifier.engine import Classifier, Options
-
     from .docs import recipe_doc, setting
+    from .observe import recogniser, stamp
 
     timeout = float(setting(recipe_doc("compile", st.ws), "verify.timeout", 600))
     step = step or CommandStep(argv=list(st.command), cwd=st.cwd, timeout=timeout)
@@ -94,18 +99,14 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
         st.last = FullRun(code, list(stood_in.records), st.changes)
         return st.last
     cwd = st.ws.root if st.cwd in ("", ".") else st.ws.root / st.cwd
-    classifier = Classifier(Options(cwd=str(cwd), task=st.task, command=list(st.command)))
+    classifier = recogniser(cwd, task=st.task, command=st.command)
     from faultlens.classifier.redact import shown_command
 
     st.say(f"re-running the original command ({shown_command(step.argv)})")
     res = run_step(step, st.ws, on_data=classifier.feed, echo=st.echo)
     classifier.options.exit_code = res.exit_code
     records = classifier.close()
-    for r in records:
-        r.hint.setdefault("command", list(st.command))
-        r.hint.setdefault("cwd", st.cwd)
-        if st.task and not r.task:
-            r.task = st.task
+    stamp(records, command=st.command, cwd=st.cwd, task=st.task)
     code = res.exit_code if res.exit_code is not None else (124 if res.timed_out else 127)
     st.reruns += 1
     st.last = FullRun(code, records, st.changes)

@@ -1,8 +1,14 @@
-"""Running commands: argv lists, never a shell, explicit environment.
+"""The one process runner: argv lists, never a shell, explicit environment.
 
-`stream_process` runs one command and hands its stdout and stderr bytes to
-callbacks as they arrive (for live pass-through), and complete lines to a
-line callback (for the classifier: lines of the two streams never mix).
+A command is started in one place (`spawn`), its output copied by one loop
+(`pump`: each stream's bytes to a sink as they arrive, for live
+pass-through, and whole lines to the classifier, the two streams' lines never
+mixed), and it is stopped with everything it started in one place (`stop`).
+The sync faces: `stream_process` (a recipe's step: a timeout, a tail of the
+output, a process group of its own) and `copy_through` (`faultlens run`: in
+our process group, so a terminal's Ctrl-C reaches it; `stop_tree_on_signals`
+passes a SIGTERM on to its tree).  The async face, for the language server,
+is recipes/runner_async.py over the same three.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from .safety import inside_workspace
 
 Sink = Callable[[bytes], None]
 TAIL_BYTES = 64 * 1024
+READ = 1 << 16  # at most this much per read (what a pipe holds by default)
+LONG_LINE = 1 << 20  # a line longer than this is handed to on_data in pieces
 
 
 @dataclass(slots=True)
@@ -59,12 +67,18 @@ def step_cwd(ws: Workspace, step: CommandStep) -> Path:
 
 
 def spawn(
-    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], new_session: bool = False
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    new_session: bool = False,
+    merge_stderr: bool = False,
 ) -> subprocess.Popen[bytes] | str:
-    """Start argv (no shell, stdin closed, stdout and stderr piped); a string
-    saying why when it could not start.  `new_session=False` keeps the child in
-    our process group, so a terminal's Ctrl-C reaches it as it would from a
-    shell."""
+    """The one place a command is started: argv (no shell), stdin closed, stdout
+    and stderr piped (`merge_stderr`: stderr into stdout, like `2>&1`); a
+    string saying why when it could not start.  `new_session=True` gives it a
+    process group of its own (what `stop` ends); False keeps it in ours, so a
+    terminal's Ctrl-C reaches it as it would from a shell."""
     args = [str(a) for a in argv]
     from faultlens.classifier.redact import masked_secret, redact_argv
 
@@ -78,12 +92,129 @@ def spawn(
             env=dict(env),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             start_new_session=new_session,
             shell=False,
         )
     except OSError as exc:
         return f"{redact_argv(args[:1])[0]}: {exc.strerror or exc}"
+
+
+def stop(proc: subprocess.Popen[bytes], *, own_group: bool, grace: float = 0.0) -> None:
+    """The one place a started command is stopped, with what it started: its
+    process group (when it has its own) and the descendants that left it (a
+    watcher's workers in sessions of their own).  SIGTERM first when `grace`
+    is given, SIGKILL to what is left after it; the command is reaped."""
+    from .proctree import alive, descendants, exists, signal_tree
+
+    group = proc.pid if own_group else None
+    tree = descendants(proc.pid)
+    if grace > 0 and proc.poll() is None:
+        signal_tree(group, tree | {proc.pid}, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(grace)
+        while alive(tree) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    left = {p for p in tree | descendants(proc.pid) if exists(p)}
+    if proc.poll() is None:
+        left.add(proc.pid)
+    signal_tree(group, left, signal.SIGKILL)
+    proc.wait()
+
+
+def pump(
+    proc: subprocess.Popen[bytes],
+    *,
+    on_stdout: Sink | None = None,
+    on_stderr: Sink | None = None,
+    on_data: Sink | None = None,
+    deadline: float | None = None,
+    tail: bytearray | None = None,
+) -> bool:
+    """The one loop copying a command's output until its streams close: each
+    chunk to its stream's sink, the last TAIL_BYTES into `tail`, and to
+    `on_data` split at line ends, so a line of one stream is never cut by the
+    other's (a line longer than LONG_LINE is handed over in pieces).  True
+    when `deadline` (time.monotonic()) passed first; the pending pieces of
+    lines are handed over either way."""
+    sel = selectors.DefaultSelector()
+    pending: dict[int, bytes] = {}
+    streams = [(proc.stdout, on_stdout), (proc.stderr, on_stderr)]
+    for stream, sink in streams:
+        if stream is not None:
+            sel.register(stream, selectors.EVENT_READ, sink)
+            pending[stream.fileno()] = b""
+    read = os.read
+    open_streams = len(pending)
+    timed_out = False
+    try:
+        while open_streams:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if wait == 0.0:
+                timed_out = True
+                break
+            for key, _ in sel.select(wait):
+                chunk = read(key.fd, READ)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    open_streams -= 1
+                    if pending[key.fd] and on_data:
+                        on_data(pending[key.fd])
+                    pending[key.fd] = b""
+                    continue
+                if key.data is not None:
+                    key.data(chunk)
+                if tail is not None:
+                    tail += chunk
+                    if len(tail) > TAIL_BYTES:
+                        del tail[: len(tail) - TAIL_BYTES]
+                if on_data is None:
+                    continue
+                rest = pending[key.fd]
+                buf = rest + chunk if rest else chunk
+                cut = buf.rfind(b"\n")
+                if cut < 0:
+                    if len(buf) > LONG_LINE:
+                        on_data(buf)
+                        buf = b""
+                    pending[key.fd] = buf
+                elif cut == len(buf) - 1:
+                    on_data(buf)
+                    pending[key.fd] = b""
+                else:
+                    on_data(buf[: cut + 1])
+                    pending[key.fd] = buf[cut + 1 :]
+    finally:
+        sel.close()
+    if timed_out and on_data:
+        for fd, rest in pending.items():
+            if rest:
+                on_data(rest)
+            pending[fd] = b""
+    return timed_out
+
+
+def copy_through(
+    proc: subprocess.Popen[bytes],
+    *,
+    on_stdout: Sink,
+    on_stderr: Sink,
+    on_data: Sink,
+) -> int:
+    """Copy a started command's output (`pump`) until it ends; its exit status
+    as a shell gives it.  If we are interrupted, the command is stopped before
+    re-raising (`faultlens run`: in our process group)."""
+    try:
+        pump(proc, on_stdout=on_stdout, on_stderr=on_stderr, on_data=on_data)
+    except BaseException:  # its tree was signalled already (stop_tree_on_signals)
+        stop(proc, own_group=False, grace=2.0)
+        raise
+    code = proc.wait()
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+    return shell_status(code)
 
 
 def stream_process(
@@ -97,16 +228,8 @@ def stream_process(
     on_data: Sink | None = None,
     new_session: bool = True,
 ) -> ProcessResult:
-    """Run argv (no shell), copying output as it comes.
-
-    `new_session=False` keeps the child in our process group, so a terminal's
-    Ctrl-C reaches it as it would from a shell (the `faultlens run` command).
-    If we are interrupted, the child (and its group) is killed before re-raising.
-
-    `on_stdout` / `on_stderr` get each chunk of their stream; `on_data` gets
-    every chunk of both, split at line ends so a line of one stream is never
-    cut by the other's.
-    """
+    """Run argv (no shell) to its end or its timeout, copying output as it comes
+    (`pump`); on timeout or interruption it is stopped with its group (`stop`)."""
     argv = [str(a) for a in argv]
     start = time.monotonic()
     if not argv:
@@ -114,30 +237,26 @@ def stream_process(
     proc = spawn(argv, cwd=cwd, env=env, new_session=new_session)
     if isinstance(proc, str):
         return ProcessResult(argv, None, False, proc, 0.0, b"")
-    assert proc.stdout is not None and proc.stderr is not None
-    sel = selectors.DefaultSelector()
-    pending = {"out": b"", "err": b""}
-    sinks = {"out": on_stdout, "err": on_stderr}
-    sel.register(proc.stdout, selectors.EVENT_READ, "out")
-    sel.register(proc.stderr, selectors.EVENT_READ, "err")
     tail = bytearray()
     deadline = None if timeout is None else start + timeout
     try:
-        timed_out = _pump(sel, pending, sinks, tail, deadline, on_data)
+        timed_out = pump(
+            proc,
+            on_stdout=on_stdout,
+            on_stderr=on_stderr,
+            on_data=on_data,
+            deadline=deadline,
+            tail=tail,
+        )
     except BaseException:
-        _kill(proc, new_session)
+        stop(proc, own_group=new_session)
         raise
-    finally:
-        sel.close()
     if timed_out:
-        _kill(proc, new_session)
-        for name, rest in pending.items():
-            if rest and on_data:
-                on_data(rest)
-            pending[name] = b""
+        stop(proc, own_group=new_session)
     code = proc.wait()
-    proc.stdout.close()
-    proc.stderr.close()
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
     return ProcessResult(
         argv,
         None if timed_out else code,
@@ -146,60 +265,6 @@ def stream_process(
         time.monotonic() - start,
         bytes(tail),
     )
-
-
-def _kill(proc: subprocess.Popen[bytes], own_group: bool) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if own_group:
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-    proc.wait()
-
-
-def _pump(
-    sel: selectors.BaseSelector,
-    pending: dict[str, bytes],
-    sinks: dict[str, Sink | None],
-    tail: bytearray,
-    deadline: float | None,
-    on_data: Sink | None,
-) -> bool:
-    """Copy output until both streams close; True when the deadline passed."""
-    open_streams = 2
-    while open_streams:
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        if wait == 0.0:
-            return True
-        events = sel.select(wait)
-        for key, _ in events:
-            name = key.data
-            chunk = os.read(key.fd, 65536)
-            if not chunk:
-                sel.unregister(key.fileobj)
-                open_streams -= 1
-                if pending[name] and on_data:
-                    on_data(pending[name])
-                pending[name] = b""
-                continue
-            sink = sinks[name]
-            if sink:
-                sink(chunk)
-            tail += chunk
-            if len(tail) > TAIL_BYTES:
-                del tail[: len(tail) - TAIL_BYTES]
-            if on_data:
-                buf = pending[name] + chunk
-                cut = buf.rfind(b"\n")
-                if cut >= 0:
-                    on_data(buf[: cut + 1])
-                    pending[name] = buf[cut + 1 :]
-                else:
-                    pending[name] = buf
-                    if len(buf) > 1 << 20:
-                        on_data(buf)
-                        pending[name] = b""
-    return False
 
 
 def run_step(
@@ -249,3 +314,33 @@ def run_commands(commands: Sequence[CommandStep], ws: Workspace, echo: Sink | No
             tail = res.tail.decode("utf-8", "replace").strip().splitlines()[-3:]
             return f"{what} exited {res.exit_code}" + (f": {' / '.join(tail)}" if tail else "")
     return None
+
+
+def stop_tree_on_signals(pid: int, tree: set[int]) -> Callable[[], None]:
+    """While the command runs, Ctrl-C (SIGINT) and SIGTERM first signal its
+    whole tree (`npx tsc --watch`, `npx jest`: the tool outlives npm killed
+    alone; `kill` reaches faultlens, not its children), adding it to `tree`
+    for the caller's final `proctree.reap`, then end `faultlens run` as usual
+    (KeyboardInterrupt, SystemExit(128+N)).  A function restoring the previous
+    handlers (none are set outside the main thread)."""
+    import threading
+
+    from .proctree import descendants, signal_tree
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum: int, _frame: object) -> None:
+        tree.update(descendants(pid))
+        signal_tree(None, tree, signal.SIGTERM)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + signum)
+
+    before = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+    return restore

@@ -36,9 +36,10 @@ from . import triage_stage
 from .conclude import conclude
 from .events import EventLog
 from .ledger import Ledger
-from .model import Refusal, Workspace
+from .lifecycle.claim import IN_PROGRESS, is_never_automatic, repeat, review
+from .model import Workspace
 from .outcome import make_outcome
-from .planning import NEVER_AUTOMATIC, plan
+from .planning import plan
 from .run_state import FullRun, Recovery, RunState, Say, settle
 from .runner import Sink
 from .type_attempts import batch_attempt, test_attempt
@@ -88,6 +89,7 @@ def recover_run(
         say=say or (lambda _text: None),
     )
     st.last = FullRun(exit_code, list(records), 0)
+    st.seen = {r.id for r in records}
     by_type: dict[str, list[FailureRecord]] = {}
     for rec in records:
         ft = _recipe_type(rec)
@@ -171,24 +173,14 @@ def _attempt_type(st: RunState, ft: str, records: list[FailureRecord]) -> None:
     status = ledger.task(st.task)[0]
     fresh: list[FailureRecord] = []
     for rec in records:
-        if ft in NEVER_AUTOMATIC:
+        if is_never_automatic(ft):
             _never_automatic(st, rec)
         elif status in ("stopped", "skipped"):
             settle(st, rec, "escalated", "nothing", f"the task is {status}")
         elif (prior := ledger.automatic_attempt(rec.id, rec.task)) is not None:
-            before = f" (earlier: {prior.tried} → {prior.state})" if prior.tried else ""
-            earlier = (prior.outcome or {}).get("details")
-            details = [str(d) for d in earlier] if isinstance(earlier, list) else []
+            said = repeat(prior)
             st.repeats.add(rec.id)
-            settle(
-                st,
-                rec,
-                "escalated",
-                f"nothing this time{before}",
-                "anti-loop: the recipe was already tried for this failure in this task; "
-                "the same recipe is not tried twice",
-                details,
-            )
+            settle(st, rec, "escalated", said.tried, said.reason, said.details)
         else:
             fresh.append(rec)
     if not fresh:
@@ -204,7 +196,7 @@ def _attempt_type(st: RunState, ft: str, records: list[FailureRecord]) -> None:
     for rec in fresh:
         aid = ledger.claim(rec.id, rec.task, ft, rec, run_id=st.run_id)
         if aid is None:  # another process took it a moment ago
-            settle(st, rec, "escalated", "nothing", "another process is attempting this failure")
+            settle(st, rec, "escalated", "nothing", IN_PROGRESS)
             continue
         st.claims[rec.id] = aid
         claimed.append(rec)
@@ -225,16 +217,5 @@ def _attempt_type(st: RunState, ft: str, records: list[FailureRecord]) -> None:
 
 
 def _never_automatic(st: RunState, rec: FailureRecord) -> None:
-    review = plan(rec, st.ws, command=st.command, cwd=st.cwd)
-    if isinstance(review, Refusal):
-        details = [*review.details, *(f"Suggested: {s}" for s in review.suggestions)]
-        settle(st, rec, "escalated", "nothing (never automatic)", review.reason, details)
-    else:
-        settle(
-            st,
-            rec,
-            "escalated",
-            "nothing (never automatic)",
-            "needs human review",
-            [f"Proposed for a human: {review.title}", *review.details],
-        )
+    said = review(rec.failure_type.value, plan(rec, st.ws, command=st.command, cwd=st.cwd))
+    settle(st, rec, "escalated", said.tried, said.reason, said.details)

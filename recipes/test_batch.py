@@ -189,7 +189,9 @@ def run_reruns(
     echo: Sink | None,
 ) -> list[tuple[Selection, RerunResult]]:
     """Run each selection once; each test's result by the runner's own word."""
-    from faultlens.classifier.engine import Classifier, Options
+    from faultlens.classifier.structured import Recogniser
+
+    from .observe import recogniser
 
     out = []
     for sel in selections:
@@ -201,11 +203,9 @@ def run_reruns(
             if len(kept) < OUTPUT_CAP:
                 kept.extend(chunk[: OUTPUT_CAP - len(kept)])
 
-        classifier = Classifier(
-            Options(cwd=str(ws.root / (cwd if cwd != "." else "")), command=list(sel.argv))
-        )
+        classifier = recogniser(ws.root / (cwd if cwd != "." else ""), task=None, command=sel.argv)
 
-        def feed(chunk: bytes, classifier: Classifier = classifier) -> None:
+        def feed(chunk: bytes, classifier: Recogniser = classifier) -> None:
             keep(chunk)
             classifier.feed(chunk)
 

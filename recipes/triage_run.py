@@ -135,14 +135,13 @@ def _original(
     timeout: float,
 ) -> dict[str, Check]:
     """The original command run once in the worktree, classified."""
-    from faultlens.classifier.engine import Classifier, Options
-
     from .model import CommandStep
+    from .observe import recogniser
     from .runner import run_step
     from .verdict import base_id, record_tests
 
     cwd = tree / co.cwd
-    classifier = Classifier(Options(cwd=str(cwd), command=list(argv)))
+    classifier = recogniser(cwd, task=None, command=argv)
     step = CommandStep(argv=list(argv), cwd=co.cwd, env=dict(env), timeout=timeout)
     try:
         res = run_step(step, check_ws, on_data=classifier.feed)

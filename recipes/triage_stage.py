@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .lifecycle.tally import SYNC_RULE
 from .triage import Check, decide, needs_merged_check, needs_upstream_check, same_as_upstream
 from .triage import text as triage_text
 from .triage import unknown as unknown_verdict
@@ -339,7 +340,7 @@ def _proxy(
         tool="git",
         code="behind",
         message=f"stale branch: {', '.join(r.id for r in stale[:10])}",
-        rule="triage.stale_branch",
+        rule=SYNC_RULE,
         task=st.task,
         hint={
             "branch": co.branch,
@@ -366,8 +367,14 @@ def finish(st: RunState, staged: Staged) -> None:
         aid = st.claims.get(proxy.id)
         if aid is not None or synced.result == "escalated":
             store(st.ledger, synced, aid)
-        emit_result(st.events, synced)
+        if proxy.id not in st.continued:  # else the stale failures' own results say it
+            emit_result(st.events, synced)
     for rec in staged.stale:
+        if rec.id not in st.claims and synced is not None:
+            # the sync is this failure's attempt: its row, for the ledger's counts
+            aid = st.ledger.claim(rec.id, rec.task, rec.failure_type.value, rec, run_id=st.run_id)
+            if aid is not None:
+                st.claims[rec.id] = aid
         verdict = rec.triage
         line = f"Triage: {triage_text(verdict)}"
         prior = st.results.get(rec.id)

@@ -10,12 +10,16 @@ from typing import TYPE_CHECKING
 from . import revert
 from .batch import ApplyLock, merge_plans
 from .edits import apply_edits
+from .lifecycle.judge import Judgement, judge
+from .lifecycle.tally import SYNC_RULE
+from .lifecycle.undo import undo_wrong_fix, undone
 from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
 from .planning import plan
 from .run_state import FullRun, RunState, rerun_original, settle
 from .runner import run_commands
 from .test_batch import plan_reruns, run_reruns, verdicts
 from .verdict import base_id
+from .verify import NOT_VERIFIED
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -32,8 +36,7 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
         for rec in records:
             settle(st, rec, "escalated", "nothing", "files changed since the failure was seen")
         return "nothing"
-    for rec in records:
-        st.events.emit("recovery.attempted", rec, tried="re-run the failing tests once")
+    announce(st, records, "re-run the failing tests once")
     n = sum(len(s.tests) for s in selections)
     if selections:
         st.say(f"re-running {n} failing test(s) once, in {len(selections)} command(s)")
@@ -98,8 +101,7 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
         if not todo:
             return "nothing"
         batch = merge_plans([p for _, p in todo])
-        for rec, p in todo:
-            st.events.emit("recovery.attempted", rec, tried=p.title, summary=p.summary)
+        announce(st, [r for r, _ in todo], batch.title, "; ".join(p.summary for _, p in todo))
         st.say(f"{ft}: {batch.title}")
         if batch.conflicts:
             for rec, p in todo:
@@ -156,6 +158,11 @@ def _verify_batch(
                 # Verified by the final run of the original command.
                 settle(st, rec, "recovered", p.title, "applied", p.details)
         return
+    if not ws.settings.verify:
+        for rec, p in todo:
+            reason = f"{NOT_VERIFIED}: verification is turned off"
+            settle(st, rec, "applied", p.title, reason, p.details)
+        return
     ids = {base_id(r.id) for r, _ in todo}
     tries = 1 + max(0, verify.retries)
     full: FullRun | None = None
@@ -168,28 +175,66 @@ def _verify_batch(
         if full.exit_code == 0 or not ids & {base_id(r.id) for r in full.records}:
             break
     assert full is not None
-    still = {base_id(r.id) for r in full.records}
     # Every run after the first is a retry: 1 s, 2 s, 4 s are three.
     n = i + 1 if verify.backoff else 0
     after = f" (after {n} retr{'y' if n == 1 else 'ies'})" if n else ""
-    for rec, p in todo:
-        if base_id(rec.id) in still:
-            settle(
-                st,
-                rec,
-                p.on_failure,
-                p.title,
-                f"still reported when the command was run again{after}",
-                p.details,
-                verified=True,
-            )
+    judged = [
+        (
+            rec,
+            p,
+            judge(
+                [rec.id],
+                full.records,
+                known=st.seen,
+                edited=[e.path for e in p.edits],
+                cwd=st.cwd,
+                root=ws.root,
+                again=f"when the command was run again{after}",
+                brings="the original command now reports",
+            ),
+        )
+        for rec, p in todo
+    ]
+    undone_files = _undo_wrong(st, judged)
+    for rec, p, j in judged:
+        if {e.path for e in p.edits} & undone_files:
+            wrong = j.wrong or next((w for _, _, k in judged if (w := k.wrong)), None)
+            reason, more = undone(wrong, st.undone) if wrong and st.undone else (j.reason, [])
+            settle(st, rec, p.on_failure, p.title, reason, [*p.details, *more], verified=True)
+        elif undone_files and not j.still:
+            # Gone; what else the re-run showed came from the fix just undone (the
+            # final run of the original command confirms it).
+            settle(st, rec, "recovered", p.title, f"no longer reported{after}", p.details)
         else:
-            settle(
-                st,
-                rec,
-                "recovered",
-                p.title,
-                f"no longer reported{after}",
-                p.details,
-                verified=True,
-            )
+            ended: Result = "recovered" if j.recovered else p.on_failure
+            settle(st, rec, ended, p.title, j.reason, p.details, verified=True)
+
+
+def _undo_wrong(st: RunState, judged: list[tuple[FailureRecord, Plan, Judgement]]) -> set[str]:
+    """A wrong fix never stays: the files of every fix the re-run proved wrong
+    are restored now, at once (the set of files undone)."""
+    files = {e.path for _, p, j in judged if j.wrong is not None for e in p.edits}
+    if not files:
+        return set()
+    rec = next(r for r, _, j in judged if j.wrong is not None)
+    done = undo_wrong_fix(st.ws, st.ledger, rec.id, st.claims.get(rec.id), files)
+    if done is None or not (done.restored or done.removed):
+        return set()
+    st.undone = done
+    st.changes += 1  # the final run of the original command shows the tree as it is now
+    st.say(f"undone: {done.summary()}")
+    return set(done.restored) | set(done.removed) | files
+
+
+def announce(st: RunState, records: list[FailureRecord], tried: str, summary: str = "") -> None:
+    """The type's one `recovery.attempted`, however many failures it covers."""
+    if not records:
+        return
+    stale = [str(s) for r in records if r.rule == SYNC_RULE for s in r.hint.get("stale") or []]
+    if stale and all(s in st.announced for s in stale):
+        # A stale branch's sync after the failures' own re-run: one attempt, not two.
+        st.continued.update(r.id for r in records)
+        return
+    covers = [r.id for r in records]
+    st.announced.update(covers)
+    st.events.emit("recovery.attempted", records[0], tried=tried, summary=summary, covers=covers)

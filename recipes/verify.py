@@ -112,12 +112,10 @@ def _run_again(
 ) -> tuple[int | None, list[FailureRecord], str] | VerifyResult:
     """Run `step`, classifying its output: (exit status, records, output tail),
     or the VerifyResult of a run that could not finish."""
-    from faultlens.classifier.engine import Classifier, Options
+    from .observe import recogniser
 
     cwd = step_cwd(ws, step)
-    classifier = Classifier(
-        Options(cwd=str(cwd), task=record.task, command=list(step.argv), log_file=None)
-    )
+    classifier = recogniser(cwd, task=record.task, command=step.argv)
     result = run_step(step, ws, on_data=classifier.feed, echo=echo)
     tail = result.tail.decode("utf-8", "replace")[-4000:]
     if result.error:

@@ -21,7 +21,7 @@ from .convert import path_to_uri
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
-    from faultlens.recipes import Hunk, Plan, Refusal, TextEdit, Workspace
+    from faultlens.recipes import Plan, Refusal, ResolvableHunk, TextEdit, Workspace
 
 QUICKFIX = T.CodeActionKind.QuickFix
 
@@ -184,7 +184,7 @@ def task_actions(o: Offer, diags: list[T.Diagnostic] | None) -> list[T.CodeActio
     ]
 
 
-def conflict_actions(uri: str, hunks: Sequence[Hunk], line: int) -> list[T.CodeAction]:
+def conflict_actions(uri: str, hunks: Sequence[ResolvableHunk], line: int) -> list[T.CodeAction]:
     """accept current / incoming / both for the conflict hunk around `line` (0-based)."""
     out: list[T.CodeAction] = []
     for h in hunks:

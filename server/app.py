@@ -43,12 +43,12 @@ from .settings import Settings, parse_settings
 from .store import Entry, FailureStore, TaskInfo
 
 if TYPE_CHECKING:
-    from faultlens.classifier.engine import Classifier, Options
+    from faultlens.classifier.engine import Options
     from faultlens.classifier.record import FailureRecord
-    from faultlens.recipes import Outcome, Plan, Workspace
+    from faultlens.classifier.structured import Recogniser
+    from faultlens.recipes import Plan, Workspace
     from faultlens.recipes.confirm import Decided
-
-    from .watchrun import WatchState
+    from faultlens.recipes.watch_board import WatchBoard
 
 log = logging.getLogger(__name__)
 
@@ -117,11 +117,10 @@ class FaultLensServer(LanguageServer):
         self.store = FailureStore()
         self.pull_mode = False
         self.pending: dict[str, PendingPlan] = {}
-        self.outcomes: dict[str, Outcome] = {}
         self.running: dict[str, asyncio.Event] = {}  # store task -> stop request
         self.running_task: dict[str, str | None] = {}  # store task -> the user's task
         self.run_requests: dict[Any, str] = {}  # request id of a faultlens.run -> store task
-        self.watches: dict[str, WatchState] = {}  # store task -> a watcher being followed
+        self.watches: dict[str, WatchBoard] = {}  # store task -> a watcher being followed
         self.watch_registration: str | None = None
         self.watch_lock = asyncio.Lock()
         self.watching: tuple[tuple[str, ...], float] | None = None  # what is set up now
@@ -400,15 +399,15 @@ class FaultLensServer(LanguageServer):
     @staticmethod
     def classify_stream(stream: IO[bytes], options: Options) -> Classified:
         """Classify a whole stream (structured or text).  Blocking."""
-        from faultlens.classifier.engine import Classifier
-        from faultlens.classifier.structured import feed_stream
+        from faultlens.classifier.structured import Recogniser
 
-        c = Classifier(options)
-        feed_stream(stream, c)
+        c = Recogniser(options)
+        while data := stream.read(1 << 20):
+            c.feed(data)
         return Classified(c.close(), list(c.rule_errors), c.secrets, list(c.config_errors))
 
     @staticmethod
-    def finish(c: Classifier) -> Classified:
+    def finish(c: Recogniser) -> Classified:
         return Classified(c.close(), list(c.rule_errors), c.secrets, list(c.config_errors))
 
     def place_all(self, records: Sequence[FailureRecord], cwd: Path) -> list[Entry]:
@@ -496,20 +495,18 @@ class FaultLensServer(LanguageServer):
         """The run in the shared ledger (CLI `status` sees it) and `failure.classified`
         events; the fixes applied earlier that nothing verified, decided by this run
         or ingest (recipes/confirm.py).  Blocking."""
-        from faultlens.recipes import EventLog, Ledger
-        from faultlens.recipes.confirm import confirm_applied
+        from faultlens.recipes import Ledger
+        from faultlens.recipes.observe import RunRecorder
 
         ws = self.recipe_workspace()
-        ledger = Ledger.open(ws)
-        events = EventLog(ws)
-        if info.argv:
-            cwd = self.rel_cwd(info.cwd) or "."
-            run_id = ledger.start_run(info.task, info.argv, cwd)
-            ledger.finish_run(run_id, info.exit_code, records)
-        if records:
-            events.emit_many("failure.classified", records)
-        # a fix applied earlier with nothing to verify it: this run or ingest decides
-        return confirm_applied(ledger, info.task, info.argv or [], records, events)
+        # One recording for every run (recipes/observe.py): its row with the
+        # tree state it ended on, the events, history; a fix applied earlier
+        # with nothing to verify it: this run or ingest decides.
+        cwd = info.cwd if info.cwd is not None else self.root
+        recorder = RunRecorder(
+            ws, task=info.task, command=info.argv, cwd=cwd, ledger=Ledger.open(ws)
+        )
+        return recorder.finish(info.exit_code, records)
 
     def rel_cwd(self, cwd: Path | None) -> str | None:
         """A run's cwd relative to the root (what the recipe engine wants)."""

@@ -128,7 +128,6 @@ async def revert_the_fix(ls: FaultLensServer, failure_id: str) -> dict[str, Any]
         ls.warn(message, show=True)
     else:
         ls.info(message)
-    ls.outcomes.pop(failure_id, None)
     return {"reverted": True, **done.to_json()}
 
 
@@ -193,7 +192,7 @@ async def run_task(
     ls: FaultLensServer, argv: list[str], cwd: Path, task: str | None, key: str | None = None
 ) -> dict[str, Any]:
     """Run a command, streaming its output into the classifier, with $/progress."""
-    from faultlens.classifier.engine import Classifier
+    from faultlens.classifier.structured import Recogniser
 
     key = key or default_key(argv, task, ls.rel_cwd(cwd))
     if key in ls.running:
@@ -206,7 +205,7 @@ async def run_task(
         ls.run_requests[request_id] = key
     log_path = ls.run_log(key)
     opts = ls.options(cwd=cwd, task=task, command=argv, exit_code=None, log_file=str(log_path))
-    classifier = Classifier(opts)
+    classifier = Recogniser(opts)  # structured reports first, as every output
     token = str(uuid.uuid4())
     progress = ls.supports("window.work_done_progress")
     shown = shown_command(argv)  # `argv` itself runs; this is what is shown
@@ -495,6 +494,7 @@ async def apply_recipe(
 ) -> dict[str, Any]:
     """Apply a recipe (edits through the client), verify, record, re-publish."""
     from faultlens.recipes import Plan, availability, claim, complete_attempt, plan, refuse
+    from faultlens.recipes.lifecycle.claim import IN_PROGRESS
 
     entry = ls.store.get(failure_id)
     if entry is None:
@@ -505,10 +505,10 @@ async def apply_recipe(
     pending = ls.pending.pop(failure_id, None)
     watching = ls.watches.get(entry.task)
     if watching is not None:  # verified by the watcher's first cycle begun after the fix
-        from .watchrun import cycle_rerun
+        from faultlens.recipes.watch_board import rerun_by_next_cycle
 
         since = min(pending.at, time.monotonic()) if pending else time.monotonic()
-        hook = cycle_rerun(ls, watching, since, ls.settings.watch_verify_timeout)
+        hook = rerun_by_next_cycle(watching, ls.settings.watch_verify_timeout, since)
         ws = ls.recipe_workspace(rerun=hook)
     argv, rel = ls.command_of(entry.task)
     if not avail.enabled:
@@ -518,7 +518,7 @@ async def apply_recipe(
     # concurrent calls for it, the second is told so and changes nothing.
     attempt_id = await asyncio.to_thread(claim, record, ws)
     if attempt_id is None:
-        reason = "Recipe already tried for this failure (or being tried right now)"
+        reason = IN_PROGRESS
         ls.info(f"faultlens: recipe for {failure_id} not run: {reason}")
         return {"result": "disabled", "reason": reason}
     if pending is None or not edit_applied:
@@ -576,7 +576,6 @@ async def after_outcome(
     """Show an attempt's result: update the store, re-publish, ask on escalation.
     A full re-run's failures replace those of the run it re-ran (`source`)."""
     rec = outcome.record
-    ls.outcomes[rec.id] = outcome
     if outcome.result in ("recovered", "applied"):
         # "applied": the fix is in, nothing verified it yet; the next run or
         # ingest of this output decides (recipes/confirm.py)

@@ -276,9 +276,11 @@ def hover_markdown(
     box: str | None,
     retries: str | None = None,
     history: str | None = None,
+    state: str | None = None,
 ) -> str:
     """The hover text of one failure (Markdown).  `history`: "seen 5× since 2
-    Dec; flaky 2 of 5" (recipes/history.py)."""
+    Dec; flaky 2 of 5" (recipes/history.py); `state`: how its attempt settled,
+    as the ledger says (else the record's own result)."""
     auto = record.auto_recoverable
     auto_text = "yes" if auto is True else "no" if auto is False else "partial"
     parts = [
@@ -300,8 +302,9 @@ def hover_markdown(
         parts += ["", f"Recipe: {summary}"]
     if attempts is not None:
         line = f"Attempts so far: {attempts} of 1"
-        if record.recovery_result:
-            line += f" ({record.recovery_result})"
+        settled = state or record.recovery_result
+        if settled:
+            line += f" ({settled})"
         parts += ["", line]
     if retries:
         parts.append(retries)

@@ -288,19 +288,26 @@ def hover_text(ls: FaultLensServer, record: Any, ws: Any) -> str:
         seen = history.describe(found) if found.times > 1 or found.flaky else None
     except Exception as exc:
         ls.crashed("history lookup", exc)
-    outcome = ls.outcomes.get(record.id)
-    if outcome is not None:
-        box = outcome.box
-    else:
-        try:
-            last = Ledger.open(ws).last_outcome(record.id)
-        except Exception as exc:
-            ls.crashed("ledger lookup", exc)
-            last = None
-        if last and last.get("result") == "escalated":
-            box = last.get("box")
+    # The settled outcome, from the ledger: a fix the editor applied that a terminal
+    # run then confirmed reads recovered here too (never a stale in-memory outcome).
+    state = None
+    try:
+        rows = Ledger.open(ws).history(record.id, limit=1)
+    except Exception as exc:
+        ls.crashed("ledger lookup", exc)
+        rows = []
+    if rows and rows[0].state != "pending":
+        state = rows[0].state
+        stored = (rows[0].outcome or {}).get("box")
+        box = stored if state == "escalated" and isinstance(stored, str) else None
     return convert.hover_markdown(
-        record, summary=summary, attempts=attempts, box=box, retries=retries, history=seen
+        record,
+        summary=summary,
+        attempts=attempts,
+        box=box,
+        retries=retries,
+        history=seen,
+        state=state,
     )
 
 

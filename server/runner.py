@@ -1,4 +1,6 @@
-"""Running a command for `faultlens.run`: asynchronously, streaming, cancellable.
+"""Running a command for `faultlens.run`: asynchronously, streaming, cancellable
+(the one process runner's async face, recipes/runner_async.py, with the
+server's validation of a command and its folder).
 
 The child never touches the server's stdin or stdout (on stdio they are the
 protocol): stdin is /dev/null, stdout and stderr are pipes (stderr merged into
@@ -12,21 +14,12 @@ when the server exits is stopped the same way.
 
 from __future__ import annotations
 
-import asyncio
-import atexit
-import contextlib
-import os
 import shlex
-import signal
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from faultlens.recipes.proctree import alive, descendants, exists, signal_tree
-
-READ_SIZE = 64 * 1024
-_LIVE: set[int] = set()  # process groups of commands still running (stopped at exit)
+from faultlens.recipes.proctree import descendants as descendants  # the tests' view of a tree
 
 
 class BadCommand(ValueError):
@@ -89,108 +82,28 @@ async def run_command(
     """Run `argv` in `cwd`, handing every chunk of output to `on_output`.
 
     `cancelled` is polled; when it turns true (or the timeout passes, or the
-    calling task is cancelled) the process group is terminated.
+    calling task is cancelled) the process tree is stopped.  The process runner
+    itself (start, copy, stop) is recipes/runner_async.py.
     """
-    start = time.monotonic()
-    try:
-        proc = await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=str(cwd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            env={**os.environ, **(env or {})},
-            start_new_session=True,
-        )
-    except OSError as exc:
-        return RunResult(
-            None,
-            0,
-            0,
-            time.monotonic() - start,
-            error=f"{_shown_program(argv)}: {exc.strerror or exc}",
-        )
-    assert proc.stdout is not None
-    _LIVE.add(proc.pid)
-    lines = 0
-    size = 0
-    stop: str | None = None
+    from faultlens.recipes.runner import build_env
+    from faultlens.recipes.runner_async import run_streaming
 
-    async def watchdog() -> None:
-        nonlocal stop
-        while proc.returncode is None:
-            if cancelled():
-                stop = "cancelled"
-            elif timeout is not None and time.monotonic() - start > timeout:
-                stop = "timeout"
-            if stop:
-                await _terminate(proc)
-                return
-            await asyncio.sleep(0.1)
-
-    dog = asyncio.create_task(watchdog())
-    try:
-        while chunk := await proc.stdout.read(READ_SIZE):
-            size += len(chunk)
-            lines += chunk.count(b"\n")
-            await on_output(chunk)
-            if on_lines is not None:
-                on_lines(lines)
-        code = await proc.wait()
-    except asyncio.CancelledError:
-        stop = "cancelled"
-        await _terminate(proc)
-        raise
-    finally:
-        dog.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await dog
-        _LIVE.discard(proc.pid)
-    from faultlens.recipes.runner import shell_status  # 128+N for a command killed by signal N
-
-    return RunResult(
-        exit_code=shell_status(code),
-        lines=lines,
-        bytes=size,
-        seconds=time.monotonic() - start,
-        cancelled=stop == "cancelled",
-        timed_out=stop == "timeout",
-        signal=-code if code < 0 else None,
+    ran = await run_streaming(
+        argv,
+        cwd,
+        env=build_env(None, env or {}),
+        on_output=on_output,
+        on_lines=on_lines,
+        cancelled=cancelled,
+        timeout=timeout,
     )
-
-
-def _shown_program(argv: list[str]) -> str:
-    """argv[0] as shown in a message (`API_TOKEN=x make` split wrongly names a secret)."""
-    from faultlens.classifier.redact import redact_argv
-
-    return redact_argv(argv[:1])[0]
-
-
-async def _terminate(proc: asyncio.subprocess.Process, grace: float = 2.0) -> None:
-    """SIGTERM the process tree (its group, and descendants that left it), then
-    SIGKILL what is left after `grace` seconds."""
-    if proc.returncode is not None:
-        return
-    tree = descendants(proc.pid)
-    signal_tree(proc.pid, tree, signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(proc.wait(), grace)
-    while alive(tree) and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    left = {p for p in tree | descendants(proc.pid) if exists(p)}
-    if proc.returncode is None or left:
-        signal_tree(proc.pid, left, signal.SIGKILL)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.wait(), grace)
-
-
-def stop_all() -> None:
-    """Kill every command still running (the server is exiting): a watcher
-    must not outlive the editor that started it."""
-    for group in list(_LIVE):
-        signal_tree(group, descendants(group), signal.SIGKILL)
-    _LIVE.clear()
-
-
-atexit.register(stop_all)
+    return RunResult(
+        exit_code=ran.exit_code,
+        lines=ran.lines,
+        bytes=ran.bytes,
+        seconds=ran.seconds,
+        cancelled=ran.cancelled,
+        timed_out=ran.timed_out,
+        error=ran.error,
+        signal=ran.signal,
+    )

@@ -12,85 +12,34 @@ cleared, unless the `keepDiagnosticsOnStop` setting keeps the last cycle's.
 A watcher that exits by itself keeps what its last cycle found.
 
 A recipe applied to a watcher's failure is verified by the watcher's next
-cycle (`WatchState.next_cycle`), not by running the command again.
+cycle (the watch board shared with `faultlens run --watch`:
+recipes/watch_board.py), not by running the command again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import dataclasses
 import time
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as T
 
 from faultlens.classifier.cycles import AUTO, Begin, CycleReader, Data, End, Watcher, generic
+from faultlens.recipes.watch_board import WatchBoard, WatchCycle
 
 from . import runner
 from .store import TaskInfo
 
 if TYPE_CHECKING:
-    from faultlens.classifier.engine import Classifier
-    from faultlens.classifier.record import FailureRecord
-    from faultlens.recipes import CommandStep
-    from faultlens.recipes.model import Rerun
+    from faultlens.classifier.structured import Recogniser
 
     from .app import FaultLensServer
 
 UNKNOWN_QUIET = 2.0  # seconds of silence that end a cycle of a watcher with no known banners
 TAIL_BYTES = 8000  # of a cycle's output, kept for verification (a test runner's summary)
-
-
-@dataclass(frozen=True, slots=True)
-class Cycle:
-    """One finished cycle."""
-
-    number: int
-    began: float  # time.monotonic() when it began
-    records: list[FailureRecord]
-    tail: str
-
-
-@dataclass
-class WatchState:
-    """A running watcher: its cycles so far, and who waits for the next one."""
-
-    key: str
-    watcher: Watcher
-    started: float = field(default_factory=time.monotonic)
-    cycles: int = 0
-    failures: int = 0
-    recent: collections.deque[Cycle] = field(default_factory=lambda: collections.deque(maxlen=8))
-    waiters: list[tuple[float, asyncio.Future[Cycle]]] = field(default_factory=list)
-
-    def finished(self, cycle: Cycle) -> None:
-        self.cycles = cycle.number
-        self.failures = len(cycle.records)
-        self.recent.append(cycle)
-        for since, fut in list(self.waiters):
-            if cycle.began >= since and not fut.done():
-                fut.set_result(cycle)
-        self.waiters = [(s, f) for s, f in self.waiters if not f.done()]
-
-    async def next_cycle(self, since: float) -> Cycle:
-        """The first cycle that began at or after `since` (time.monotonic()), once it ends."""
-        for c in self.recent:
-            if c.began >= since:
-                return c
-        fut: asyncio.Future[Cycle] = asyncio.get_running_loop().create_future()
-        self.waiters.append((since, fut))
-        return await fut
-
-    def gone(self, why: str) -> None:
-        """The watcher stopped: nobody waits for a cycle that will not come."""
-        for _, fut in self.waiters:
-            if not fut.done():
-                fut.set_exception(RuntimeError(why))
-        self.waiters.clear()
 
 
 def project_watcher(cwd: Path) -> Watcher | None:
@@ -136,13 +85,13 @@ def start(
     ls: FaultLensServer, argv: list[str], cwd: Path, task: str | None, key: str, watcher: Watcher
 ) -> dict[str, Any]:
     """Start following a watcher in the background; the answer to `faultlens.run`."""
-    state = WatchState(key=key, watcher=watcher)
+    board = WatchBoard(watcher.name)
     stop = asyncio.Event()
     ls.running[key] = stop
     ls.running_task[key] = task
-    ls.watches[key] = state
+    ls.watches[key] = board
     log_path = ls.run_log(key)
-    ls.spawn(follow(ls, argv, cwd, task, state, stop, log_path), f"watching {key}")
+    ls.spawn(follow(ls, argv, cwd, task, (key, watcher, board), stop, log_path), f"watching {key}")
     return {"task": key, "watch": True, "watcher": watcher.name, "log": str(log_path)}
 
 
@@ -151,7 +100,7 @@ async def follow(
     argv: list[str],
     cwd: Path,
     task: str | None,
-    state: WatchState,
+    watching: tuple[str, Watcher, WatchBoard],
     stop: asyncio.Event,
     log_path: Path,
 ) -> None:
@@ -161,7 +110,7 @@ async def follow(
 
     from .runlog import LOG_HOLD_LINES, open_run_log, run_source
 
-    key = state.key
+    key, watcher, board = watching
     shown = shown_command(argv)
     source = run_source(argv, ls.rel_cwd(cwd))
     info = TaskInfo(argv=argv, task=task, cwd=cwd, exit_code=None, log_path=log_path)
@@ -169,20 +118,20 @@ async def follow(
     progress = ls.supports("window.work_done_progress")
     vault: set[str] = set()  # secrets named by any cycle's scanners (the log masks them)
     scrub = LogRedactor(vault, hold=LOG_HOLD_LINES)
-    reader = CycleReader(state.watcher)
+    reader = CycleReader(watcher)
     lock = asyncio.Lock()
     lines = 0  # of the whole output
     last_output = time.monotonic()
 
-    def new_classifier() -> Classifier:
-        from faultlens.classifier.engine import Classifier
+    def new_classifier() -> Recogniser:
+        from faultlens.classifier.structured import Recogniser
 
         opts = ls.options(cwd=cwd, task=task, command=argv, exit_code=None, log_file=str(log_path))
-        return Classifier(opts)
+        return Recogniser(opts)
 
     current: dict[str, Any] = {
         "classifier": new_classifier(),
-        "began": state.started,
+        "began": board.started,
         "offset": 0,  # output lines before the cycle (its records' log lines count from it)
         "tail": bytearray(),
     }
@@ -192,7 +141,7 @@ async def follow(
             ls.work_done_progress.report(token, T.WorkDoneProgressReport(message=message))
 
     async def end_cycle(piece: End, exit_code: int | None = None) -> None:
-        classifier: Classifier = current["classifier"]
+        classifier: Recogniser = current["classifier"]
         classifier.options.exit_code = exit_code
         classified = await asyncio.to_thread(ls.finish, classifier)
         vault.update(classified.secrets)
@@ -202,7 +151,7 @@ async def follow(
         info.exit_code = exit_code
         entries = await ls.take(key, classified, cwd, info, source=source)
         tail = bytes(current["tail"][-TAIL_BYTES:]).decode("utf-8", "replace")
-        state.finished(Cycle(piece.cycle, current["began"], list(classified.records), tail))
+        board.add(WatchCycle(piece.cycle, current["began"], list(classified.records), tail))
         n = len(entries)
         report(f"cycle {piece.cycle}, {n} failure{'s' if n != 1 else ''}")
         ls.info(f"faultlens: {key}: cycle {piece.cycle} ended, {n} failure(s)")
@@ -242,7 +191,7 @@ async def follow(
                     cancellable=True,
                 ),
             )
-        ls.info(f"faultlens: watching {shown} in {cwd} ({state.watcher.name} cycles)")
+        ls.info(f"faultlens: watching {shown} in {cwd} ({watcher.name} cycles)")
         log_out, logged = open_run_log(ls, log_path)
         with log_out as out:
 
@@ -261,8 +210,8 @@ async def follow(
                         async with lock:
                             await handle(reader.quiet())
 
-            if state.watcher.quiet:
-                quiet_task = asyncio.ensure_future(quiet_spells(state.watcher.quiet))
+            if watcher.quiet:
+                quiet_task = asyncio.ensure_future(quiet_spells(watcher.quiet))
             result = await runner.run_command(
                 argv, cwd, on_output=on_output, cancelled=cancelled, timeout=None
             )
@@ -288,7 +237,7 @@ async def follow(
         if stopped and not ls.settings.keep_diagnostics_on_stop:
             ls.publish(ls.store.remove_task(key))
         why = result.error or ("stopped" if stopped else f"exit {result.exit_code}")
-        summary = f"{why} after {state.cycles} cycle(s)"
+        summary = f"{why} after {board.count} cycle(s)"
         ls.info(f"faultlens: {key}: {summary}")
         if progress:
             ls.work_done_progress.end(token, T.WorkDoneProgressEnd(message=summary))
@@ -299,7 +248,7 @@ async def follow(
     finally:
         if quiet_task is not None:
             quiet_task.cancel()
-        state.gone(f"the watcher {shown} stopped")
+        board.stop(f"the watcher {shown} stopped")
         ls.running.pop(key, None)
         ls.running_task.pop(key, None)
         ls.watches.pop(key, None)
@@ -313,30 +262,3 @@ def killed(result: runner.RunResult) -> bool:
     its own status (a crash, `jest --watch` quitting) keeps its last cycle's."""
     code = result.exit_code
     return result.signal is not None or (code is not None and 128 < code <= 128 + 64)
-
-
-def cycle_rerun(
-    ls: FaultLensServer, state: WatchState, since: float, timeout: float
-) -> Any:  # -> Callable[[CommandStep, FailureRecord], Rerun]
-    """The recipe engine's `rerun` hook for a watcher's failure: instead of
-    running the command again, wait (in the engine's worker thread) for the
-    watcher's first cycle that began after the fix was written (`since`)."""
-    loop = asyncio.get_running_loop()
-
-    def rerun(step: CommandStep, record: FailureRecord | None) -> Rerun:
-        from faultlens.recipes.model import Rerun
-
-        how = f"the watcher's next cycle ({state.watcher.name})"
-        fut = asyncio.run_coroutine_threadsafe(state.next_cycle(since), loop)
-        try:
-            cycle = fut.result(timeout)
-        except TimeoutError:
-            fut.cancel()
-            return Rerun(
-                None, [], "", how, error=f"no cycle of the watcher ended within {timeout:g} s"
-            )
-        except RuntimeError as exc:
-            return Rerun(None, [], "", how, error=str(exc))
-        return Rerun(0 if not cycle.records else 1, cycle.records, cycle.tail, how)
-
-    return rerun

@@ -139,3 +139,36 @@ def test_the_mcp_sdk_appears_only_in_the_mcp_server_and_the_mcp_probe() -> None:
         if n not in allowed and any(d == "mcp" or d.startswith("mcp.") for d in _imports(n, p))
     )
     assert not offenders, offenders
+
+
+# The layers, lowest first: a package imports only from its own layer or below
+# (classifier <- recipes <- server, cli, agents).  The fronts over the recipes
+# are the CLI, the language server and the agents' interfaces; the CLI starts
+# the other two (`faultlens serve`, `mcp`, `hook`) and shows an agent's
+# `explain`, but neither the server nor the agents import another front.
+LAYERS = {"classifier": 0, "recipes": 1, "server": 2, "cli": 2, "agents": 2}
+
+
+def _package(module: str) -> str:
+    return module.split(".")[1]
+
+
+def test_each_package_imports_only_its_own_layer_or_those_below() -> None:
+    offenders = sorted(
+        f"{n} -> {d}"
+        for n, deps in _graph().items()
+        for d in deps
+        if LAYERS[_package(d)] > LAYERS[_package(n)]
+    )
+    assert not offenders, offenders
+
+
+def test_the_server_and_the_agents_import_no_other_front() -> None:
+    offenders = sorted(
+        f"{n} -> {d}"
+        for n, deps in _graph().items()
+        if _package(n) in ("server", "agents")
+        for d in deps
+        if LAYERS[_package(d)] == 2 and _package(d) != _package(n)
+    )
+    assert not offenders, offenders

@@ -54,8 +54,11 @@ def test_a_fix_for_output_without_a_command_is_applied_not_recovered(tmp_path):
     assert state == "applied"
     events = (ws.state / "events.jsonl").read_text()
     assert '"recovery.applied"' in events and '"recovery.succeeded"' not in events
-    # the one automatic attempt is spent: asked again, nothing is tried
-    assert attempt(rec, ws).tried.startswith("nothing this time")
+    # the one automatic attempt is spent: asked again, its state, nothing tried
+    before = (ws.state / "events.jsonl").read_text()
+    again = attempt(rec, ws)
+    assert again.result == "applied" and again.reason.startswith("already applied")
+    assert (ws.state / "events.jsonl").read_text() == before
 
 
 def test_the_next_run_of_the_same_tool_decides_the_applied_fix(tmp_path):

@@ -19,12 +19,13 @@ from faultlens.recipes import Ledger, TextEdit, Workspace, apply_edits, revert
 ENV = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
 
-# A missing import whose fix (import Money from shop.money) applies, but the
-# module it imports is broken itself: the fix fails verification.
+# A missing import whose fix (import Money from shop.money) applies and removes
+# the NameError, but the test then fails on its own assertion (a new failure,
+# not in the file the fix edited): the fix fails verification and stays, and the
+# escalation offers to revert it.  (A fix whose re-run fails in a file it edited
+# is undone at once: tests/test_recover_wrong_fix.py.)
 MONEY = """\
 from decimal import Decimal
-
-from shop import rates_table  # the rates module was never written
 
 
 class Money:
@@ -39,7 +40,7 @@ from shop.cart import total
 
 
 def test_total():
-    assert total(["1.50", "2.25"]) == 3.75
+    assert total(["1.50", "2.25"]) == 4
 """
 
 

@@ -90,6 +90,18 @@ def test_a_failure_the_upstream_fixed_is_a_stale_branch_and_the_branch_is_brough
     assert 0 < event["check_s"] < 300
     session = next((repos.local / ".faultlens" / "logs").glob("session-*.log")).read_text()
     assert f"triaged default test ({event['failure_id']}): stale branch: " in session
+    # One attempt for the failure: the re-run, then the sync, are not two.
+    attempted = [e for e in _events(repos.local) if e["event"] == "recovery.attempted"]
+    assert len(attempted) == 1 and attempted[0]["failure_id"] == event["failure_id"]
+    status = subprocess.run(
+        [sys.executable, "-m", "faultlens.cli", "status", "--json"],
+        cwd=repos.local,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (task,) = json.loads(status.stdout)["tasks"]
+    assert task["attempts"] == {"recovered": 1}
     no_leftovers(repos.local)
 
 

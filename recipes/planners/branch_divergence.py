@@ -24,7 +24,7 @@ from ..conflicts import Choice, conflict_hunks, resolve_hunk
 from ..context import PlanContext
 from ..fixes import gitcore
 from ..fixes.gitrefs import valid_ref
-from ..model import CommandStep, Hunk, Plan, Refusal, TextEdit, UnsafeEdit, VerifyResult
+from ..model import CommandStep, Plan, Refusal, ResolvableHunk, TextEdit, UnsafeEdit, VerifyResult
 from ..safety import inside_workspace, to_workspace_relative
 
 CHOICES: tuple[Choice, ...] = ("current", "incoming", "both")
@@ -37,7 +37,7 @@ SYNC_PREFIXES = ("push-rejected:non-fast-forward", "push-rejected:stale-info")
 class HunkChoice:
     """One conflict hunk and the edit for each of accept current / incoming / both."""
 
-    hunk: Hunk
+    hunk: ResolvableHunk
     edits: dict[str, TextEdit]
 
     @property

@@ -70,13 +70,13 @@ def test_the_same_failure_again_is_escalated_never_a_second_attempt(ts_project):
     assert "ESCALATE" not in first
     second = context(hook("claude-code", failing(ts_project), ts_project))
     assert "ESCALATE" in second and "do not try the same fix again" in second
-    assert "faultlens retry claude-code-4acc1807" in second
+    assert "faultlens retry claude-code-4acc1807-7dfa-4179-a7cd-5148e501036c" in second
     third = context(hook("claude-code", failing(ts_project), ts_project))
     assert "ESCALATE" in third  # and it stays escalated
     ledger = Ledger.open(Workspace.at(ts_project))
     rows = ledger.history()
     assert [r.state for r in rows] == ["escalated"]  # one attempt, closed as escalated
-    assert rows[0].task == "claude-code-4acc1807"
+    assert rows[0].task == "claude-code-4acc1807-7dfa-4179-a7cd-5148e501036c"
 
 
 def test_a_clean_run_after_the_agents_fix_records_it_recovered_and_says_nothing(ts_project):
@@ -106,7 +106,7 @@ def _applied_in_the_editor(proj: Path, task: str) -> None:
 
 
 def test_the_agents_clean_run_of_the_tool_decides_an_editor_fix_applied_unverified(ts_project):
-    _applied_in_the_editor(ts_project, "claude-code-4acc1807")
+    _applied_in_the_editor(ts_project, "claude-code-4acc1807-7dfa-4179-a7cd-5148e501036c")
     res = hook("claude-code", passing(ts_project), ts_project)
     assert (res.returncode, res.stdout) == (0, "")
     (row,) = Ledger.open(Workspace.at(ts_project)).history()
@@ -117,7 +117,7 @@ def test_the_agents_clean_run_of_the_tool_decides_an_editor_fix_applied_unverifi
 def test_the_agents_run_still_reporting_an_editor_fix_escalates_it_without_a_new_attempt(
     ts_project,
 ):
-    _applied_in_the_editor(ts_project, "claude-code-4acc1807")
+    _applied_in_the_editor(ts_project, "claude-code-4acc1807-7dfa-4179-a7cd-5148e501036c")
     ctx = context(hook("claude-code", failing(ts_project), ts_project))
     assert "its one attempt was already escalated" in ctx
     (row,) = Ledger.open(Workspace.at(ts_project)).history()
@@ -154,7 +154,10 @@ def test_the_escalated_failure_can_be_explained_from_the_terminal(ts_project):
     )
     assert res.returncode == 0, res.stderr
     assert "escalated" in res.stdout.splitlines()[0]
-    assert "ERROR: Compile" in res.stdout and "[retry claude-code-4acc1807]" in res.stdout
+    assert (
+        "ERROR: Compile" in res.stdout
+        and "[retry claude-code-4acc1807-7dfa-4179-a7cd-5148e501036c]" in res.stdout
+    )
 
 
 @pytest.mark.parametrize("name", ["codex-PostToolUse-shell", "gemini-AfterTool-tsc"])

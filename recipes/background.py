@@ -1,6 +1,6 @@
 """Classifying a command's output on a worker thread, while it runs.
 
-`faultlens run` copies the command's output through as it comes; feeding the
+`faultlens run` (recipes/observe.py) copies the command's output through as it comes; feeding the
 classifier on the same thread would make the command wait on its full pipe
 whenever classification falls behind, and building the classifier first
 (imports, compiling every rule) would delay the command's start.  Chunks go
@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from faultlens.classifier.engine import Classifier
+    from faultlens.classifier.structured import Recogniser
 
 QUEUE_CHUNKS = 64
 FEED_BYTES = 1 << 20
@@ -44,7 +44,7 @@ class BackgroundClassifier:
 
     def __init__(self, *, cwd: str, task: str | None, command: Sequence[str]) -> None:
         self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=QUEUE_CHUNKS)
-        self._classifier: Classifier | None = None
+        self._classifier: Recogniser | None = None
         self._error: BaseException | None = None
         self._ended = False  # the end marker was taken from the queue
         self._stop = threading.Event()  # the run was interrupted: stop feeding
@@ -54,10 +54,12 @@ class BackgroundClassifier:
 
     def _work(self) -> None:
         try:
-            from faultlens.classifier.engine import Classifier, Options
+            from faultlens.classifier.engine import Options
+            from faultlens.classifier.structured import Recogniser
 
             cwd, task, command = self._args
-            classifier = Classifier(Options(cwd=cwd, task=task, command=command))
+            # structured reports first, as every output (recipes/observe.py)
+            classifier = Recogniser(Options(cwd=cwd, task=task, command=command))
             if self._stop.is_set():
                 return
             _warm_up()
@@ -103,7 +105,7 @@ class BackgroundClassifier:
             self._queue.put_nowait(None)
         self._thread.join(timeout)
 
-    def finish(self) -> Classifier:
+    def finish(self) -> Recogniser:
         self._queue.put(None)
         self._thread.join()
         if self._error is not None:

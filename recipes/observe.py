@@ -1,0 +1,305 @@
+"""One way to observe a run: every front and every internal re-run goes here.
+
+Observing is three steps, each written once:
+
+* classify the output through the one entry that recognises structured
+  reports (SARIF, JUnit, checkstyle, JSON reports) before the text rules
+  (`recogniser`: `classifier.structured.Recogniser`, fed whole or as the
+  command prints);
+* stamp the records once with the command (redacted), the cwd (relative to
+  the workspace root) and the task (`stamp`);
+* record the run once (`RunRecorder`): its row and records in the ledger, the
+  tree state it ran on (so that history can tell "flaky": the same command
+  passed on the same code), the `failure.classified` events, what history
+  adds, and the confirmation of fixes applied earlier that nothing verified.
+
+`observe_command` runs a command (the CLI's `run`, the MCP `run` tool) and
+`observe_output` takes output captured elsewhere (the agent hook, the editor's
+ingest); watch cycles and the server's runs record through `RunRecorder`.
+A read-only or full state dir never stops a run: each state write goes through
+`guarded`, which says once that the state cannot be written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+    from faultlens.classifier.structured import Recogniser
+
+    from .confirm import Decided
+    from .ledger import Ledger
+    from .model import Workspace
+    from .treestate import TreeProbe, TreeState
+
+Say = Callable[[str], None]
+Sink = Callable[[bytes], None]
+
+
+def guarded(ws: Workspace, fn: Any, *args: Any) -> Any:
+    """`fn(*args)`, or None when the state cannot be written (said once): a
+    read-only or full state dir never stops the command."""
+    from .model import StateUnavailable
+
+    try:
+        return fn(*args)
+    except StateUnavailable as exc:
+        from .events import unwritable
+
+        unwritable(ws, exc)
+        return None
+
+
+# -- classify -----------------------------------------------------------------------------
+def recogniser(
+    cwd: Path | str,
+    *,
+    task: str | None,
+    command: str | Sequence[str] | None,
+    exit_code: int | None = None,
+    log_file: str | None = None,
+) -> Recogniser:
+    """The classifier of one output: structured reports first, then the text rules."""
+    from faultlens.classifier.engine import Options
+    from faultlens.classifier.structured import Recogniser
+
+    argv = list(command) if isinstance(command, list | tuple) else command
+    return Recogniser(
+        Options(cwd=str(cwd), task=task, command=argv, exit_code=exit_code, log_file=log_file)
+    )
+
+
+def classify_output(
+    output: bytes | IO[bytes],
+    cwd: Path | str,
+    *,
+    task: str | None,
+    command: str | Sequence[str] | None,
+    exit_code: int | None = None,
+    log_file: str | None = None,
+) -> tuple[list[FailureRecord], Recogniser]:
+    """A whole output (bytes or a binary stream) classified: its records, and
+    the closed recogniser (the secrets it found, the rules that failed)."""
+    from faultlens.classifier.engine import CHUNK
+
+    rec = recogniser(cwd, task=task, command=command, exit_code=exit_code, log_file=log_file)
+    if isinstance(output, bytes | bytearray):
+        rec.feed(bytes(output))
+    else:
+        while data := output.read(CHUNK):
+            rec.feed(data)
+    return rec.close(), rec
+
+
+def relative_cwd(ws: Workspace, cwd: Path) -> str:
+    """`cwd` as stored and stamped: relative to the workspace root, `/`-separated."""
+    if not cwd.is_absolute():
+        return cwd.as_posix() or "."
+    return os.path.relpath(cwd, ws.root).replace(os.sep, "/")
+
+
+def stamp(
+    records: Sequence[FailureRecord],
+    *,
+    command: Sequence[str] | None,
+    cwd: str | None,
+    task: str | None,
+) -> None:
+    """Each record says once which command (redacted), folder and task it came from."""
+    shown = None
+    if command:
+        from faultlens.classifier.redact import redact_argv
+
+        shown = redact_argv(list(command))
+    for r in records:
+        if shown is not None:
+            r.hint.setdefault("command", shown)
+        if cwd is not None:
+            r.hint.setdefault("cwd", cwd)
+        if task and not r.task:
+            r.task = task
+
+
+# -- record ---------------------------------------------------------------------------------
+class RunRecorder:
+    """One run's record, from its start (the ledger row; the tree state probed
+    on a thread while the command runs) to `finish` (everything else, once)."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        *,
+        task: str | None,
+        command: Sequence[str] | None,
+        cwd: Path,
+        ledger: Ledger | None = None,
+        say: Say | None = None,
+        probe: bool = True,
+    ) -> None:
+        from .ledger import Ledger
+        from .treestate import TreeProbe
+
+        self.ws = ws
+        self.task = task
+        self.command = list(command) if command else None
+        self.cwd = relative_cwd(ws, cwd)
+        self.say = say
+        self.ledger: Ledger | None = ledger or guarded(ws, Ledger.open, ws)
+        exclude = [ws.state_dir] if ws.state_dir else []
+        self._where: TreeProbe | None = TreeProbe(cwd, exclude=exclude) if probe else None
+        self.run_id: int | None = None
+        if self.ledger is not None and self.command:
+            self.run_id = guarded(ws, self.ledger.start_run, task, self.command, self.cwd)
+
+    def tree(self) -> TreeState | None:
+        return self._where.result() if self._where is not None else None
+
+    def finish(
+        self,
+        exit_code: int | None,
+        records: Sequence[FailureRecord],
+        *,
+        recover: bool = False,
+        **event_fields: Any,
+    ) -> list[Decided]:
+        """Stamp the records; write the run, its tree state, the events, what
+        history adds; decide the fixes applied earlier this run covers."""
+        from .events import EventLog
+
+        stamp(records, command=self.command, cwd=self.cwd, task=self.task)
+        shown = records[0].hint.get("command") if records and self.command else None
+        if records:
+            fields: dict[str, Any] = {"exit_code": exit_code, **event_fields}
+            if shown is not None:
+                fields["command"] = shown
+            events = EventLog(self.ws)
+            guarded(self.ws, lambda: events.emit_many("failure.classified", records, **fields))
+        ledger = self.ledger
+        if ledger is None:
+            return []
+        if self.run_id is not None:
+            from . import history
+
+            guarded(self.ws, ledger.finish_run, self.run_id, exit_code, list(records))
+            guarded(self.ws, history.after_run, ledger, self.run_id, self.tree(), records, recover)
+        from .confirm import confirm_applied
+
+        decided: list[Decided] = (
+            guarded(
+                self.ws,
+                confirm_applied,
+                ledger,
+                self.task,
+                self.command or [],
+                records,
+                EventLog(self.ws),
+            )
+            or []
+        )
+        if self.say is not None:
+            for d in decided:
+                self.say(f"{d.state}: the fix applied earlier to {d.failure_id}: {d.reason}")
+        return decided
+
+
+# -- observe ----------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Observation:
+    """What one observed run gave."""
+
+    exit_code: int
+    records: list[FailureRecord] = field(default_factory=list)
+    recorder: RunRecorder | None = None
+    decided: list[Decided] = field(default_factory=list)
+
+    @property
+    def run_id(self) -> int | None:
+        return self.recorder.run_id if self.recorder is not None else None
+
+    @property
+    def ledger(self) -> Ledger | None:
+        return self.recorder.ledger if self.recorder is not None else None
+
+
+def observe_output(
+    ws: Workspace,
+    output: bytes | IO[bytes],
+    *,
+    cwd: Path,
+    task: str | None,
+    command: Sequence[str] | None,
+    exit_code: int | None,
+    record: bool = True,
+    say: Say | None = None,
+) -> Observation:
+    """Output captured elsewhere (an agent's shell call, a terminal), classified
+    and, with `record`, recorded as a run of `command`."""
+    recorder = RunRecorder(ws, task=task, command=command, cwd=cwd, say=say) if record else None
+    records, _ = classify_output(output, cwd, task=task, command=command, exit_code=exit_code)
+    code = exit_code if exit_code is not None else (1 if records else 0)
+    if recorder is None:
+        stamp(records, command=command, cwd=relative_cwd(ws, cwd), task=task)
+        return Observation(code, records)
+    decided = recorder.finish(exit_code, records)
+    return Observation(code, records, recorder, decided)
+
+
+def observe_command(
+    cmd: Sequence[str],
+    *,
+    cwd: Path,
+    ws: Workspace,
+    task: str | None,
+    out: Sink,
+    err_out: Sink,
+    say: Say,
+    recover: bool = False,
+) -> Observation:
+    """Run `cmd` (no shell, in our process group: a terminal's Ctrl-C reaches
+    it), copy its output through as it comes, classify and record it."""
+    from .ledger import Ledger
+    from .runner import build_env, spawn
+
+    ledger: Ledger | None = guarded(ws, Ledger.open, ws)
+    if ledger is not None:
+        from .recovery import recover_state
+
+        recover_state(ws)  # what a killed faultlens left half done
+    # The command starts first; the classifier is built and fed on a worker
+    # thread started after it (its imports and rule compiling overlap the
+    # command), and copying the output through never waits for classification.
+    child = spawn(cmd, cwd=cwd, env=build_env(ws, {}))
+    # The run's row (its argv redacted, which reads the secret detector set:
+    # tens of ms) and the tree it ran on, after the command started.
+    recorder = RunRecorder(ws, task=task, command=cmd, cwd=cwd, ledger=ledger, say=say)
+    if isinstance(child, str):
+        recorder.finish(127, [])
+        from faultlens.classifier.redact import redact_argv
+
+        say(f"cannot run {redact_argv(list(cmd[:1]))[0]}: {child}")
+        return Observation(127, [], recorder)
+    from .background import BackgroundClassifier
+    from .proctree import reap
+    from .runner import copy_through, stop_tree_on_signals
+
+    classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
+    tree: set[int] = set()  # what the command started, when a signal stops it
+    restore = stop_tree_on_signals(child.pid, tree)
+    try:
+        code = copy_through(child, on_stdout=out, on_stderr=err_out, on_data=classifying.feed)
+        classifier = classifying.finish()
+    except BaseException:  # Ctrl-C, SIGTERM: the command is stopped; so is the worker
+        classifying.abandon()
+        raise
+    finally:
+        restore()
+        reap(tree)
+    classifier.options.exit_code = code
+    records = classifier.close()
+    decided = recorder.finish(code, records, recover=recover)
+    return Observation(code, records, recorder, decided)

@@ -1,0 +1,128 @@
+"""A command run, observed, and with `recover` its failures' one attempt each:
+what `faultlens run` and the MCP `run` tool do (everything but printing).
+
+The first run is observed (recipes/observe.py: classified, stamped, recorded
+once); the recovery (recipes/session.py) re-runs the original command to
+verify, and its last run is recorded as a run too, so the ledger's last run
+(`faultlens status`) says the final exit, not the first."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from .observe import guarded, observe_command, relative_cwd
+
+if TYPE_CHECKING:
+    from faultlens.classifier.record import FailureRecord
+
+    from .model import Outcome, Workspace
+
+
+@dataclass(slots=True)
+class RunReport:
+    exit_code: int
+    records: list[FailureRecord] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    box: str | None = None  # the task's one escalation box
+    reruns: int = 0  # runs of the original command after the first
+
+
+def writer(stream: IO[bytes]) -> Callable[[bytes], None]:
+    """A sink copying output to `stream` as it comes (a closed pipe is ignored)."""
+
+    def write(chunk: bytes) -> None:
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            stream.write(chunk)
+            stream.flush()
+
+    return write
+
+
+def _where(r: FailureRecord) -> str:
+    if not r.source_file:
+        return "-"
+    return f"{r.source_file}:{r.source_line}" if r.source_line else r.source_file
+
+
+def run_command(
+    cmd: Sequence[str],
+    *,
+    cwd: Path,
+    ws: Workspace,
+    task: str | None,
+    recover: bool,
+    out: IO[bytes],
+    err_bytes: IO[bytes],
+    err: IO[str],
+) -> RunReport:
+    """Run, classify, record, recover; everything but the summary."""
+    from .runner import shell_status
+
+    def say(text: str) -> None:
+        err.write(f"faultlens: {text}\n")
+        err.flush()
+
+    echo = writer(err_bytes)
+    seen = observe_command(
+        cmd, cwd=cwd, ws=ws, task=task, out=writer(out), err_out=echo, say=say, recover=recover
+    )
+    report = RunReport(seen.exit_code, seen.records)
+    if not recover or not seen.records:
+        return report
+    ledger, run_id = seen.ledger, seen.run_id
+    if ledger is None or run_id is None:
+        say("recipes are not attempted: each needs the ledger (one attempt per failure)")
+        return report
+    from . import history
+    from .session import recover_run
+
+    cwd_rel = relative_cwd(ws, cwd)
+    rec_report = recover_run(
+        seen.records,
+        ws,
+        command=cmd,
+        cwd=cwd_rel,
+        task=task,
+        run_id=run_id,
+        exit_code=seen.exit_code,
+        echo=echo,
+        say=say,
+    )
+    report.outcomes = [*rec_report.outcomes, *rec_report.new]
+    guarded(ws, history.note_endings, ledger, run_id, rec_report.outcomes)
+    for o in report.outcomes:  # one line per group: what became of it, and why
+        say(f"{o.result}: {o.record.failure_type.value} {_where(o.record)}: {o.reason}")
+    report.box = rec_report.box
+    report.reruns = rec_report.reruns
+    # a re-run killed by a signal: 128+N, as a shell says
+    report.exit_code = (
+        shell_status(rec_report.exit_code) if rec_report.exit_code is not None else seen.exit_code
+    )
+    if rec_report.reruns:  # the last run of the command is the run the ledger ends with
+        _record_last(ws, cmd, cwd, task, report.exit_code, rec_report.final)
+    if report.exit_code == 0 and all(o.result != "escalated" for o in report.outcomes):
+        guarded(ws, ledger.set_task_status, task, "completed")
+    return report
+
+
+def _record_last(
+    ws: Workspace,
+    cmd: Sequence[str],
+    cwd: Path,
+    task: str | None,
+    exit_code: int,
+    records: Sequence[FailureRecord],
+) -> None:
+    """The recovery's last run of the command, as a run of its own (its
+    failures were already logged and settled by the recovery: no events)."""
+    from . import history
+    from .observe import RunRecorder
+
+    last = RunRecorder(ws, task=task, command=cmd, cwd=cwd)
+    if last.ledger is not None and last.run_id is not None:
+        guarded(ws, last.ledger.finish_run, last.run_id, exit_code, list(records))
+        guarded(ws, history.note_tree, last.ledger, last.run_id, last.tree())
