@@ -32,6 +32,8 @@ SUBCOMMANDS: dict[str, str] = {
     "explain": "explain",
     "mcp": "mcp",
     "hook": "hook",
+    "history": "history",
+    "quarantine": "quarantine",
 }
 
 

@@ -75,6 +75,7 @@ def connect(url: str) -> Iterator[psycopg.Connection[Any]]:
             url,
             connect_timeout=CONNECT_TIMEOUT_S,
             application_name="faultlens",
+            client_encoding="utf8",  # text as str even from a SQL_ASCII database
             options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
         )
     except psycopg.Error as exc:
@@ -105,7 +106,7 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
         version = int(row[0]) if row else 0
         for step, statements in enumerate(_MIGRATIONS[version:], start=version + 1):
             for sql in statements:
-                conn.execute(sql)  # type: ignore[arg-type]
+                conn.execute(sql)
             conn.execute(
                 "INSERT INTO faultlens.meta(key, value) VALUES ('schema', %s)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -124,10 +125,22 @@ def send(conn: psycopg.Connection[Any], facts: Sequence[RunFact]) -> None:
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s, %s)"
             " ON CONFLICT (key) DO NOTHING",
             [
-                (f.key, f.workspace, f.host, f.ci_url, f.commit, f.tree, f.command, f.exit_code,
-                 f.started, f.duration, f.front, f.mass_failure)
+                (
+                    f.key,
+                    f.workspace,
+                    f.host,
+                    f.ci_url,
+                    f.commit,
+                    f.tree,
+                    f.command,
+                    f.exit_code,
+                    f.started,
+                    f.duration,
+                    f.front,
+                    f.mass_failure,
+                )
                 for f in facts
-            ],  # fmt: skip
+            ],
         )
         cur.executemany(
             "INSERT INTO faultlens.occurrences(key, run_key, failure_id, test_id, failure_type,"
@@ -210,14 +223,15 @@ def history_of(conn: psycopg.Connection[Any], failure_ids: Sequence[str]) -> dic
     if not failure_ids:
         return {}
     rows = conn.execute(
-        _STATS.format(where="AND o.failure_id = ANY(%s)"), (list(failure_ids),)  # type: ignore[arg-type]
+        _STATS.format(where="AND o.failure_id = ANY(%s)"),
+        (list(failure_ids),),
     ).fetchall()
     return {h.failure_id: h for h in map(_history, rows)}
 
 
 def most_seen(conn: psycopg.Connection[Any], limit: int = 20) -> list[TeamHistory]:
     rows = conn.execute(
-        _STATS.format(where="") + " ORDER BY count(*) DESC, o.failure_id LIMIT %s",  # type: ignore[arg-type]
+        _STATS.format(where="") + " ORDER BY count(*) DESC, o.failure_id LIMIT %s",
         (limit,),
     ).fetchall()
     return [_history(r) for r in rows]
@@ -253,9 +267,7 @@ def quarantine_list(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
         "SELECT test_id, reason, added_by, extract(epoch FROM added) FROM faultlens.quarantine"
         " ORDER BY test_id"
     ).fetchall()
-    return [
-        {"test_id": r[0], "reason": r[1], "added_by": r[2], "added": float(r[3])} for r in rows
-    ]
+    return [{"test_id": r[0], "reason": r[1], "added_by": r[2], "added": float(r[3])} for r in rows]
 
 
 def auto_quarantine(conn: psycopg.Connection[Any], times: int, days: int = 7) -> list[str]:

@@ -53,9 +53,7 @@ class RunFact:
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self.__slots__ if k != "occurrences"}
-        out["occurrences"] = [
-            {k: getattr(o, k) for k in o.__slots__} for o in self.occurrences
-        ]
+        out["occurrences"] = [{k: getattr(o, k) for k in o.__slots__} for o in self.occurrences]
         return out
 
     @classmethod

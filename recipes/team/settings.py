@@ -14,7 +14,7 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -88,36 +88,38 @@ def resolve(
     user = _table(user_config(env))
     merged = {**user, **project}
     share = merged.get("mass_failure_share", 0.8)
-    quarantine = merged.get("quarantine_after", 0)
-    extra = {
-        "mass_failure_share": float(share) if isinstance(share, int | float) and 0 < share <= 1 else 0.8,
-        "quarantine_after": quarantine if isinstance(quarantine, int) and quarantine >= 0 else 0,
-    }
+    after = merged.get("quarantine_after", 0)
+    base = HistorySettings(
+        None,
+        "",
+        mass_failure_share=float(share)
+        if isinstance(share, int | float) and 0 < share <= 1
+        else 0.8,
+        quarantine_after=after if isinstance(after, int) and after >= 0 else 0,
+    )
     from_env = env.get("FAULTLENS_HISTORY_URL", "").strip()
     if from_env:
-        return _checked(from_env, "FAULTLENS_HISTORY_URL", **extra)
-    for origin, table in (("the project's [history] url", project), ("the user's [history] url", user)):
+        return _checked(base, from_env, "FAULTLENS_HISTORY_URL")
+    for origin, table in (
+        ("the project's [history] url", project),
+        ("the user's [history] url", user),
+    ):
         raw = table.get("url")
         if not isinstance(raw, str) or not raw.strip():
             continue
         if origin.startswith("the project") and _written_password(raw):
-            return HistorySettings(
-                None,
-                origin,
-                f"{origin} holds a password: write ${{VAR}} and set VAR in the environment",
-                **extra,
-            )
+            why = f"{origin} holds a password: write ${{VAR}} and set VAR in the environment"
+            return replace(base, origin=origin, problem=why)
         url, missing = expand(raw.strip(), env)
         if missing:
-            return HistorySettings(
-                None, origin, f"{origin} names unset variables: {', '.join(missing)}", **extra
-            )
-        return _checked(url, origin, **extra)
-    return HistorySettings(None, "", **extra)
+            why = f"{origin} names unset variables: {', '.join(missing)}"
+            return replace(base, origin=origin, problem=why)
+        return _checked(base, url, origin)
+    return base
 
 
-def _checked(url: str, origin: str, **extra: Any) -> HistorySettings:
+def _checked(base: HistorySettings, url: str, origin: str) -> HistorySettings:
     scheme = url.split(":", 1)[0].lower()
     if scheme not in SCHEMES:
-        return HistorySettings(None, origin, f"{origin} is not a postgresql:// URL", **extra)
-    return HistorySettings(url, origin, **extra)
+        return replace(base, origin=origin, problem=f"{origin} is not a postgresql:// URL")
+    return replace(base, url=url, origin=origin)

@@ -87,9 +87,11 @@ def after_run(
     outbox.put(fact)
     url = cfg.url
     sender = threading.Thread(
-        target=_send_quietly, args=(url, outbox, cfg.quarantine_after), daemon=True,
+        target=_send_quietly,
+        args=(url, outbox, cfg.quarantine_after),
+        daemon=True,
         name="faultlens-team-history",
-    )  # fmt: skip
+    )
     sender.start()
     sender.join(budget)
     return sender
@@ -131,7 +133,9 @@ def sync(ws: Workspace) -> tuple[int, int]:
     when the server cannot be used, with the queue kept."""
     cfg = settings_for(ws)
     if cfg.url is None:
-        raise HistoryUnavailable(cfg.problem or "no team history configured: set FAULTLENS_HISTORY_URL")
+        raise HistoryUnavailable(
+            cfg.problem or "no team history configured: set FAULTLENS_HISTORY_URL"
+        )
     outbox = Outbox(ws.state)
     sent = send_queue(cfg.url, outbox)
     return sent, outbox.count()
@@ -185,7 +189,9 @@ def team_most_seen(ws: Workspace, limit: int = 20) -> tuple[list[TeamHistory], s
 def quarantine(ws: Workspace, action: str, test_id: str | None, reason: str = "") -> Any:
     cfg = settings_for(ws)
     if cfg.url is None:
-        raise HistoryUnavailable(cfg.problem or "no team history configured: set FAULTLENS_HISTORY_URL")
+        raise HistoryUnavailable(
+            cfg.problem or "no team history configured: set FAULTLENS_HISTORY_URL"
+        )
     from . import database as db
 
     with db.connect(cfg.url) as conn:

@@ -6,8 +6,6 @@ import pytest
 
 from .pgcluster import Cluster, cluster
 
-pytestmark = pytest.mark.postgres
-
 
 @pytest.fixture(scope="session")
 def pg() -> Iterator[Cluster]:
