@@ -188,6 +188,7 @@ class RunRecorder:
             from . import history
 
             guarded(self.ws, ledger.finish_run, self.run_id, exit_code, list(records))
+            self._flaky_by_the_team(records)
             guarded(self.ws, history.after_run, ledger, self.run_id, self.tree(), records, recover)
             self._tell_the_team(exit_code, records)
         from .confirm import confirm_applied
@@ -208,6 +209,27 @@ class RunRecorder:
             for d in decided:
                 self.say(f"{d.state}: the fix applied earlier to {d.failure_id}: {d.reason}")
         return decided
+
+    def _flaky_by_the_team(self, records: Sequence[FailureRecord]) -> None:
+        """A failing test whose command passed on this same code on another
+        runner (the team's history) is flaky, with no local re-run."""
+        from faultlens.classifier.record import Triage
+
+        from .team.sync import passed_elsewhere
+
+        open_tests = [r for r in records if r.failure_type.value == "test" and r.triage is None]
+        if not open_tests:
+            return
+        try:
+            elsewhere = passed_elsewhere(self.ws, self.command or [], self.tree())
+        except Exception:  # the team's database is never the run's problem
+            return
+        for rec in open_tests if elsewhere else ():
+            rec.triage = Triage(
+                verdict="flaky",
+                reason="the same command passed on the same code on another runner "
+                "(the team's history) and failed here",
+            )
 
     def _tell_the_team(self, exit_code: int | None, records: Sequence[FailureRecord]) -> None:
         """The run for the team's history (recipes/team), when one is

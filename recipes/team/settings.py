@@ -30,6 +30,7 @@ class HistorySettings:
     problem: str | None = None  # why a configured URL is not used (one line)
     mass_failure_share: float = 0.8  # a run with more of its tests failing is infra
     quarantine_after: int = 0  # flaky this many times in 7 days: quarantined (0: never)
+    wait: float = 1.0  # how long a run's end waits for the database, at most (seconds)
 
 
 def user_config(env: Mapping[str, str]) -> Path | None:
@@ -89,6 +90,7 @@ def resolve(
     merged = {**user, **project}
     share = merged.get("mass_failure_share", 0.8)
     after = merged.get("quarantine_after", 0)
+    wait = _seconds(env.get("FAULTLENS_HISTORY_WAIT") or merged.get("wait"))
     base = HistorySettings(
         None,
         "",
@@ -96,6 +98,7 @@ def resolve(
         if isinstance(share, int | float) and 0 < share <= 1
         else 0.8,
         quarantine_after=after if isinstance(after, int) and after >= 0 else 0,
+        wait=wait,
     )
     from_env = env.get("FAULTLENS_HISTORY_URL", "").strip()
     if from_env:
@@ -116,6 +119,15 @@ def resolve(
             return replace(base, origin=origin, problem=why)
         return _checked(base, url, origin)
     return base
+
+
+def _seconds(value: object) -> float:
+    """A wait in seconds, 0 to 60 (default 1)."""
+    try:
+        seconds = float(value) if isinstance(value, int | float | str) and value != "" else 1.0
+    except ValueError:
+        return 1.0
+    return min(max(seconds, 0.0), 60.0)
 
 
 def _checked(base: HistorySettings, url: str, origin: str) -> HistorySettings:

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from ..treestate import TreeState
     from .database import TeamHistory
 
-SEND_BUDGET_S = 1.0  # how long a run's end waits for its send, at most
 BATCH = 200
 DOWN_FOR_S = 60.0  # after a failed connection, reads skip the server this long
 
@@ -63,10 +62,11 @@ def after_run(
     started: float,
     duration: float | None,
     front: str,
-    budget: float = SEND_BUDGET_S,
+    budget: float | None = None,
 ) -> threading.Thread | None:
     """Queue the run for the team and send the queue (on a thread, waited
-    for at most `budget`); None when no team history is configured."""
+    for at most `budget`: default the settings' `wait`); None when no team
+    history is configured."""
     cfg = settings_for(ws)
     if cfg.url is None or not command:
         return None
@@ -93,7 +93,7 @@ def after_run(
         name="faultlens-team-history",
     )
     sender.start()
-    sender.join(budget)
+    sender.join(cfg.wait if budget is None else budget)
     return sender
 
 
@@ -204,3 +204,38 @@ def quarantine(ws: Workspace, action: str, test_id: str | None, reason: str = ""
             db.quarantine_add(conn, test_id, reason or "quarantined by hand", getpass.getuser())
             return True
         return db.quarantine_remove(conn, test_id)
+
+
+def passed_elsewhere(
+    ws: Workspace, command: Sequence[str], tree: TreeState | None, budget: float | None = None
+) -> bool:
+    """Whether the team's history has a run of this command, on this same
+    code (the work tree's key), that passed: the failures here are then
+    flaky, with no local re-run.  False when unknown (none configured, the
+    server away or slower than `budget`)."""
+    if tree is None or tree.tree is None or not command:
+        return False
+    cfg = settings_for(ws)
+    url = _usable(cfg)
+    if url is None:
+        return False
+    import shlex
+
+    from faultlens.classifier.redact import redact_argv
+
+    from .database import connect, passes_elsewhere
+
+    shown = shlex.join(redact_argv(list(command)))[:2000]
+    answer: list[bool] = []
+
+    def ask() -> None:
+        try:
+            with connect(url) as conn:
+                answer.append(passes_elsewhere(conn, tree.tree or "", shown))
+        except HistoryUnavailable:
+            _mark_down(url)
+
+    asker = threading.Thread(target=ask, daemon=True, name="faultlens-team-read")
+    asker.start()
+    asker.join(cfg.wait / 2 if budget is None else budget)
+    return bool(answer and answer[0])

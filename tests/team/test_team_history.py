@@ -74,6 +74,9 @@ def _faultlens(cwd: Path, url: str, *args: str, **env: str) -> subprocess.Comple
     full = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CI_"))},
         "FAULTLENS_HISTORY_URL": url,
+        # a busy machine may take seconds to connect: the tests wait for the
+        # database as long as it takes (the default, 1 s, keeps runs fast)
+        "FAULTLENS_HISTORY_WAIT": "60",
         "PYTHONDONTWRITEBYTECODE": "1",
         **env,
     }
@@ -121,6 +124,35 @@ def test_a_test_failing_on_one_clone_and_passing_on_another_is_flaky_for_a_third
     assert seen["seen"] == 1 and seen["failure_type"] == "test"
     text = _faultlens(reader, history_url, "status", "--history").stdout
     assert "passes on the same code elsewhere" in text
+
+
+def test_a_failure_on_code_that_passed_on_another_runner_is_triaged_flaky_without_a_rerun(
+    origin: Path, history_url: str, tmp_path: Path
+) -> None:
+    passing, failing = _clone(origin, "p"), _clone(origin, "f")
+    assert _pytest_run(passing, history_url).returncode == 0
+    mark = tmp_path / "mark"
+    mark.write_text("")
+    failed = _faultlens(
+        failing,
+        history_url,
+        "run",
+        "--format",
+        "json",
+        "--",
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        FLAKE_MARK=str(mark),
+    )
+    assert failed.returncode == 1
+    summary = json.loads(failed.stderr.strip().splitlines()[-1])  # the summary is on stderr
+    (test,) = [r for r in summary["records"] if r["failure_type"] == "test"]
+    assert test["triage"]["verdict"] == "flaky"
+    assert "another runner" in test["triage"]["reason"]
 
 
 def test_four_clones_failing_three_times_at_once_add_exactly_twelve_occurrences(
@@ -204,7 +236,7 @@ def test_a_server_that_never_answers_leaves_the_run_its_status_and_the_fact_queu
     origin: Path, silent_server: str
 ) -> None:
     clone = _clone(origin, "slow")
-    result = _pytest_run(clone, silent_server)
+    result = _pytest_run(clone, silent_server, FAULTLENS_HISTORY_WAIT="1")
     assert result.returncode == 0, result.stdout + result.stderr
     sync = _faultlens(clone, silent_server, "history", "sync")
     assert sync.returncode == 2 and "unreachable" in sync.stderr
