@@ -76,6 +76,7 @@ def connect(url: str) -> Iterator[psycopg.Connection[Any]]:
             connect_timeout=CONNECT_TIMEOUT_S,
             application_name="faultlens",
             client_encoding="utf8",  # text as str even from a SQL_ASCII database
+            autocommit=True,  # each write its own transaction; a read holds none open
             options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
         )
     except psycopg.Error as exc:

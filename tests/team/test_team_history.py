@@ -124,6 +124,14 @@ def test_a_test_failing_on_one_clone_and_passing_on_another_is_flaky_for_a_third
     assert seen["seen"] == 1 and seen["failure_type"] == "test"
     text = _faultlens(reader, history_url, "status", "--history").stdout
     assert "passes on the same code elsewhere" in text
+    # what the hover and the boxes read: the same view, for the failure's id
+    from faultlens.recipes import Workspace
+    from faultlens.recipes.team.sync import team_history
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FAULTLENS_HISTORY_URL", history_url)
+        found = team_history(Workspace.at(reader), [seen["failure_id"]])
+    assert "passes on the same code elsewhere" in found[seen["failure_id"]].describe()
 
 
 def test_a_failure_on_code_that_passed_on_another_runner_is_triaged_flaky_without_a_rerun(
