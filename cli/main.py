@@ -33,6 +33,9 @@ SUBCOMMANDS: dict[str, str] = {
     "mcp": "mcp",
     "hook": "hook",
     "ci": "ci",
+
+    "history": "history",
+    "quarantine": "quarantine",
 }
 
 

@@ -117,11 +117,33 @@ def run_history(args: argparse.Namespace) -> int:
     if (ws.state / "ledger.sqlite3").exists():
         ledger = Ledger.open(ws)
         rows = [history.as_json(h) for h in history.worst(ledger, max(1, args.limit), args.task)]
+    from faultlens.recipes.team.sync import team_most_seen
+
+    team, why_not = team_most_seen(ws, max(1, args.limit))
     if args.json:
-        print(json.dumps({"history": rows}, indent=2, ensure_ascii=False))
+        out: dict[str, Any] = {"history": rows}
+        if team or why_not:
+            out["team"] = {"failures": [h.to_json() for h in team], "unavailable": why_not}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(render_history(rows))
+        if team:
+            sys.stdout.write("\nThe team's history:\n")
+            for h in team:  # the database's text is data: no control sequence reaches the terminal
+                what = _printable(h.test_id or h.signal)
+                what = what if len(what) <= 70 else what[:69] + "…"
+                sys.stdout.write(f"  {h.failure_type:<17} {what}\n    {h.describe()}\n")
+        elif why_not:
+            print(f"faultlens: team history: {why_not}", file=sys.stderr)
     return 0
+
+
+def _printable(text: str) -> str:
+    import re
+
+    from faultlens.classifier.text import visible
+
+    return re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", visible(text))
 
 
 def run(args: argparse.Namespace) -> int:

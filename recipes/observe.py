@@ -24,6 +24,7 @@ A read-only or full state dir never stops a run: each state write goes through
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,6 +168,7 @@ class RunRecorder:
         exclude = [ws.state_dir] if ws.state_dir else []
         self._where: TreeProbe | None = TreeProbe(cwd, exclude=exclude) if probe else None
         self.run_id: int | None = None
+        self.started = time.time()
         if self.ledger is not None and self.command:
             self.run_id = guarded(ws, self.ledger.start_run, task, self.command, self.cwd)
 
@@ -200,7 +202,9 @@ class RunRecorder:
             from . import history
 
             guarded(self.ws, ledger.finish_run, self.run_id, exit_code, list(records))
+            self._flaky_by_the_team(records)
             guarded(self.ws, history.after_run, ledger, self.run_id, self.tree(), records, recover)
+            self._tell_the_team(exit_code, records)
         from .confirm import confirm_applied
 
         decided: list[Decided] = (
@@ -219,6 +223,48 @@ class RunRecorder:
             for d in decided:
                 self.say(f"{d.state}: the fix applied earlier to {d.failure_id}: {d.reason}")
         return decided
+
+    def _flaky_by_the_team(self, records: Sequence[FailureRecord]) -> None:
+        """A failing test whose command passed on this same code on another
+        runner (the team's history) is flaky, with no local re-run."""
+        from faultlens.classifier.record import Triage
+
+        from .team.sync import passed_elsewhere
+
+        open_tests = [r for r in records if r.failure_type.value == "test" and r.triage is None]
+        if not open_tests:
+            return
+        try:
+            elsewhere = passed_elsewhere(self.ws, self.command or [], self.tree())
+        except Exception:  # the team's database is never the run's problem
+            return
+        for rec in open_tests if elsewhere else ():
+            rec.triage = Triage(
+                verdict="flaky",
+                reason="the same command passed on the same code on another runner "
+                "(the team's history) and failed here",
+            )
+
+    def _tell_the_team(self, exit_code: int | None, records: Sequence[FailureRecord]) -> None:
+        """The run for the team's history (recipes/team), when one is
+        configured: queued, then sent within a small budget; never raises."""
+        from .team.sync import after_run
+
+        try:
+            after_run(
+                self.ws,
+                command=self.command or [],
+                tree=self.tree(),
+                exit_code=exit_code,
+                records=records,
+                started=self.started,
+                duration=time.time() - self.started,
+                front=self.ws.settings.worker or "faultlens",
+            )
+        except Exception as exc:  # the team's database is never the run's problem
+            import logging
+
+            logging.getLogger(__name__).debug("team history: %s", exc)
 
 
 # -- observe ----------------------------------------------------------------------------------

@@ -294,6 +294,16 @@ def hover_text(ls: FaultLensServer, record: Any, ws: Any) -> str:
         seen = history.describe(found) if found.times > 1 or found.flaky else None
     except Exception as exc:
         ls.crashed("history lookup", exc)
+    try:
+        from faultlens.recipes.team.sync import team_history
+
+        team = team_history(ws, [record.id]).get(record.id)
+        if team is not None:  # the team's: every runner, every clone
+            seen = (
+                f"{seen}; the team: {team.describe()}" if seen else f"the team: {team.describe()}"
+            )
+    except Exception as exc:
+        ls.crashed("team history lookup", exc)
     # The settled outcome, from the ledger: a fix the editor applied that a terminal
     # run then confirmed reads recovered here too (never a stale in-memory outcome).
     state = None

@@ -17,7 +17,7 @@ TESTS = Path(__file__).resolve().parent
 # What keeps a test out of the inner loop (`pytest -m fast`): a real tool,
 # editor or a marked slow test; or a folder whose tests start servers,
 # editors' clients and hostile probes (each a process or more).
-NOT_FAST_MARKERS = ("real_tool", "nvim", "vscode", "slow")
+NOT_FAST_MARKERS = ("real_tool", "nvim", "vscode", "slow", "postgres")
 NOT_FAST_FOLDERS = frozenset({"e2e", "security", "agents", "server"})
 
 
