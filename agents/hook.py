@@ -261,7 +261,7 @@ def respond(
 
         steps = [(r, recipe_doc(r.failure_type.value).title) for r in found]
         return (
-            context_text(Verdicts(new=steps), task)
+            context_text(CallDecisions(new=steps), task)
             + "\nfaultlens keeps no record outside a project's work tree: do not retry a fix twice."
         )
     settings = RecipeSettings(worker=call.agent, session=call.session)

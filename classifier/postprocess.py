@@ -166,6 +166,7 @@ def mark_primary(
         key_of = {id(r): k for k, r in items}
         classifier._records = {key_of[id(r)]: r for r in ordered}
 
+
 def drop_retried(classifier: Classifier) -> None:
     from . import retried
 

@@ -33,7 +33,6 @@ SUBCOMMANDS: dict[str, str] = {
     "mcp": "mcp",
     "hook": "hook",
     "ci": "ci",
-
     "history": "history",
     "quarantine": "quarantine",
 }

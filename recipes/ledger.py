@@ -43,7 +43,6 @@ from faultlens.classifier.redact import redact_argv, redact_commands
 
 from . import ledgerguard, statedir
 from .ledger_sink import ScrubbingConnection
-
 from .lifecycle.tally import state_counts
 from .model import DEFAULT_TASK, Workspace
 

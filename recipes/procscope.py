@@ -53,7 +53,7 @@ class ProcessScope:
         self.token = secrets.token_hex(16)
         self.groups: set[int] = set()
         self.stopped = False
-        self._entry: journal.Entry | None = None
+        self._entry: journal.JournalEntry | None = None
 
     def env(self) -> dict[str, str]:
         return {RUN_TOKEN_VAR: self.token}
@@ -121,7 +121,9 @@ def stop_all() -> None:
         scope.stop()
 
 
-def recover_processes(ws: Workspace, entry: journal.Entry, *, stale: bool) -> journal.Recovered:
+def recover_processes(
+    ws: Workspace, entry: journal.JournalEntry, *, stale: bool
+) -> journal.Recovered:
     """The start-up handler of kind "run.procs": stop what a killed caller's
     commands left running (whatever its age: a process is never kept)."""
     from . import journal

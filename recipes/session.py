@@ -37,7 +37,7 @@ from .conclude import conclude
 from .events import EventLog
 from .ledger import Ledger
 from .lifecycle.claim import IN_PROGRESS, is_never_automatic, repeat, review
-from .model import Outcome, Refusal, StateUnavailable, Workspace
+from .model import Outcome, StateUnavailable, Workspace
 from .outcome import make_outcome
 from .planning import plan
 from .run_state import FullRun, Recovery, RunState, Say, note_result

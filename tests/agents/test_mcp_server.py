@@ -190,6 +190,7 @@ async def test_the_escalation_note_is_given_once_and_bounded_and_says_it_was_cut
     # the agent named with --agent is seen, without a session id of its own
     assert [(a["worker"], a["session"]) for a in status["agents"]] == [("test-agent", None)]
 
+
 @pytest.mark.real_tool
 async def test_recover_brings_back_every_lost_standard_library_name_in_one_edit(tmp_path):
     """The compile planner's batch through MCP: the module that lost
