@@ -13,11 +13,13 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from .answers import Answers
 from .ciurl import Target
 from .http import MAX_LOG, Client, RemoteError
 from .jobs import Job, Run
 
 PER_PAGE = 100
+_A = Answers("GitHub")
 MAX_PAGES = 10  # 1,000 jobs: more than any run has
 
 
@@ -47,7 +49,7 @@ class GitHub:
         self.project = project
 
     def run(self, run_id: int) -> Run:
-        data = _object(self.api.get_json(f"{self.repo}/actions/runs/{run_id}"), "run")
+        data = _A.obj(self.api.get_json(f"{self.repo}/actions/runs/{run_id}"), "run")
         return _run(data, self.project)
 
     def jobs(self, run: Run) -> list[Job]:
@@ -67,8 +69,8 @@ class GitHub:
             params["head_sha"] = sha
         if branch:
             params["branch"] = branch
-        data = _object(self.api.get_json(f"{self.repo}/actions/runs", params), "runs")
-        runs = [_run(r, self.project) for r in _list(data.get("workflow_runs"), "workflow_runs")]
+        data = _A.obj(self.api.get_json(f"{self.repo}/actions/runs", params), "runs")
+        runs = [_run(r, self.project) for r in _A.items(data.get("workflow_runs"), "workflow_runs")]
         latest: dict[str, Run] = {}
         for r in runs:  # the API lists newest first: keep each workflow's first
             latest.setdefault(r.name, r)
@@ -78,7 +80,7 @@ class GitHub:
         return list(latest.values())
 
     def pull_head(self, number: int) -> str:
-        data = _object(self.api.get_json(f"{self.repo}/pulls/{number}"), "pull request")
+        data = _A.obj(self.api.get_json(f"{self.repo}/pulls/{number}"), "pull request")
         head = data.get("head")
         sha = head.get("sha") if isinstance(head, dict) else None
         if not isinstance(sha, str) or not sha:
@@ -103,7 +105,7 @@ class GitHub:
     def _pages(self, path: str, key: str | None) -> Iterator[Any]:
         for page in range(1, MAX_PAGES + 1):
             data = self.api.get_json(path, {"per_page": PER_PAGE, "page": page})
-            items = _list(data.get(key) if key and isinstance(data, dict) else data, key or path)
+            items = _A.items(data.get(key) if key and isinstance(data, dict) else data, key or path)
             yield from items
             if len(items) < PER_PAGE:
                 return
@@ -140,41 +142,17 @@ def _what(target: Target) -> str:
     return f"run {target.ident}"
 
 
-def _object(data: Any, what: str) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise RemoteError(f"GitHub's answer for the {what} is not an object")
-    return data
-
-
-def _list(data: Any, what: str) -> list[Any]:
-    if not isinstance(data, list):
-        raise RemoteError(f"GitHub's answer has no list of {what}")
-    return data
-
-
-def _str(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _int(data: Mapping[str, Any], key: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RemoteError(f"GitHub's answer has no numeric {key!r}")
-    return value
-
-
 def _run(data: Mapping[str, Any], project: str) -> Run:
     return Run(
         service="github",
         project=project,
-        ident=_int(data, "id"),
-        url=_str(data, "html_url"),
-        sha=_str(data, "head_sha"),
-        branch=_str(data, "head_branch") or None,
-        status=_str(data, "status"),
-        conclusion=_str(data, "conclusion") or None,
-        name=_str(data, "name"),
+        ident=_A.number(data, "id"),
+        url=_A.text(data, "html_url"),
+        sha=_A.text(data, "head_sha"),
+        branch=_A.text(data, "head_branch") or None,
+        status=_A.text(data, "status"),
+        conclusion=_A.text(data, "conclusion") or None,
+        name=_A.text(data, "name"),
         pull_requests=[
             p["number"]
             for p in (data.get("pull_requests") or [])
@@ -190,12 +168,12 @@ def _job(data: Any) -> Job:
     steps = data.get("steps")
     for step in steps if isinstance(steps, list) else []:
         if isinstance(step, dict) and step.get("conclusion") in ("failure", "timed_out"):
-            failed_step = _str(step, "name") or None
+            failed_step = _A.text(step, "name") or None
             break
     return Job(
-        ident=_int(data, "id"),
-        name=_str(data, "name"),
-        conclusion=_str(data, "conclusion") or _str(data, "status"),
-        url=_str(data, "html_url"),
+        ident=_A.number(data, "id"),
+        name=_A.text(data, "name"),
+        conclusion=_A.text(data, "conclusion") or _A.text(data, "status"),
+        url=_A.text(data, "html_url"),
         failed_step=failed_step,
     )

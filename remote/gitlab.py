@@ -13,11 +13,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote
 
+from .answers import Answers
 from .ciurl import Target
 from .http import MAX_LOG, Client, RemoteError
 from .jobs import Job, Run
 
 PER_PAGE = 100
+_A = Answers("GitLab")
 MAX_PAGES = 10
 
 
@@ -41,10 +43,10 @@ class GitLab:
         self.base = f"projects/{quote(project, safe='')}"
 
     def pipeline(self, ident: int) -> Run:
-        return _run(_object(self.api.get_json(f"{self.base}/pipelines/{ident}"), "pipeline"), self)
+        return _run(_A.obj(self.api.get_json(f"{self.base}/pipelines/{ident}"), "pipeline"), self)
 
     def job(self, ident: int) -> tuple[Run, Job]:
-        data = _object(self.api.get_json(f"{self.base}/jobs/{ident}"), "job")
+        data = _A.obj(self.api.get_json(f"{self.base}/jobs/{ident}"), "job")
         pipeline = data.get("pipeline")
         if not isinstance(pipeline, dict):
             raise RemoteError(f"GitLab's job {ident} names no pipeline")
@@ -61,8 +63,8 @@ class GitLab:
         if branch:
             params["ref"] = branch
         data = self.api.get_json(f"{self.base}/pipelines", params)
-        items = _list(data, "pipelines")
-        return _run(_object(items[0], "pipeline"), self) if items else None
+        items = _A.items(data, "pipelines")
+        return _run(_A.obj(items[0], "pipeline"), self) if items else None
 
     # -- the merge-request note ---------------------------------------------------
 
@@ -81,7 +83,7 @@ class GitLab:
 
     def _pages(self, path: str) -> Iterator[Any]:
         for page in range(1, MAX_PAGES + 1):
-            items = _list(self.api.get_json(path, {"per_page": PER_PAGE, "page": page}), path)
+            items = _A.items(self.api.get_json(path, {"per_page": PER_PAGE, "page": page}), path)
             yield from items
             if len(items) < PER_PAGE:
                 return
@@ -105,39 +107,15 @@ def resolve(gl: GitLab, target: Target) -> list[Run]:
     return [latest]
 
 
-def _object(data: Any, what: str) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise RemoteError(f"GitLab's answer for the {what} is not an object")
-    return data
-
-
-def _list(data: Any, what: str) -> list[Any]:
-    if not isinstance(data, list):
-        raise RemoteError(f"GitLab's answer for {what} is not a list")
-    return data
-
-
-def _str(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _int(data: Mapping[str, Any], key: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RemoteError(f"GitLab's answer has no numeric {key!r}")
-    return value
-
-
 def _run(data: Mapping[str, Any], gl: GitLab) -> Run:
-    status = _str(data, "status")
+    status = _A.text(data, "status")
     return Run(
         service="gitlab",
         project=gl.project,
-        ident=_int(data, "id"),
-        url=_str(data, "web_url"),
-        sha=_str(data, "sha"),
-        branch=_str(data, "ref") or None,
+        ident=_A.number(data, "id"),
+        url=_A.text(data, "web_url"),
+        sha=_A.text(data, "sha"),
+        branch=_A.text(data, "ref") or None,
         status=status,
         conclusion=status if status in ("success", "failed", "canceled", "skipped") else None,
     )
@@ -146,13 +124,13 @@ def _run(data: Mapping[str, Any], gl: GitLab) -> Run:
 def _job(data: Any) -> Job:
     if not isinstance(data, dict):
         raise RemoteError("GitLab's list of jobs holds something that is not a job")
-    status = _str(data, "status")
+    status = _A.text(data, "status")
     if status == "failed" and data.get("allow_failure") is True:
         status = "failed_allowed"  # a job allowed to fail did not fail the pipeline
     return Job(
-        ident=_int(data, "id"),
-        name=_str(data, "name"),
+        ident=_A.number(data, "id"),
+        name=_A.text(data, "name"),
         conclusion=status,
-        url=_str(data, "web_url"),
-        failed_step=_str(data, "stage") or None if status == "failed" else None,
+        url=_A.text(data, "web_url"),
+        failed_step=_A.text(data, "stage") or None if status == "failed" else None,
     )
