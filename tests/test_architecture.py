@@ -142,11 +142,12 @@ def test_the_mcp_sdk_appears_only_in_the_mcp_server_and_the_mcp_probe() -> None:
 
 
 # The layers, lowest first: a package imports only from its own layer or below
-# (classifier <- recipes <- server, cli, agents).  The fronts over the recipes
-# are the CLI, the language server and the agents' interfaces; the CLI starts
+# (classifier <- recipes, remote <- server, cli, agents; remote, the CI
+# services' APIs, uses the recipes' git and process runner).  The fronts over
+# the recipes are the CLI, the language server and the agents' interfaces; the CLI starts
 # the other two (`faultlens serve`, `mcp`, `hook`) and shows an agent's
 # `explain`, but neither the server nor the agents import another front.
-LAYERS = {"classifier": 0, "recipes": 1, "server": 2, "cli": 2, "agents": 2}
+LAYERS = {"classifier": 0, "recipes": 1, "remote": 1, "server": 2, "cli": 2, "agents": 2}
 
 
 def _package(module: str) -> str:
