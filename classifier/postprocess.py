@@ -304,6 +304,12 @@ def apply_warning_policy(classifier: Classifier) -> None:
             r.hint["warnings_fail"] = reason
 
 
+# Build drivers whose summary ("make: *** [test] Error 8") only says that a
+# command they ran failed: the summary of that command (ctest's list of the
+# tests that failed) explains it.
+_DRIVERS = frozenset({"make", "ninja"})
+
+
 def drop_redundant_fallbacks(classifier: Classifier) -> None:
     """Drop the summary records ("could not compile", "make: *** Error 1")
     when a more specific record explains the failure.
@@ -317,13 +323,30 @@ def drop_redundant_fallbacks(classifier: Classifier) -> None:
     """
     records = classifier._records
     summaries = [k for k in records if _is_summary(k)]
-    if summaries and len(summaries) < len(records):
-        from .summaries import explained
+    if not summaries:
+        return
+    from .precedence import is_ci_step_summary
+    from .summaries import explained
 
-        specific = [r.rule for k, r in records.items() if not _is_summary(k)]
-        for k in summaries:
-            if explained(k[2] if len(k) > 2 else None, specific):
-                del records[k]
+    # a CI runner's "step failed" line says which step failed, not why:
+    # it explains no tool's summary (ctest's list, make's Error 2)
+    specific = [
+        r.rule for k, r in records.items() if not _is_summary(k) and not is_ci_step_summary(r)
+    ]
+    tools = {k: k[2] if len(k) > 2 else None for k in summaries}
+    drop = []
+    for k in summaries:
+        tool = tools[k]
+        if explained(tool, specific):
+            drop.append(k)
+        elif tool in _DRIVERS and any(
+            tools[o] not in _DRIVERS and tools[o] is not None for o in summaries if o != k
+        ):
+            # a tool that runs anything (make, ninja) is explained by the
+            # summary of the tool it ran (make test's ctest list)
+            drop.append(k)
+    for k in drop:
+        del records[k]
 
 
 def place_conflict(r: FailureRecord, cwd: Path) -> None:

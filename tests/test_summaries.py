@@ -46,3 +46,18 @@ def test_a_tools_summary_is_explained_by_its_ecosystems_rules_only():
     assert explained("cargo", ["rust.error"]) and explained("gradle", ["kotlin.kotlinc"])
     assert not explained("cargo", ["shell.syntax_error", "python.name_error"])
     assert not explained("gitleaks", ["rust.error"]) and explained("gitleaks", ["security.x"])
+
+
+def test_a_ci_step_summary_explains_no_tools_summary():
+    """ctest's list of the tests that failed (a summary), then the runner's
+    `##[error]Process completed with exit code N.`: the runner's line says
+    which step failed, not why, so ctest's record stands and the step
+    summary yields to it."""
+    rules = _rules("c/ctest-segfault", "infra/github-actions-exit-code")
+    assert rules == ["c.ctest"]
+
+
+def test_makes_summary_is_explained_by_the_summary_of_the_tool_it_ran():
+    """`make test` runs CTest: ctest's failed-test list explains make's
+    `Error 8`, one record."""
+    assert _rules("c/make-test-ctest-segfault") == ["c.ctest"]

@@ -129,8 +129,10 @@ class _GofmtList:
             self.in_diff = d.group("file")
             self.files.setdefault(self.in_diff, None)
             return True
-        if self.in_diff is not None and text.startswith(_DIFF_BODY):
-            self._diff_line(self.in_diff, text)
+        if self.in_diff is not None and (text.startswith(_DIFF_BODY) or not text.strip()):
+            # a context line that is blank in the file may reach us without
+            # its leading space (a log that trims line ends)
+            self._diff_line(self.in_diff, text if text.strip() else " ")
             return True
         self.in_diff = None
         if _GO_FILE.match(text.strip()):

@@ -319,3 +319,43 @@ def regrtest(m: re.Match[str], ctx: LineContext) -> _RegrtestFailure:
     References: https://docs.python.org/3/library/test.html#running-tests-using-the-command-line-interface
     """
     return _RegrtestFailure(m, ctx)
+
+
+@rule(
+    id="harness.lua_assert",
+    category=_TEST,
+    tool="lua",
+    pattern=r"^(?:\S*/)?(?P<interp>lua[\w.]*|luajit[\w.]*): (?P<file>[^\s:]+\.lua):(?P<line>\d+):"
+    r" assertion failed!$",
+    triggers=(": assertion failed!",),
+    url="https://www.lua.org/manual/5.4/manual.html#pdf-assert",
+    priority=20,
+)
+def lua_assert(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A Lua `assert` that failed: how Lua's own test suite (`lua all.lua`
+    in testes/) and most Lua projects' test scripts report a failing check.
+
+    What it detects: `lua: strings.lua:107: assertion failed!` (any
+    interpreter path: `../lua`, `/usr/bin/lua5.4`), the default message of
+    `assert(v)`; the `stack traceback:` under it is the check's context.
+    An assertion is a test's verdict (the taxonomy's AssertionError), so
+    the record is test, at the assert's line, not a run-time error.
+
+    Example output (`/usr/bin/lua5.4 strings.lua`, Lua 5.4.4):
+        /usr/bin/lua5.4: strings.lua:3: assertion failed!
+        stack traceback:
+            [C]: in function 'assert'
+            strings.lua:3: in main chunk
+
+    Recipe: test (the check or the code it checks is wrong).
+
+    References: https://www.lua.org/manual/5.4/manual.html#pdf-assert
+    """
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"{m.group('file')}:{m.group('line')}: assertion failed!",
+        file=m.group("file"),
+        line=int(m.group("line")),
+        code="assert",
+        hint={"runner": "lua"},
+    )
