@@ -16,6 +16,6 @@ plugin_startup, not compile.
 
 from __future__ import annotations
 
-from . import agent_hosts, dependencies, hooks, manifest
+from . import agent_hosts, dependencies, editors, hooks, manifest
 
-__all__ = ["agent_hosts", "dependencies", "hooks", "manifest"]
+__all__ = ["agent_hosts", "dependencies", "editors", "hooks", "manifest"]

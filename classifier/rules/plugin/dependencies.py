@@ -41,6 +41,12 @@ _DEPENDENCY = (
         r"Cannot find (?:package|module) '(?P<dep>[^'\s]{1,300})'(?: imported from (?P<importer>\S+))?"
     ),
     lazy_compile(r"ESLint couldn't find the (?:plugin|config) \"(?P<dep>[^\"]+)\""),
+    # rubocop's `require:` of an extension gem that is not installed
+    lazy_compile(r"cannot load such file -- (?P<dep>rubocop-[\w-]{1,100})"),
+    # stylelint: `ConfigurationError: Could not find "stylelint-order". Do you need to install the package ...`
+    lazy_compile(
+        r"Could not find \"(?P<dep>[^\"\s]{1,300})\"\. Do you need to install the package"
+    ),
     lazy_compile(
         r"Error importing plugin \"(?P<plugin>[^\"]+)\": No module named '(?P<dep>[^']+)'"
     ),
@@ -56,12 +62,16 @@ _MYPY_AT = lazy_compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+): error: ")
         r"Cannot find (?:package|module) '[^'\s]{0,300}?(?:plugin|-config-|-preset-)"
         r"|Cannot find (?:package|module) '[^'\s]{1,300}' imported from \S{0,500}?\.config\.[cm]?[jt]s$"
         r"|ESLint couldn't find the (?:plugin|config) \""
+        r"|Could not find \"[^\"\s]{1,300}\"\. Do you need to install the package"
+        r"|cannot load such file -- rubocop-"
         r"|Error importing plugin \"[^\"]+\": No module named '"
     ),
     triggers=(
         "Cannot find package '",
         "Cannot find module '",
         "ESLint couldn't find the",
+        "Do you need to install the package",
+        "cannot load such file -- rubocop-",
         "Error importing plugin",
     ),
     url="https://eslint.org/docs/latest/use/configure/plugins",
@@ -73,7 +83,10 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
     What it detects: ESLint's flat config importing a plugin that is not
     installed (`Error [ERR_MODULE_NOT_FOUND]: Cannot find package
     'eslint-plugin-x' imported from /app/eslint.config.js`), the eslintrc
-    era's `ESLint couldn't find the plugin "eslint-plugin-x"`, prettier /
+    era's `ESLint couldn't find the plugin "eslint-plugin-x"`, stylelint's
+    `ConfigurationError: Could not find "stylelint-order". Do you need to
+    install the package ...`, rubocop's `cannot load such file --
+    rubocop-rspec` (a `require:` of .rubocop.yml), prettier /
     babel / vite / rollup / postcss plugins the same way, any other package
     a tool's own config file imports (`Cannot find package '@eslint/js'
     imported from /app/eslint.config.js`: the tool cannot start without
@@ -120,7 +133,9 @@ def missing_dependency(m: re.Match[str], ctx: LineContext) -> Hit | None:
             hint["manifest"] = file
         elif file:
             hint["manifest"] = file
-        if "No module named" in found.group(0):
+        if found.group(0).startswith("cannot load such file"):
+            hint["ecosystem"] = "rubygems"
+        elif "No module named" in found.group(0):
             hint["ecosystem"] = "pypi"
             hint["dependency"] = dep.split(".")[0]
         else:

@@ -161,3 +161,40 @@ def vscode_activation(m: re.Match[str], ctx: LineContext) -> Hit:
     return Hit(
         signal=ctx.line.strip(), message=f"extension {ext} failed to activate", file=file, hint=hint
     )
+
+
+@rule(
+    id="plugin.git_hook_ignored",
+    category=FailureType.PLUGIN_STARTUP,
+    tool="git",
+    pattern=r"The '(?P<hook>[^']+)' hook was ignored because it's not set as executable",
+    triggers=("hook was ignored because it's not set as executable",),
+    url="https://git-scm.com/docs/githooks",
+    priority=PRIORITY,
+)
+def git_hook_ignored(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A git hook that did not run because it is not executable.
+
+    What it detects: git's `hint: The '.git/hooks/pre-commit' hook was
+    ignored because it's not set as executable.` (a hook copied in, or
+    checked out from an archive, without its executable bit).  The command
+    goes on without the hook (exit 0): the checks it was to run did not
+    run, a degraded start-up, at the hook's file.
+
+    Example output (`git commit -m "add app"`, git 2.39.5):
+        hint: The '.git/hooks/pre-commit' hook was ignored because it's not set as executable.
+
+    Recipe: plugin_startup: the hook is made executable (`chmod +x`) once
+    and the command run again; a hook outside the repository is reported.
+
+    References: https://git-scm.com/docs/githooks, https://git-scm.com/docs/git-config#Documentation/git-config.txt-adviceignoredHook
+    """
+    path = m.group("hook")
+    name = path.rsplit("/", 1)[-1]
+    return Hit(
+        signal=ctx.line.strip(),
+        message=f"the {name} hook did not run: {path} is not executable",
+        file=path,
+        hint={"git_hook": name, "hook_file": path, "reason": "not executable"},
+        key=("plugin.git_hook_ignored", path),
+    )

@@ -19,6 +19,42 @@ if TYPE_CHECKING:
     from ...record import FailureRecord
 
 MAX_MANIFEST_BYTES = 2 << 20
+# The configuration files that name a tool's plugins, looked in (at the
+# working directory's top) for a missing plugin whose own message names no
+# config, or names a file of the tool's (prettier's `noop.js`).
+PLUGIN_CONFIGS: tuple[str, ...] = (
+    ".prettierrc",
+    ".prettierrc.json",
+    ".prettierrc.yaml",
+    ".prettierrc.yml",
+    "prettier.config.js",
+    "prettier.config.mjs",
+    ".stylelintrc",
+    ".stylelintrc.json",
+    ".stylelintrc.yaml",
+    ".stylelintrc.yml",
+    "stylelint.config.js",
+    "stylelint.config.mjs",
+    "eslint.config.js",
+    "eslint.config.mjs",
+    ".eslintrc",
+    ".eslintrc.json",
+    ".eslintrc.js",
+    ".eslintrc.cjs",
+    ".eslintrc.yml",
+    "babel.config.js",
+    "babel.config.json",
+    ".babelrc",
+    "webpack.config.js",
+    "webpack.config.mjs",
+    ".rubocop.yml",
+    "pytest.ini",
+    "tox.ini",
+    "setup.cfg",
+    "pyproject.toml",
+    "mypy.ini",
+    "package.json",
+)
 
 
 def offset_to_line_col(text: str, offset: int) -> tuple[int, int]:
@@ -61,6 +97,9 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
     """
     base = Path(cwd)
     for rec in records:
+        _loader_is_a_plugin(rec)
+        if rec.failure_type == FailureType.PLUGIN_STARTUP and rec.source_line is None:
+            _to_naming_config(rec, base)
         if rec.failure_type != FailureType.PLUGIN_STARTUP or not rec.source_file:
             continue
         if rec.source_line is not None and "position" not in rec.hint:
@@ -94,3 +133,57 @@ def place_records(records: Iterable[FailureRecord], cwd: str | os.PathLike[str])
             where = find_text_line(text, hint["dependency"])
         if where:
             rec.source_line, rec.source_column = where
+
+
+def _to_naming_config(rec: FailureRecord, base: Path) -> None:
+    """A missing plugin whose record has no file, or a file that does not
+    name it: put it at the first project config that names the plugin."""
+    dep = rec.hint.get("dependency")
+    if not isinstance(dep, str) or not dep:
+        return
+    if rec.source_file:
+        own = read_in_tree(base, rec.source_file, MAX_MANIFEST_BYTES)
+        if own is not None and dep in own:
+            return  # its own file names it: the line is found below
+    for name in PLUGIN_CONFIGS:
+        text = read_in_tree(base, name, MAX_MANIFEST_BYTES)
+        if text is None:
+            continue
+        where = find_text_line(text, dep) or find_text_line(text, dep, quoted=False)
+        if where:
+            rec.source_file = name
+            rec.source_line, rec.source_column = where
+            rec.hint["manifest"] = name
+            return
+
+
+def _loader_is_a_plugin(rec: FailureRecord) -> None:
+    """A bundler that cannot resolve one of its loaders or plugins
+    (webpack's `Module not found: Error: Can't resolve 'babel-loader'`):
+    the build's configuration names a plugin that is not installed, a
+    plugin_startup failure at that configuration, not the code's."""
+    module = rec.hint.get("module")
+    if rec.failure_type != FailureType.COMPILE or not isinstance(module, str):
+        return
+    if not (rec.rule or "").startswith("webpack") or not _is_loader(module):
+        return
+    from ...precedence import recategorise
+
+    recategorise(rec, FailureType.PLUGIN_STARTUP, "the bundler's configuration names it")
+    rec.hint["dependency"] = module
+    rec.hint["plugin"] = module
+    rec.hint["ecosystem"] = "npm"
+    if rec.source_file and not rec.source_file.endswith(
+        ("webpack.config.js", "webpack.config.mjs")
+    ):
+        rec.source_file, rec.source_line = (
+            None,
+            None,
+        )  # the entry point that asked: not where it goes
+
+
+def _is_loader(module: str) -> bool:
+    from .dependencies import is_plugin_package
+
+    name = module.split("!")[0].split("?")[0]
+    return name.endswith("-loader") or is_plugin_package(name)

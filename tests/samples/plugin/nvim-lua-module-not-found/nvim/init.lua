@@ -1,0 +1,3 @@
+-- editor setup
+vim.opt.number = true
+require("telescope").setup({})

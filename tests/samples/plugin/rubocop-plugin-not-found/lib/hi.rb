@@ -1,0 +1,3 @@
+def hi
+  puts 'hi'
+end
