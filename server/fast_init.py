@@ -112,6 +112,16 @@ class Prefixed:
 
 
 # -- the answer ------------------------------------------------------------------------
+# The client capabilities one level below a section that are no object (LSP 3.17).
+_NOT_OBJECTS: dict[str, type] = {
+    "workspace.applyEdit": bool,
+    "workspace.workspaceFolders": bool,
+    "workspace.configuration": bool,
+    "window.workDoneProgress": bool,
+    "general.positionEncodings": list,
+}
+
+
 def _is(value: Any, *types: type) -> bool:
     return value is None or (isinstance(value, types) and not isinstance(value, bool))
 
@@ -142,10 +152,16 @@ def plausible(params: Any) -> TypeGuard[dict[str, Any]]:
     for section, value in caps.items():
         if section == "experimental":
             continue
-        if not isinstance(value, dict) or not all(
-            v is None or isinstance(v, dict | bool | list) for v in value.values()
-        ):
+        if not isinstance(value, dict):
             return False
+        for key, v in value.items():
+            # Every client capability one level down is an object, but for the
+            # few LSP types as a flag or a list: a wrong type (`"hover": true`)
+            # is answered by the full server, with the error (never a success
+            # answer followed by the server's exit).
+            kind = _NOT_OBJECTS.get(f"{section}.{key}", dict)
+            if v is not None and not isinstance(v, kind):
+                return False
     encodings = caps.get("general", {}).get("positionEncodings")
     return encodings is None or (
         isinstance(encodings, list) and all(isinstance(e, str) for e in encodings)

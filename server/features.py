@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -17,6 +18,8 @@ from lsprotocol import types as T
 from . import actions, convert
 from . import protocol as P
 from .app import VERSION, FaultLensServer, is_log_document
+
+log = logging.getLogger(__name__)
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 # workspace/didDeleteFiles and didRenameFiles of every file and folder: a
@@ -63,6 +66,11 @@ def register(server: FaultLensServer) -> None:
     @server.feature(T.INITIALIZED)
     @guarded("initialized")
     async def initialized(ls: FaultLensServer, params: T.InitializedParams) -> None:
+        if getattr(ls.protocol, "client_capabilities", None) is None:
+            # `initialized` after an `initialize` that was answered with an error
+            # (or never sent): there is nothing to start; one line, no traceback.
+            log.warning("`initialized` without a successful `initialize`: ignored")
+            return
         if ls.supports("workspace.configuration"):
             await fetch_configuration(ls)
         ls.ready = True

@@ -407,3 +407,49 @@ def test_without_the_early_answer_the_rejection_is_the_answer(tmp_path):
         assert res["error"]["code"] == INVALID_PARAMS
     finally:
         c.close()
+
+
+def test_wrong_typed_capabilities_get_the_error_as_the_initialize_answer(tmp_path):
+    """Issue 27, items 11 and 16: `"hover": true` (an object in LSP) once got a
+    success answer from the early reader, then the server stopped; and an
+    `initialized` after the failed initialize logged an AttributeError."""
+    import json
+    import subprocess
+    import sys
+
+    def frame(obj: dict) -> bytes:  # type: ignore[type-arg]
+        body = json.dumps(obj).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    caps = {"textDocument": {"hover": True}}
+    data = (
+        frame(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"processId": None, "rootUri": None, "capabilities": caps},
+            }
+        )
+        + frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    )
+    (tmp_path / ".git").mkdir()
+    res = subprocess.run(
+        [sys.executable, "-m", "faultlens.cli", "serve"],
+        input=data,
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+    )
+    out = res.stdout.decode()
+    first = json.loads(
+        out[
+            out.index("{") : out.index("Content-Length", 1)
+            if out.count("Content-Length") > 1
+            else None
+        ]
+    )
+    assert first["id"] == 1 and first["error"]["code"] == -32602
+    assert b"AttributeError" not in res.stderr
+    assert res.returncode == 0
