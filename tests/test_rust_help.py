@@ -101,3 +101,24 @@ def test_gccs_expected_semicolon_before_is_applied_at_its_caret(tmp_path):
     (outcome,) = report.outcomes
     assert outcome.result == "recovered", outcome.reason
     assert "    y = x + 1;\n" in (tmp_path / "m.c").read_text()
+
+
+def test_a_lost_workspace_header_is_included_again_outside_conditionals(tmp_path):
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc not installed")
+    import os
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "box.h").write_text(
+        "#ifndef BOX_H\n#define BOX_H\n#define BOX_API extern\ntypedef struct box { int w; } box;\n"
+        "BOX_API int width(const box *b);\n#endif\n"
+    )
+    (tmp_path / "box.c").write_text(
+        "#include <stdio.h>\n\n#ifdef USE_LOCALE\n#include <locale.h>\n#endif\n\n"
+        "int width(const box *b)\n{\n    return b->w;\n}\n"
+    )
+    report, _ = run_recover_in_process([gcc, "-c", "box.c", "-o", os.devnull], tmp_path, "T")
+    assert report.outcomes and all(o.result == "recovered" for o in report.outcomes)
+    text = (tmp_path / "box.c").read_text()
+    assert text.startswith('#include <stdio.h>\n#include "box.h"\n\n#ifdef USE_LOCALE\n')

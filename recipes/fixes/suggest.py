@@ -197,6 +197,14 @@ def rust_use_edit(rel: str, text: str, stmt: str) -> TextEdit | None:
     return TextEdit(rel, at, 0, at, 0, lead + stmt + "\n")
 
 
+def _guarded(lines: list[str]) -> bool:
+    """Whether a header's include guard (`#ifndef X_H` / `#define X_H`) opens it."""
+    code = [
+        ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith(("//", "/*", "*"))
+    ]
+    return len(code) > 1 and code[0].startswith("#ifndef") and code[1].startswith("#define")
+
+
 def include_edit(rel: str, text: str, header: str) -> TextEdit | None:
     """Insert `#include <header>` after the file's last #include (or at the top)."""
     if not _HEADER.fullmatch(header):
@@ -206,8 +214,14 @@ def include_edit(rel: str, text: str, header: str) -> TextEdit | None:
     if any(ln.strip() == directive for ln in lines):
         return None
     last = None
+    depth = 0  # inside #if/#ifdef ... #endif: an include there is conditional
     for i, ln in enumerate(lines):
-        if ln.lstrip().startswith("#include"):
+        word = ln.lstrip().lstrip("#").lstrip() if ln.lstrip().startswith("#") else ""
+        if word.startswith(("if", "ifdef", "ifndef")):
+            depth += 1
+        elif word.startswith("endif"):
+            depth = max(0, depth - 1)
+        elif word.startswith("include") and depth == (1 if _guarded(lines) else 0):
             last = i
     at = 0 if last is None else last + 1
     return TextEdit(rel, at, 0, at, 0, directive + "\n")

@@ -17,6 +17,7 @@ from faultlens.classifier.columns import column_unit
 
 from ..context import PlanContext
 from ..fixes import (
+    c_headers,
     cjs_exports,
     cjs_imports,
     go_imports,
@@ -481,6 +482,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
 
     header = include_header(rec)
+    if not header and src.endswith(C_EXTS):
+        header = c_headers.header_for(
+            ctx.root, ctx.root / src, text, rec.source_line, rec.message or ""
+        )
     if header and src.endswith(C_EXTS):
         edit = suggest.include_edit(src, text, header)
         if edit is not None:
