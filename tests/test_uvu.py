@@ -23,6 +23,9 @@ INSIDE = lambda path: not Path(path).is_absolute() and ".." not in Path(path).pa
 
 def test_uvu_reports_are_records_with_their_tests_values_and_causes():
     recs = classify_bytes((SAMPLE / "output.txt").read_bytes(), Options(cwd=str(SAMPLE)))
+    # the primary record (the compile cause) is listed first, the rest as printed
+    assert recs[0].primary and recs[0].failure_type.value == "compile"
+    recs = sorted(recs, key=lambda r: r.log_line or 0)
     got = [
         (r.failure_type.value, r.source_file, r.source_line, r.hint["test_id"], r.hint["runner"])
         for r in recs
