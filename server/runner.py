@@ -16,28 +16,17 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from faultlens.recipes.proctree import descendants as descendants  # the tests' view of a tree
+
+if TYPE_CHECKING:
+    from faultlens.recipes.runner_async import Streamed
 
 
 class BadCommand(ValueError):
     """The command cannot be run (empty, not a list of strings, bad cwd)."""
-
-
-@dataclass(slots=True)
-class RunResult:
-    """How a command ended."""
-
-    exit_code: int | None
-    lines: int
-    bytes: int
-    seconds: float
-    cancelled: bool = False
-    timed_out: bool = False
-    error: str | None = None
-    signal: int | None = None  # the signal that killed it (exit_code is then 128+N)
 
 
 def to_argv(command: str | Sequence[str]) -> list[str]:
@@ -78,7 +67,7 @@ async def run_command(
     cancelled: Callable[[], bool] = lambda: False,
     timeout: float | None = None,
     env: dict[str, str] | None = None,
-) -> RunResult:
+) -> Streamed:
     """Run `argv` in `cwd`, handing every chunk of output to `on_output`.
 
     `cancelled` is polled; when it turns true (or the timeout passes, or the
@@ -88,7 +77,7 @@ async def run_command(
     from faultlens.recipes.runner import build_env
     from faultlens.recipes.runner_async import run_streaming
 
-    ran = await run_streaming(
+    return await run_streaming(
         argv,
         cwd,
         env=build_env(None, env or {}),
@@ -96,14 +85,4 @@ async def run_command(
         on_lines=on_lines,
         cancelled=cancelled,
         timeout=timeout,
-    )
-    return RunResult(
-        exit_code=ran.exit_code,
-        lines=ran.lines,
-        bytes=ran.bytes,
-        seconds=ran.seconds,
-        cancelled=ran.cancelled,
-        timed_out=ran.timed_out,
-        error=ran.error,
-        signal=ran.signal,
     )

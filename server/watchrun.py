@@ -35,6 +35,7 @@ from .store import TaskInfo
 
 if TYPE_CHECKING:
     from faultlens.classifier.structured import Recogniser
+    from faultlens.recipes.runner_async import Streamed
 
     from .app import FaultLensServer
 
@@ -255,7 +256,7 @@ async def follow(
         ls.work_done_progress.tokens.pop(token, None)
 
 
-def killed(result: runner.RunResult) -> bool:
+def killed(result: Streamed) -> bool:
     """The watcher was killed (by a signal, or a wrapper such as `npx` or `sh`
     reporting its child's signal as 128+N): its open cycle re-checked nothing,
     and its task ends like a stopped one.  A watcher that exits by itself with

@@ -14,6 +14,7 @@ import pytest
 
 from faultlens.classifier.record import FailureRecord
 from faultlens.recipes import proctree
+from faultlens.recipes.runner_async import Streamed
 from faultlens.server import runner
 from faultlens.server.placement import Placement
 from faultlens.server.store import Entry, FailureStore
@@ -110,7 +111,7 @@ def test_a_stop_ends_the_process_tree_even_a_child_in_its_own_session(tmp_path: 
     """A watcher's worker that left the process group (setsid) is ended too."""
     seen: list[int] = []
 
-    async def main() -> runner.RunResult:
+    async def main() -> Streamed:
         stop = False
 
         async def on_output(chunk: bytes) -> None:
@@ -167,11 +168,10 @@ def test_a_watcher_is_followed_by_the_project_matchers_background(tmp_path: Path
 
 
 def test_a_watcher_killed_by_a_signal_or_through_a_wrapper_counts_as_stopped() -> None:
-    from faultlens.server.runner import RunResult
     from faultlens.server.watchrun import killed
 
-    assert killed(RunResult(137, 0, 0, 1.0, signal=9))
-    assert killed(RunResult(143, 0, 0, 1.0))  # `npx`/`sh` reporting its child's SIGTERM
-    assert not killed(RunResult(1, 0, 0, 1.0))  # exited by itself: its last cycle stands
-    assert not killed(RunResult(0, 0, 0, 1.0))
-    assert not killed(RunResult(None, 0, 0, 1.0, error="cannot run"))
+    assert killed(Streamed(137, 0, 0, 1.0, signal=9))
+    assert killed(Streamed(143, 0, 0, 1.0))  # `npx`/`sh` reporting its child's SIGTERM
+    assert not killed(Streamed(1, 0, 0, 1.0))  # exited by itself: its last cycle stands
+    assert not killed(Streamed(0, 0, 0, 1.0))
+    assert not killed(Streamed(None, 0, 0, 1.0, error="cannot run"))
