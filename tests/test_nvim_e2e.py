@@ -140,7 +140,7 @@ def test_faultlens_run_diagnostics_quick_fix_escalation_hover_and_commands(tmp_p
     assert "tests/test_pricing.py:8:" in shown and "╔" in shown and "Attempts so far: 1" in shown
     # the fix reached the disk of the workspace copy
     cart = (tmp_path / "broken-app" / "shop" / "cart.py").read_text().splitlines()
-    assert cart[3] == "from shop.money import Money"
+    assert cart[2:4] == ["from shop.money import Money", "from shop.pricing import total_with_tax"]
 
 
 def test_make_output_is_forwarded_to_the_server(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def user_config(env: Mapping[str, str]) -> Path | None:
 
 
 def _table(path: Path | None) -> dict[str, Any]:
-    if path is None:
+    if path is None or not path.is_file():  # most users have none: not even an open
         return {}
     try:
         with open(path, "rb") as fh:

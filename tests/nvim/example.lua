@@ -80,7 +80,7 @@ end)
 local disk = vim.fn.readfile('shop/cart.py')
 local buffer = vim.api.nvim_buf_get_lines(cart_buf, 0, -1, false)
 L.check(vim.deep_equal(disk, buffer), 'disk and buffer differ:\n' .. table.concat(disk, '\n') .. '\n--\n' .. table.concat(buffer, '\n'))
-L.check(disk[3] == 'from shop.pricing import total_with_tax' and disk[4] == fixed, 'import placement: ' .. vim.inspect(vim.list_slice(disk, 1, 6)))
+L.check(disk[3] == fixed and disk[4] == 'from shop.pricing import total_with_tax', 'import placement (sorted into the imports, as isort puts it): ' .. vim.inspect(vim.list_slice(disk, 1, 6)))
 L.say('quick fix applied: line 4 is now "' .. disk[4] .. '"')
 L.wait('cart.py diagnostic cleared (verified)', function()
   return #L.diags('shop/cart.py') == 0

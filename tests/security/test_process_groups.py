@@ -37,7 +37,13 @@ def test_a_fetch_that_times_out_is_killed_with_its_transport(tmp_path, monkeypat
         fh.write('[remote "slow"]\n\turl = ssh://git@example.invalid/x.git\n')
     res = Git(repo, timeout=3).run("fetch", "--no-write-fetch-head", "slow")
     assert res.code != 0
+    # SIGKILL to the group is delivered and the orphans reaped asynchronously:
+    # give a busy machine time (a process still there after 20 s is left)
+    deadline = time.monotonic() + 20
     left = [p for p in _pids(pids) if proctree.exists(p)]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = [p for p in left if proctree.exists(p)]
     for p in left:  # do not leave them to the next test either way
         os.kill(p, 9)
     assert left == []

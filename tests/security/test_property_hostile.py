@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,14 +119,29 @@ def _python_bases() -> list[str]:
 
 
 def _machine_key_dir() -> list[str]:
-    """Where statesafe's per-machine key lives (outside any workspace, by design)."""
+    """Where statesafe's per-machine key and the start-up caches
+    (classifier/cachefile.py: compiled patterns, the detectors) live: outside
+    any workspace, by design."""
     home = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
-    return [os.path.realpath(os.path.join(home, "faultlens"))]
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return [os.path.realpath(os.path.join(d, "faultlens")) for d in (home, cache)]
+
+
+def _probe_dir(path: object) -> bool:
+    """The empty folder a name index's toolchain probe runs in
+    (recipes/names/probe.py: a fixed argv, `node -e <probe>`, `go list std`, the
+    interpreter's own `-I -c`; nothing of the output or the workspace in it)."""
+    real = _real(path) if isinstance(path, str | os.PathLike) else None
+    if real is None:
+        return False
+    tmp = os.path.realpath(tempfile.gettempdir())
+    rel = os.path.relpath(real, tmp)
+    return not rel.startswith("..") and rel.split(os.sep)[0].startswith("faultlens-probe-")
 
 
 def _violations(roots: list[str]) -> list[str]:
-    allowed_reads = roots + _python_bases()
-    writable = roots + _machine_key_dir()
+    allowed_reads = roots + _python_bases() + _machine_key_dir()
+    writable = [*roots, *_machine_key_dir(), "/dev/null"]
     out = []
     for event, args in WATCH.events:
         if event == "open":
@@ -136,9 +152,13 @@ def _violations(roots: list[str]) -> list[str]:
             writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & _WRITE_FLAGS
             )
+            if _probe_dir(real):
+                continue
             if not _under(real, writable if writes else allowed_reads):
                 out.append(f"{'wrote' if writes else 'read'} {path!r} -> {real}")
         elif event in ("subprocess.Popen", "os.posix_spawn", "os.exec", "os.system"):
+            if event == "subprocess.Popen" and len(args) > 2 and _probe_dir(args[2]):
+                continue  # a name index's toolchain probe, in its own empty folder
             out.append(f"started a process while planning: {args!r}")
         elif event == "sqlite3.connect":
             real = _real(args[0])
@@ -147,7 +167,7 @@ def _violations(roots: list[str]) -> list[str]:
         else:  # rename, remove, mkdir, symlink, chmod ...
             for a in args[:2]:
                 real = _real(a)
-                if real is not None and not _under(real, writable):
+                if real is not None and not _under(real, writable) and not _probe_dir(real):
                     out.append(f"{event} outside the roots: {a!r}")
     return out
 
