@@ -5,11 +5,15 @@ runner would: the CI job-log cases of eval/cases/ci/ are made with it.
 
 JOB.json: {"format": "github" | "gitlab", "job": "<job name>", "cwd": "<dir>",
 "steps": [...], "image": "<image>" (GitLab: the docker executor's form), "cancel_after_seconds": N or "shutdown_after_seconds": N
-(optional: the job cancelled, or the runner service stopped, N s in)}; a step is
+(optional: the job cancelled, or the runner service stopped, N s in),
+"workspace": "<path>" (optional: where the runner would have checked the
+project out; by default GitHub's /home/runner/work/NAME/NAME and GitLab's
+/builds/ci/NAME, NAME the cwd's folder)}; a step is
 {"run": "<script>", "name": ..., "env": {...}, "timeout_minutes": M} or
 {"uses": "actions/checkout", "repository": "<owner/name>", "mirror":
 "<git dir>", "ref": "<branch or tag>"}.  Writes OUT_DIR/output.txt (the log,
-byte for byte) and OUT_DIR/job.json (the job, its steps' exit codes, the
+byte for byte, but with the cwd written as the runner's workspace, so a log
+made here names no folder of this machine) and OUT_DIR/job.json (the job, its steps' exit codes, the
 job's result).
 
 The runner's strings are its own, read from its source (the docstrings of the
@@ -436,6 +440,27 @@ def run_gitlab(job: dict[str, Any], steps: list[Step]) -> tuple[bytes, list[int 
     return bytes(log.data), codes, "failed" if failure else "succeeded"
 
 
+def workspace(job: dict[str, Any]) -> str:
+    """Where the runner checks the job's project out (its cwd's stand-in)."""
+    if job.get("workspace"):
+        return str(job["workspace"])
+    name = Path(str(job["cwd"])).name
+    return (
+        f"/builds/ci/{name}"
+        if job.get("format") == "gitlab"
+        else f"/home/runner/work/{name}/{name}"
+    )
+
+
+def relocate(data: bytes, cwd: str, runner_workspace: str) -> bytes:
+    """The log with the folder the steps ran in here written as the runner's
+    workspace (the only bytes changed)."""
+    here = os.path.realpath(cwd).rstrip("/")
+    for form in {cwd.rstrip("/"), here}:
+        data = data.replace(form.encode(), runner_workspace.encode())
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
@@ -445,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = [Step(**s) for s in job["steps"]]
     runner = run_gitlab if job.get("format") == "gitlab" else run_github
     data, codes, result = runner(job, steps)
+    data = relocate(data, str(job["cwd"]), workspace(job))
     out = Path(args[1])
     out.mkdir(parents=True, exist_ok=True)
     (out / "output.txt").write_bytes(data)
