@@ -254,7 +254,9 @@ class QuickfixParser:
         f.type = idx if idx and idx in "EWIN" else ""
         tail: str | None = None
         for conv, group in fmt.groups:
-            start = m.start(group)
+            # a conversion written inside a collection (`%[a%l]`) made no
+            # group: Vim finds no match for it and the format fails
+            start = m.start(group) if group <= fmt.regex.groups else -1
             if start < 0:
                 return False, None
             text = m.group(group) or ""

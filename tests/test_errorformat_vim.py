@@ -286,6 +286,19 @@ def test_directory_and_file_stacks_match_vim(vim_efms, tmp_path):
     assert_same(cases, ["make", "tex"][: len(cases)], tmp_path)
 
 
+def test_a_conversion_inside_a_collection_fails_its_format_as_in_vim(tmp_path):
+    """`%[a%l]` puts the conversion's group inside `[...]`, where Vim reads it
+    as characters: the format matches text but has no group for %l, and Vim
+    drops it (found by the generated cases below)."""
+    cases = [
+        (":,%[a%l]", ["a"]),
+        ("%[a%l]%f:%m", ["aa.c:x", "a.c:y"]),
+        ("%f:%l:%m,%[%l]", ["a.c:3:x", "1"]),
+    ]
+    (tmp_path / "a.c").write_text("\n")
+    assert_same(cases, ["colon", "file", "after"], tmp_path)
+
+
 # -- generated formats and lines --------------------------------------------------------
 _LITERAL = st.text(alphabet="ab:( )-.*[]^$~/E\\=", min_size=1, max_size=4)
 _CONV = st.sampled_from(
