@@ -13,8 +13,8 @@ project out; by default GitHub's /home/runner/work/NAME/NAME and GitLab's
 {"uses": "actions/checkout", "repository": "<owner/name>", "mirror":
 "<git dir>", "ref": "<branch or tag>"}.  Writes OUT_DIR/output.txt (the log,
 byte for byte, but with the cwd written as the runner's workspace, so a log
-made here names no folder of this machine) and OUT_DIR/job.json (the job, its steps' exit codes, the
-job's result).
+made here names no folder of this machine) and OUT_DIR/job.json (the job,
+its steps' exit codes, the job's result).
 
 The runner's strings are its own, read from its source (the docstrings of the
 writers name the files); the tools' output is what they printed here.  Each
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -453,11 +454,14 @@ def workspace(job: dict[str, Any]) -> str:
 
 
 def relocate(data: bytes, cwd: str, runner_workspace: str) -> bytes:
-    """The log with the folder the steps ran in here written as the runner's
-    workspace (the only bytes changed)."""
-    here = os.path.realpath(cwd).rstrip("/")
-    for form in {cwd.rstrip("/"), here}:
-        data = data.replace(form.encode(), runner_workspace.encode())
+    """The log with the folder the steps ran in here, as given or as its real
+    path, written as the runner's workspace (the only bytes changed): whole
+    names only (`/w/mux` is not the start of `/w/muxer`), the longer form
+    first (one may be the other's prefix)."""
+    forms = {cwd.rstrip("/"), os.path.realpath(cwd).rstrip("/")}
+    new = runner_workspace.encode()
+    for form in sorted(forms, key=len, reverse=True):
+        data = re.sub(re.escape(form.encode()) + rb"(?![\w.-])", lambda _: new, data)
     return data
 
 

@@ -130,3 +130,23 @@ def test_a_job_log_is_written_as_the_runner_writes_it(tmp_path):
     assert "shell: /usr/bin/bash -e {0}" in text or "shell: /bin/bash -e {0}" in text
     assert text.index("hello") < text.index("##[error]Process completed with exit code 3.")
     assert text[-1] == "Cleaning up orphan processes"
+
+
+def test_a_job_log_names_the_runners_workspace_not_the_folder_it_ran_in(tmp_path):
+    from eval import joblog
+
+    real = tmp_path / "mux-real"
+    real.mkdir()
+    (tmp_path / "mux").symlink_to(real)
+    cwd = str(tmp_path / "mux")
+    job = {"format": "github", "job": "build", "cwd": cwd}
+    # the folder as given, as its real path, and a sibling whose name starts the same
+    said = [f"{cwd}/a.go:1", f"{real}/b.go:2", f"{cwd}er/c.go"]
+    steps = [joblog.Step(run="\n".join(f"echo '{s}'" for s in said))]
+    data, _, _ = joblog.run_github(job, steps)
+    text = joblog.relocate(data, cwd, joblog.workspace(job)).decode()
+    assert "/home/runner/work/mux/mux/a.go:1" in text
+    assert "/home/runner/work/mux/mux/b.go:2" in text
+    assert f"{cwd}er/c.go" in text  # another folder whose name starts the same
+    assert str(real) not in text
+    assert joblog.workspace({"format": "gitlab", "cwd": cwd}) == "/builds/ci/mux"
