@@ -373,7 +373,7 @@ def _plan_word(arg: str, prev: str | None, st: _Words) -> _Plan:
         st.secret_next = True  # `-H Bearer X`
         return None
     base = os.path.basename(arg)
-    if base in _MYSQL or base in _SECRET_SHORT or base in _LOGIN_CLIENTS or base == "htpasswd":
+    if base in _PROGRAMS:
         st.program, st.login, st.htpasswd = base, False, -1
     elif st.program in _LOGIN_CLIENTS and arg in ("login", "registry"):
         st.login = st.login or arg == "login"
@@ -456,6 +456,24 @@ def redact_argv(argv: Sequence[str]) -> list[str]:
 # Words of a text that may start a command-line secret form (a cheap test
 # before the text is read word by word).
 _WORD_HINTS = ("pass", "pwd", "secret", "token", "key", "auth", "credential", "-p", "-t", "-u")
+# The words without which `_plan_word` never masks anything, found in one
+# search: an `Authorization:` header, `-H`, a secret-named option or
+# assignment, a user option, or a program whose short options take a secret
+# (a word starts after a space or an edge character, as `_command_words`
+# strips them).  A superset of what the walk acts on, so skipping the walk
+# when it finds nothing changes no result; it keeps the word walk off the
+# lines of ordinary output that only share a hint's letters ("key", "-t").
+_PROGRAMS = _MYSQL | _SECRET_SHORT.keys() | _LOGIN_CLIENTS | {"htpasswd"}
+_BEFORE = r"(?<![^\s`'\"(\[{)\]},;.])"
+_AFTER = r"(?![^\s`'\"(\[{)\]},;.])"
+_TRIGGER = lazy_compile(
+    r"(?i:(?:proxy-)?authorization:"
+    r"|(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|auth|key)(?:[_-]?id)?="
+    rf"|{_BEFORE}--?[a-z0-9_-]*(?:pass|pwd|secret|token|key|credential|bearer))"
+    rf"|{_BEFORE}(?:-[HuU]|--header|--user|--proxy-user){_AFTER}"
+    r"|(?<![^\s`'\"(\[{)\]},;./])"
+    rf"(?:{'|'.join(map(re.escape, sorted(_PROGRAMS, key=lambda p: (-len(p), p))))}){_AFTER}"
+)
 _EDGE = "`'\"([{)]},;."
 _WORD = lazy_compile(r"\S+")
 # A value shown in place of a secret (a usage text's metavar, a placeholder).
@@ -466,14 +484,41 @@ def _command_words(text: str) -> list[tuple[int, int]]:
     """The spans of the secrets a text shows as command-line words: a command
     quoted in a message (``env DB_PASSWORD=hunter sh -c ...``), `--password X`
     as separate words, `mysql -p X`: the rules of `redact_argv`, each word's
-    quotes and brackets set aside; placeholders (`--token TOKEN`, `<pw>`) kept."""
+    quotes and brackets set aside; placeholders (`--token TOKEN`, `<pw>`) kept.
+    A command is one line (lines joined by a trailing backslash count as one):
+    only the lines holding a trigger word are read, each from its start."""
     low = text.casefold()
     if not any(h in low for h in _WORD_HINTS):
         return []
     spans: list[tuple[int, int]] = []
+    done = 0
+    for m in _TRIGGER.finditer(text):
+        if m.start() < done:
+            continue  # its line was read
+        start, done = _command_line(text, m.start())
+        spans += _walk_words(text, start, done)
+    return spans
+
+
+def _command_line(text: str, pos: int) -> tuple[int, int]:
+    """The span of the line of `text` holding `pos`, with the lines a trailing
+    backslash joins to it (the newline excluded)."""
+    start = text.rfind("\n", 0, pos) + 1
+    while start >= 2 and text[start - 2] == "\\":
+        start = text.rfind("\n", 0, start - 1) + 1
+    end = text.find("\n", pos)
+    while end > 0 and text[end - 1] == "\\":
+        end = text.find("\n", end + 1)
+    return start, len(text) if end < 0 else end
+
+
+def _walk_words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """The secrets of the words of text[start:end], read one after another
+    (`_command_words` without its prefilters)."""
+    spans: list[tuple[int, int]] = []
     st = _Words()
     prev: str | None = None
-    for m in _WORD.finditer(text):
+    for m in _WORD.finditer(text, start, len(text) if end is None else end):
         word = m.group().strip(_EDGE)
         if not word:
             continue
