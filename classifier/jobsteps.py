@@ -198,7 +198,10 @@ class JobSteps:
         elif line == "Post job cleanup." and self._runner() == "github-actions":
             self._open_flat("Post job cleanup", "github-actions", line_no, post=True)
         elif line == "Cleaning up orphan processes" and self._runner() == "github-actions":
+            # the runner's last words: the job ends here, and what follows
+            # (another job's log after this one) is in none of its steps
             self._open_flat("Complete job", "github-actions", line_no, post=True)
+            self._close(line_no)
         elif "Job succeeded" in line and line.strip() == "Job succeeded":
             self._job_result(False, line_no)
         elif line.startswith("ERROR: Job failed") or line.startswith(

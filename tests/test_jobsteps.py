@@ -150,3 +150,25 @@ def test_a_runners_verdict_printed_inside_a_step_is_output_not_the_jobs():
     layout = layout_of(log)
     assert layout.job_failed is False
     assert statuses(layout) == [("step_script", "succeeded")]
+
+
+def test_what_follows_a_github_actions_job_s_end_is_in_none_of_its_steps():
+    # Two captured outputs one after the other, as `cat job.log local.log`
+    # (or a benchmark's long log) gives them: the runner's "Cleaning up orphan
+    # processes" ends the job, so the later test failures are no step's
+    # context but failures of their own.
+    job = sample("infra/gha-run-cancelled")
+    local = sample("python_test/pytest-short")
+    c = Classifier(Options(cwd="."))
+    c.feed(job + local)
+    records = c.close()
+    layout = c.job_layout()
+    assert layout is not None and layout.steps[-1].name == "Complete job"
+    after = layout.steps[-1].end
+    assert after is not None and layout.step_at(after + 1) is None
+    alone = Classifier(Options(cwd="."))
+    alone.feed(local)
+    expected = {(r.failure_type, r.source_file, r.source_line) for r in alone.close()}
+    found = {(r.failure_type, r.source_file, r.source_line) for r in records}
+    assert expected and expected <= found
+    assert any(r.rule == "infra.job_cancelled" for r in records)
