@@ -17,6 +17,16 @@ from faultlens.classifier.redact import scrub
 MAX_PENDING = 64 * 1024  # text held while waiting for the end of its line
 
 
+def scrub_lines(text: str) -> str:
+    """`text` redacted line by line (a line printed again is redacted once:
+    the redactor caches short texts), but as a whole when it holds a private
+    key, whose block spans lines.  A whole JSON answer is one write: read as
+    one text, every pattern ran over all of it (0.4 s for 600 KB)."""
+    if "PRIVATE KEY" in text or text.count("\n") < 2:
+        return scrub(text)
+    return "".join(scrub(line) for line in text.splitlines(keepends=True))
+
+
 class ScrubbedStream:
     """A text stream whose writes are redacted a whole line at a time (a
     secret written in two pieces is still one line when it is masked)."""
@@ -33,13 +43,13 @@ class ScrubbedStream:
         if cut == 0:
             cut = len(self._pending)
         done, self._pending = self._pending[:cut], self._pending[cut:]
-        self.raw.write(scrub(done))
+        self.raw.write(scrub_lines(done))
         return len(text)
 
     def flush(self) -> None:
         if self._pending:
             done, self._pending = self._pending, ""
-            self.raw.write(scrub(done))
+            self.raw.write(scrub_lines(done))
         self.raw.flush()
 
     @property

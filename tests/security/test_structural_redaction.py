@@ -159,6 +159,24 @@ def test_the_cli_streams_print_no_secret():
     assert secret not in raw.getvalue() and "refused" in raw.getvalue()
 
 
+def test_a_many_line_write_is_masked_line_by_line_and_a_key_block_whole():
+    from faultlens.cli.shown import ScrubbedStream
+
+    secret = _word()
+    body = "".join(secrets.choice(string.ascii_letters) for _ in range(64))
+    key = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n"
+    lines = [f'  "line {i}": "ok",\n' for i in range(500)]
+    lines[250] = f'  "message": "{_raw(secret)}",\n'
+    for text in ("".join(lines), "".join(lines) + key):  # one write, as json.dump makes
+        raw = io.StringIO()
+        stream = ScrubbedStream(raw)
+        stream.write(text)
+        stream.flush()
+        shown = raw.getvalue()
+        assert secret not in shown and body not in shown
+        assert '"line 0": "ok",\n' in shown and '"line 499": "ok",\n' in shown
+
+
 def test_log_records_carry_no_secret():
     from faultlens.cli.shown import ScrubbingFilter
 
