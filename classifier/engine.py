@@ -31,6 +31,7 @@ from .postprocess import finalize
 from .prefilter import Prefilter
 from .redact import TextMemo, redact_hit_details, redact_hit_text
 from .rules.base import Block, Hit, Rule
+from .stepdir import in_folder
 from .taxonomy import TAXONOMY, FailureType
 from .text import clean_bytes, clean_joined, decode_line, decode_lines
 
@@ -404,18 +405,24 @@ class Classifier:
                 end = ends[c]
                 mask = line_masks[c]
                 c += 1
-                if mask & step_bit:  # a CI runner's step marker, maybe
+                if mask & step_bit or self._reading_script():  # a CI runner's step marker, maybe
                     self._step_marker(buf[pos:end], lines + 1)
-                    mask ^= step_bit
+                    mask &= ~step_bit
                     if not mask and not self._blocks:
                         lines += 1
                         pos = end + 1
                         continue
-            elif self._blocks:  # a report is open: it sees every line
+            elif self._blocks or self._reading_script():  # every line is wanted
                 end = buf.find(b"\n", pos)
                 if end < 0:
                     end = n
                 mask = 0
+                if self._reading_script():  # a step's printed script (jobsteps.py)
+                    self._step_marker(buf[pos:end], lines + 1)
+                    if not self._blocks:
+                        lines += 1
+                        pos = end + 1
+                        continue
             elif c < nc:  # skip the noise up to the next candidate line
                 lines += buf.count(b"\n", pos, starts[c])
                 pos = starts[c]
@@ -432,6 +439,9 @@ class Classifier:
             self._lines = lines
         self._window = None
         self._remember_tail(buf)
+
+    def _reading_script(self) -> bool:
+        return self._steps is not None and self._steps.reading_script
 
     def _step_marker(self, raw: bytes, line_no: int) -> None:
         steps = self._steps
@@ -610,6 +620,8 @@ class Classifier:
         cat = TAXONOMY[ft]
         file = hit.file
         if file and not hit.resolved:
+            if self._steps is not None:
+                file = self._in_step_folder(file, hit.log_line or self._lines)
             file = self.locator.resolve(file)
         message = hit.message or hit.signal
         if hit.key:
@@ -673,6 +685,17 @@ class Classifier:
         )
         if identity:
             _keep_raw(record, hit, identity)
+
+    def _in_step_folder(self, printed: str, line_no: int) -> str:
+        """A path printed in a CI step whose script changed folder, relative
+        to the workspace (classifier/stepdir.py); the printed path when it
+        names a file of the workspace that the step's folder has not (a tool
+        that prints paths from the repository's root, as pytest's rootdir)."""
+        assert self._steps is not None
+        there = in_folder(self._steps.folder_at(line_no), printed)
+        if there == printed or (self.locator.exists(printed) and not self.locator.exists(there)):
+            return printed
+        return there
 
     def _merge(self, rec: FailureRecord, hit: Hit) -> None:
         if rec.source_file is None and hit.file:

@@ -11,7 +11,9 @@ the ones its own source writes:
   (`DateTime.ToString("O")`); a step opens with `##[group]Run <command or
   action>`, `Post job cleanup.` opens a post step, `Cleaning up orphan
   processes` ends the job; `##[error]` is an error of the step it is in,
-  `##[error]Process completed with exit code N.` its shell's exit status.
+  `##[error]Process completed with exit code N.` its shell's exit status;
+  a `run:` step's script is printed in its group up to `shell:`, and is
+  read for the folder its commands ran in (classifier/stepdir.py).
 * GitLab (gitlab-runner `shells/bash.go`, `common/build.go`):
   `section_start:TS:NAME[options]\\r\\e[0K<header>` / `section_end:TS:NAME\\r\\e[0K`,
   nested; the job ends with `Job succeeded` or `ERROR: Job failed: <why>`.
@@ -40,12 +42,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .lazyre import lazy_compile
+from .stepdir import MAX_SCRIPT_LINES, script_folder
 from .text import unstamp
 
 # Literal byte strings, one of which every marker line holds (the engine's
 # prefilter looks for them in the raw output).
 TRIGGERS: tuple[str, ...] = (
     "##[group]Run ",
+    "##[endgroup]",
     "##[error]",
     "##[section]Starting: ",
     "##[section]Finishing: ",
@@ -86,6 +90,9 @@ class Step:
     post: bool = False  # the runner's own step after the script (GitLab's after_script, uploads)
     skipped: bool = False  # Jenkins: "skipped due to earlier failure(s)"
     status: StepStatus = StepStatus.UNKNOWN
+    # the workspace-relative folder its script's commands ran in (stepdir.py;
+    # None: unknown or not said)
+    folder: str | None = None
 
     def within(self, other: Step) -> bool:
         """This step is `other` or nested in it."""
@@ -164,6 +171,8 @@ class JobSteps:
         "_job_failed_at",
         "_open",
         "_owners",
+        "_script",
+        "_script_lines",
         "_starts",
         "steps",
     )
@@ -178,11 +187,22 @@ class JobSteps:
         self._job_exit_code: int | None = None
         self._buildkite = False  # a Buildkite agent header was seen
         self._jenkins_stage_next = False
+        self._script: Step | None = None  # the step whose printed script is being read
+        self._script_lines: list[str] = []
+
+    @property
+    def reading_script(self) -> bool:
+        """Whether the next lines are a step's printed script (the engine
+        then hands every line to `see`, not only those with a trigger)."""
+        return self._script is not None
 
     # -- what the runner said ----------------------------------------------------
     def see(self, raw: bytes, line_no: int) -> None:
-        """Read one line that holds a trigger (cleaned bytes: no escapes)."""
+        """Read one line that holds a trigger, or any line while a script is
+        being read (cleaned bytes: no escapes)."""
         text = unstamp(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        if self._script is not None and self._read_script(text):
+            return
         if "section_" in text:
             self._gitlab(text, line_no)
         line = unstamp(text.rsplit("\r", 1)[-1]) if "\r" in text else text
@@ -215,12 +235,40 @@ class JobSteps:
         elif "skipped due to earlier failure" in line and self._open:
             self._open[-1].skipped = True
 
+    def folder_at(self, line_no: int) -> str | None:
+        """The folder the commands of the step holding `line_no` ran in, as
+        far as read (None: no step, or its folder is not known)."""
+        i = bisect.bisect_right(self._starts, line_no) - 1
+        owner = self._owners[i] if i >= 0 else None
+        return None if owner is None else owner.folder
+
     def _runner(self) -> str | None:
         return self.steps[-1].runner if self.steps else None
+
+    def _read_script(self, text: str) -> bool:
+        """One line of the script GitHub Actions prints in a `run:` step's
+        group, up to its `shell:` line; False for the line that ends it."""
+        step = self._script
+        assert step is not None
+        if text.startswith("##[") or len(self._script_lines) >= MAX_SCRIPT_LINES:
+            self._end_script()
+            return False
+        if text.startswith("shell: "):
+            self._end_script()
+        else:
+            self._script_lines.append(text)
+        return True
+
+    def _end_script(self) -> None:
+        step, self._script = self._script, None
+        if step is not None:
+            step.folder = script_folder(self._script_lines or [step.name])
+        self._script_lines = []
 
     def _hashes(self, line: str, line_no: int) -> None:
         if line.startswith("##[group]Run "):
             self._open_flat(line[len("##[group]Run ") :].strip(), "github-actions", line_no)
+            self._script, self._script_lines = self.steps[-1], []
         elif line.startswith("##[error]"):
             self._fail(line_no, _exit_code(line))
         elif line.startswith("##[section]Starting: "):
@@ -276,6 +324,7 @@ class JobSteps:
 
     def _open_flat(self, name: str, runner: str, line_no: int, *, post: bool = False) -> None:
         """A step that ends where the next one starts (GitHub, Buildkite, Azure)."""
+        self._end_script()
         while self._open:
             self._close(line_no - 1, mark=False)
         self._push(Step(name=name, runner=runner, start=line_no, post=post), line_no)
