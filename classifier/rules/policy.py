@@ -238,3 +238,40 @@ def merge_blocked(m: re.Match[str], ctx: LineContext) -> Hit:
         "branch_policy",
         pull_request=m.group("pr"),
     )
+
+
+@rule(
+    id="policy.pr_size",
+    category=_TG,
+    tool="pr-size-labeler",
+    pattern=r"PR is xl, please, shorten this!\s*$",
+    triggers=("PR is xl, please, shorten this!",),
+    url="https://github.com/CodelyTV/pr-size-labeler",
+)
+def pr_size(m: re.Match[str], ctx: LineContext) -> Hit:
+    """A pull request over the size its repository allows.
+
+    What it detects: pr-size-labeler's `PR is xl, please, shorten this!`
+    (with `fail_if_xl: 'true'`, once it labelled the pull request xl; its
+    `Total modifications (additions + deletions): N` is above), anywhere on
+    the line: the action's stderr follows the API's answer to its comment,
+    which ends without a line break. The author splits the change, or a
+    maintainer accepts its size: nothing to retry or fix here.
+
+    Example output (CodelyTV/pr-size-labeler@4ec6770 against a loopback
+    stand-in of the GitHub API, in a GitHub Actions job log):
+        Total modifications (additions + deletions): 1840
+        Labeling pull request with size/xl
+        {"id": 1, "body": "This PR exceeds …", "html_url": "…"}PR is xl, please, shorten this!
+        ##[error]Process completed with exit code 1.
+
+    Recipe: trust_gate (a person splits the pull request or accepts it).
+
+    References: https://github.com/CodelyTV/pr-size-labeler
+    """
+    return Hit(
+        signal="PR is xl, please, shorten this!",
+        message="the pull request is over the repository's size limit (labelled xl)",
+        code="pr_size",
+        hint={"gate": "pr_size", "waits_for": "human"},
+    )
