@@ -18,9 +18,7 @@ class API(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.endswith("/pulls/42"):
-            self._send(
-                {"number": 42, "additions": 1612, "deletions": 228, "labels": []}
-            )
+            self._send({"number": 42, "additions": 1612, "deletions": 228, "labels": []})
         elif self.path.endswith("/issues/42/labels"):
             self._send([])
         else:
