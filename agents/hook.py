@@ -101,7 +101,6 @@ def decide(
 ) -> CallDecisions:
     """Apply the anti-loop rule to one call's failures: claim, escalate, clear."""
     from faultlens.recipes import EventLog, Ledger
-    from faultlens.recipes.engine import escalate
     from faultlens.recipes.lifecycle.claim import (
         TRIED_NOTHING_NEVER_AUTOMATIC,
         is_never_automatic,
@@ -109,6 +108,7 @@ def decide(
     )
     from faultlens.recipes.lifecycle.settle import settle
     from faultlens.recipes.outcome import make_outcome
+    from faultlens.recipes.single_attempt import escalate
 
     ledger = Ledger.open(ws)
     events = EventLog(ws)

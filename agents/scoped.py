@@ -7,7 +7,7 @@ killed when the call is cancelled (`notifications/cancelled`, or the client
 closing the stream, which cancels every call in flight), when its timeout
 passes (the call then answers with what the command printed until then), and
 by `stop_all` at the server's exit; after a kill -9 of the server, the next
-start stops whatever still carries a token (recipes/recovery.py).
+start stops whatever still carries a token (recipes/crash_restore.py).
 """
 
 from __future__ import annotations

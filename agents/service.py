@@ -167,8 +167,8 @@ class Agents:
 
     def recover_state(self) -> None:
         """What every start does: undo a killed faultlens' interrupted work, close
-        its pending attempts (recipes/recovery.py; never raises for state)."""
-        from faultlens.recipes.recovery import recover_state
+        its pending attempts (recipes/crash_restore.py; never raises for state)."""
+        from faultlens.recipes.crash_restore import recover_state
 
         try:
             recover_state(self.workspace())

@@ -29,7 +29,7 @@ def _median_ms(fn: Callable[[], object], n: int) -> float:
 def measure(n: int = 15) -> list[tuple[str, float]]:
     from faultlens.classifier import classify_text
     from faultlens.recipes import EventLog, Ledger, TextEdit, Workspace, apply_edits
-    from faultlens.recipes.recovery import recover_state
+    from faultlens.recipes.crash_restore import recover_state
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if not (ws.state / "ledger.sqlite3").exists():
         raise UsageError(f"no ledger in {ws.state}: run `faultlens run -- CMD` first")
     if not args.dry_run:
-        from faultlens.recipes.recovery import recover_state
+        from faultlens.recipes.crash_restore import recover_state
 
         recover_state(ws)  # what a killed faultlens left half done, first
     found = Ledger.open(ws).find_record(args.id)

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             _say(f"no applied fix is known for {args.id} (the ledger is empty)")
             return 1
         ledger = Ledger.open(ws)
-        from faultlens.recipes.recovery import recover_state
+        from faultlens.recipes.crash_restore import recover_state
 
         recover_state(ws)  # a revert (or apply) a killed faultlens left half done
         applied = reverting.find(ledger, args.id)

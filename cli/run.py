@@ -221,8 +221,8 @@ def run(args: argparse.Namespace) -> int:
 def _run_in(cmd: list[str], cwd: Path, ws: Workspace, args: argparse.Namespace) -> int:
     watcher = _watcher(cmd, args)
     if watcher is not None:
+        from faultlens.recipes.crash_restore import recover_state
         from faultlens.recipes.observe import guarded
-        from faultlens.recipes.recovery import recover_state
 
         from .watch import run_watch
 

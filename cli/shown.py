@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, TextIO
 
-from faultlens.classifier.redact import scrub
+from faultlens.classifier.redact import redact, scrub
 
 MAX_PENDING = 64 * 1024  # text held while waiting for the end of its line
 
@@ -23,8 +23,8 @@ def scrub_lines(text: str) -> str:
     key, whose block spans lines.  A whole JSON answer is one write: read as
     one text, every pattern ran over all of it (0.4 s for 600 KB)."""
     if "PRIVATE KEY" in text or text.count("\n") < 2:
-        return scrub(text)
-    return "".join(scrub(line) for line in text.splitlines(keepends=True))
+        return redact(text)
+    return "".join(redact(line) for line in text.splitlines(keepends=True))
 
 
 class ScrubbedStream:

@@ -220,7 +220,7 @@ class Follower:
             import dataclasses
 
             from faultlens.recipes import Workspace
-            from faultlens.recipes.session import recover_run
+            from faultlens.recipes.run_recovery import recover_run
             from faultlens.recipes.watch_board import rerun_by_next_cycle
 
             hook = rerun_by_next_cycle(self.board, self.verify_timeout)

@@ -16,15 +16,6 @@ if TYPE_CHECKING:
     from .context import PlanContext
     from .docs import recipe_doc
     from .edits import apply_edits, recover_interrupted
-    from .engine import (
-        attempt,
-        availability,
-        claim,
-        complete_attempt,
-        escalate,
-        plan,
-        refuse,
-    )
     from .events import EVENTS, EventLog
     from .ledger import Ledger
     from .model import (
@@ -46,7 +37,16 @@ if TYPE_CHECKING:
         VerifyResult,
         Workspace,
     )
-    from .session import recover_run
+    from .run_recovery import recover_run
+    from .single_attempt import (
+        attempt,
+        availability,
+        claim,
+        complete_attempt,
+        escalate,
+        plan,
+        refuse,
+    )
     from .tasks import retry_task, skip_task, stop_task
     from .trust import mark_reviewed
 
@@ -63,14 +63,14 @@ _EXPORTS: dict[str, str] = {
     "recipe_doc": "docs",
     "apply_edits": "edits",
     "recover_interrupted": "edits",
-    "attempt": "engine",
-    "availability": "engine",
-    "claim": "engine",
-    "refuse": "engine",
-    "recover_run": "session",
-    "complete_attempt": "engine",
-    "escalate": "engine",
-    "plan": "engine",
+    "attempt": "single_attempt",
+    "availability": "single_attempt",
+    "claim": "single_attempt",
+    "refuse": "single_attempt",
+    "recover_run": "run_recovery",
+    "complete_attempt": "single_attempt",
+    "escalate": "single_attempt",
+    "plan": "single_attempt",
     "retry_task": "tasks",
     "skip_task": "tasks",
     "stop_task": "tasks",

@@ -1,4 +1,4 @@
-"""The honest verdict of one run's recovery (recipes/session.py): the original
+"""The honest verdict of one run's recovery (recipes/run_recovery.py): the original
 command run again when anything changed since its last run, each failure
 recovered only when that run no longer reports it and reports nothing new,
 the exit status that run's, and the task's one box."""

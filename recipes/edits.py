@@ -306,7 +306,7 @@ def _age(seconds: float) -> str:
 
 def recover_interrupted(ws: Workspace) -> int:
     """Roll back every apply that a dead process left half-done; how many."""
-    from .recovery import recover
+    from .crash_restore import recover
 
     return sum(1 for n in recover(ws, kinds=(KIND,)) if n.kind == KIND and n.done)
 

@@ -47,7 +47,7 @@ EVENTS = (
 )
 # Events about the workspace state itself (no record): an interrupted apply or
 # git operation rolled back, a user's later edit kept, a journal or ledger
-# that this machine did not write refused (see recipes/recovery.py).
+# that this machine did not write refused (see recipes/crash_restore.py).
 STATE_EVENTS = (
     "state.recovered",
     "state.kept",

@@ -5,7 +5,7 @@ Before an operation that a kill -9 would leave half done (a multi-file edit,
 a `git rebase`, a temporary worktree) its owner writes a journal entry under
 `<state>/journal/`; it updates the entry as the operation moves on and
 removes it when the operation is over, whatever the result.  On the next
-start `recipes.recovery` finds the entries whose owner is dead and hands each
+start `recipes.crash_restore` finds the entries whose owner is dead and hands each
 one to the handler of its kind, which puts things back.
 
 An entry is a file `<kind>-<pid>-<random>.json` holding the document as

@@ -487,7 +487,7 @@ class Ledger:
 
     def pending_attempts(self, limit: int = 1000) -> list[AttemptRow]:
         """Attempts claimed and never finished, oldest first (the start-up
-        recovery closes those whose process is gone: recipes/recovery.py)."""
+        recovery closes those whose process is gone: recipes/crash_restore.py)."""
         with self._read() as db:
             rows = db.execute(
                 "SELECT * FROM attempts WHERE state='pending' ORDER BY id LIMIT ?", (limit,)

@@ -304,7 +304,7 @@ def observe_command(
 
     ledger: Ledger | None = guarded(ws, Ledger.open, ws)
     if ledger is not None:
-        from .recovery import recover_state
+        from .crash_restore import recover_state
 
         recover_state(ws)  # what a killed faultlens left half done
     # The command starts first; the classifier is built and fed on a worker

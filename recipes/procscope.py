@@ -11,7 +11,7 @@ records the group.  `stop()` kills every group and every process of ours
 that still carries the token (a daemon that left its group keeps its
 environment).  The token is journalled (kind "run.procs") just before the
 first process starts (a call that starts none writes nothing), so a start after a kill -9 stops what still carries it
-(`recover_processes`, registered in recipes/recovery.py); `stop_all()` is
+(`recover_processes`, registered in recipes/crash_restore.py); `stop_all()` is
 for a server's exit.
 """
 

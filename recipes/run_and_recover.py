@@ -2,7 +2,7 @@
 what `faultlens run` and the MCP `run` tool do (everything but printing).
 
 The first run is observed (recipes/observe.py: classified, stamped, recorded
-once); the recovery (recipes/session.py) re-runs the original command to
+once); the recovery (recipes/run_recovery.py) re-runs the original command to
 verify, and its last run is recorded as a run too, so the ledger's last run
 (`faultlens status`) says the final exit, not the first."""
 
@@ -78,7 +78,7 @@ def run_command(
         say("recipes are not attempted: each needs the ledger (one attempt per failure)")
         return report
     from . import history
-    from .session import recover_run
+    from .run_recovery import recover_run
 
     cwd_rel = relative_cwd(ws, cwd)
     rec_report = recover_run(

@@ -1,4 +1,4 @@
-"""The state of one run's recovery, shared by its steps (recipes/session.py):
+"""The state of one run's recovery, shared by its steps (recipes/run_recovery.py):
 the runs of the original command, each failure's outcome so far, the slots
 claimed in the ledger.  And the two things every step does: note a
 failure's outcome, and run the original command again."""

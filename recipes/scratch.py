@@ -8,7 +8,7 @@ worktrees, cleaned on success, failure, abort and kill.
 
 Each is journalled (recipes/journal.py) before it is made and forgotten once
 it is gone, so a kill -9 in between is cleaned up at the next start by the
-handlers below (registered in recipes/recovery.py as "paths" and
+handlers below (registered in recipes/crash_restore.py as "paths" and
 "git.worktree").  Everything lives under `<state>/tmp/`, and the handlers
 remove nothing outside it: a journal, even a signed one, cannot make them
 delete a file of the project.

@@ -6,7 +6,7 @@ there — fails, passes, absent (its test is not in that tree) or inconclusive.
 Every process a check starts carries a random token in its environment
 (TOKEN_VAR), journalled before the first one starts (kind "triage.procs"): a
 start after a kill -9 stops whatever still runs with it, then removes the
-worktree (`recover_processes`, registered in recipes/recovery.py).
+worktree (`recover_processes`, registered in recipes/crash_restore.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Triage in `faultlens run --recover`: a verdict on every test and compile
 failure, and what each verdict makes of the run's attempts.
 
-recipes/session.py calls `stage()` once, after the test attempt (the re-run
+recipes/run_recovery.py calls `stage()` once, after the test attempt (the re-run
 that tells flaky from real, made before anything changed) and before any
 attempt that changes files, then `finish()` once every attempt was made:
 

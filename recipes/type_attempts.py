@@ -1,4 +1,4 @@
-"""The type attempts of one run (recipes/session.py): the test attempt (every
+"""The type attempts of one run (recipes/run_recovery.py): the test attempt (every
 failing test re-run once, before anything changed) and the batch attempt of
 the other types (every fix planned under the apply lock, applied at once, its
 commands run once, one verification)."""

@@ -260,7 +260,7 @@ class FaultLensServer(LanguageServer):
         user about state problems (through `loop`, the server's).  Blocking:
         run it in a thread."""
         from faultlens.recipes import statefs
-        from faultlens.recipes.recovery import recover_state
+        from faultlens.recipes.crash_restore import recover_state
 
         def tell(message: str) -> None:
             loop.call_soon_threadsafe(lambda: self.warn(f"faultlens: {message}", show=True))

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from faultlens.classifier.engine import Options, classify_text
 from faultlens.recipes import Workspace
-from faultlens.recipes.engine import plan
 from faultlens.recipes.model import Plan
 from faultlens.recipes.planners.compile_names import (
     names_another_thing,
     unqualified_where_written,
 )
+from faultlens.recipes.single_attempt import plan
 
 SAMPLE = Path(__file__).parent / "samples" / "ruby" / "name-error"
 

@@ -218,14 +218,14 @@ def test_a_crashing_recipe_becomes_an_escalated_outcome(tmp_path, monkeypatch):
 
 
 def test_one_failure_crashing_does_not_stop_the_others(tmp_path, monkeypatch):
-    from faultlens.recipes import engine
+    from faultlens.recipes import single_attempt
 
     ws = Workspace.at(tmp_path)
     rec = _tsc_record(tmp_path)
     (other,) = classify_text("src/app.ts(2,13): error TS2304: Cannot find name 'Other'.\n")
-    real_plan = engine.plan
+    real_plan = single_attempt.plan
     monkeypatch.setattr(
-        engine,
+        single_attempt,
         "plan",
         lambda r, w, **kw: (
             (_ for _ in ()).throw(OSError("disk on fire"))

@@ -60,11 +60,11 @@ class Context:
 
 
 def _plan(r: FailureRecord, ctx: Context) -> Fix | None:
-    """recipes.engine.plan(), which reads files and writes nothing; a command
+    """recipes.single_attempt.plan(), which reads files and writes nothing; a command
     is always given so that no ledger is looked up (or created)."""
     try:
-        from faultlens.recipes.engine import plan
         from faultlens.recipes.model import Plan, Workspace
+        from faultlens.recipes.single_attempt import plan
 
         command = list(ctx.command) if ctx.command else ["faultlens", "classify"]
         found = plan(r, Workspace.at(ctx.cwd), command=command, cwd=".")

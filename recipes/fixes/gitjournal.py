@@ -8,7 +8,7 @@ key) naming the repository, the branch, HEAD before, the upstream, and the
 step about to start (`fetch`, `rebase`, `rebase-abort`, `merge`,
 `merge-abort`), updated before each step and removed when the sync is over.
 
-`recover_entry` is that kind's start-up handler (recipes/recovery.py).  It
+`recover_entry` is that kind's start-up handler (recipes/crash_restore.py).  It
 acts only on what it recognises as its own operation:
 
 * a rebase in progress whose `head-name` is the branch and whose `orig-head`

@@ -5,7 +5,7 @@ A planner module defines
     def plan(ctx: PlanContext) -> Plan | Refusal
 
 which reads files (never writes) and returns what the recipe will do.  The
-engine (recipes/engine.py) does the rest: the anti-loop check, applying the
+engine (recipes/single_attempt.py) does the rest: the anti-loop check, applying the
 edits atomically, running the commands, verifying, the ledger and the logs.
 A type whose module does not exist has no automatic recipe (it is escalated).
 """

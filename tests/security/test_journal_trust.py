@@ -53,7 +53,7 @@ def said(caplog):
 
 def _start(root: Path) -> None:
     """What a start of faultlens (`faultlens run`, the server) does first."""
-    from faultlens.recipes.recovery import recover_state
+    from faultlens.recipes.crash_restore import recover_state
 
     recover_state(Workspace.at(root))
 
@@ -373,7 +373,7 @@ def test_a_killed_faultlens_s_processes_are_stopped_before_its_worktree_is_remov
     """Issue 27, item 16: after a kill -9 during triage, the worktree (journalled
     first) was removed while the check's processes (journalled after) still
     ran in it.  Entries that stop processes are now handled first."""
-    from faultlens.recipes import Workspace, recovery
+    from faultlens.recipes import Workspace, crash_restore
 
     from .hostile import journal_by_a_dead_process
 
@@ -389,13 +389,13 @@ def test_a_killed_faultlens_s_processes_are_stopped_before_its_worktree_is_remov
 
         return handle
 
-    recovery.register("probe.tree", handler("tree"))
-    recovery.register("probe.procs", handler("procs"))
+    crash_restore.register("probe.tree", handler("tree"))
+    crash_restore.register("probe.procs", handler("procs"))
     try:
         journal_by_a_dead_process(tmp_path, "probe.tree", {"path": "x"})
         journal_by_a_dead_process(tmp_path, "probe.procs", {"token": "0" * 32})
-        recovery.recover(Workspace.at(tmp_path), kinds=["probe.tree", "probe.procs"])
+        crash_restore.recover(Workspace.at(tmp_path), kinds=["probe.tree", "probe.procs"])
     finally:
-        recovery.HANDLERS.pop("probe.tree", None)
-        recovery.HANDLERS.pop("probe.procs", None)
+        crash_restore.HANDLERS.pop("probe.tree", None)
+        crash_restore.HANDLERS.pop("probe.procs", None)
     assert order == ["procs", "tree"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from faultlens.recipes import Workspace
-from faultlens.recipes.recovery import recover_state
+from faultlens.recipes.crash_restore import recover_state
 from faultlens.recipes.scratch import temp_dir, temporary_worktree
 
 from .gitrepo import ENV, commit, git, out

@@ -54,7 +54,7 @@ def main() -> None:
         attempt,
         recipe_doc,
     )
-    from faultlens.recipes.recovery import recover_state
+    from faultlens.recipes.crash_restore import recover_state
 
     sys.addaudithook(_hook)
     errors: list[str] = []

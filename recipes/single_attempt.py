@@ -1,4 +1,4 @@
-"""The recipe engine: plan → apply → verify → record.
+"""One failure's attempt (the single-attempt path): plan → apply → verify → record.
 
 `attempt(record, ws)` is the whole automatic path (the CLI's `run --recover`):
 the anti-loop check and claim in the ledger, the planner, the atomic edits,
@@ -10,7 +10,7 @@ The language server splits the same path: `availability` (cheap) and `plan`
 (recipes/planning.py) for the code action, `claim` before planning, then,
 after the client applied the edits, `complete_attempt(..., attempt_id=...)`.
 `faultlens run --recover` does one attempt per failure type instead
-(recipes/session.py).
+(recipes/run_recovery.py).
 """
 
 from __future__ import annotations
