@@ -21,15 +21,17 @@ never run: `shlex` splits its words.  Pure.
 from __future__ import annotations
 
 import posixpath
-import re
 import shlex
 from collections.abc import Iterable
+
+from .lazyre import lazy_compile
 
 MAX_SCRIPT_LINES = 200  # a longer group is no script the runner printed
 
 # Where one command ends: `&&`, `||`, `;` or `|` outside quotes is close
 # enough for a script's `cd`s (a `cd` inside quotes is an argument).
-_SEPARATOR = re.compile(r"&&|\|\||;|\|")
+_SEPARATOR = lazy_compile(r"&&|\|\||;|\|")
+_WINDOWS_ABSOLUTE = lazy_compile(r"[A-Za-z]:[\\/]")
 _CHANGES = frozenset({"cd", "pushd", "popd"})
 
 
@@ -76,7 +78,7 @@ def in_folder(folder: str | None, printed: str) -> str:
     the folder is unknown)."""
     if not folder or folder == "." or printed.startswith(("/", "\\", "~")):
         return printed
-    if re.match(r"[A-Za-z]:[\\/]", printed):
+    if _WINDOWS_ABSOLUTE.match(printed):
         return printed
     joined = posixpath.normpath(posixpath.join(folder, printed))
     return printed if joined.startswith("../") or joined == ".." else joined
