@@ -279,3 +279,12 @@ def test_github_annotations_stay_within_the_per_step_limits_errors_first():
     plain = [line for line in out if not line.startswith("::")]
     assert len(plain) == 17 and plain[0].startswith("faultlens: error: app.c:11:")
     assert plain[-1].startswith("faultlens: warning: app.c:12:")
+
+
+def test_a_job_log_s_runner_mark_is_not_repeated_in_its_annotation():
+    # captured: a step over its time limit (scripts/ci_job_log.py --stop timeout)
+    log = Path(__file__).parent / "samples" / "infra" / "gha-step-timeout" / "output.txt"
+    records = classify_text(log.read_text())
+    out = render(records, "github")
+    assert "##[error]" not in out
+    assert out.startswith("::error title=faultlens infra::The action 'Run python")

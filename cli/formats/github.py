@@ -35,14 +35,28 @@ def _command(r: FailureRecord) -> str:
             props.insert(1, f"line={r.source_line}")
             if r.source_column:
                 props.insert(2, f"col={r.source_column}")
-    return f"::{level(r)} {','.join(props)}::{_gh_escape(r.signal)}\n"
+    return f"::{level(r)} {','.join(props)}::{_gh_escape(_text(r.signal))}\n"
+
+
+_RUNNER_PREFIXES = ("##[error]", "##[warning]", "##[notice]")
+
+
+def _text(signal: str) -> str:
+    """The signal as an annotation says it: a line of a job log keeps the
+    runner's own `##[error]` mark, which the annotation's level already is."""
+    for prefix in _RUNNER_PREFIXES:
+        if signal.startswith(prefix):
+            return signal[len(prefix) :] or signal
+    return signal
 
 
 def _plain(r: FailureRecord) -> str:
     where = r.source_file or "-"
     if r.source_file and r.source_line:
         where += f":{r.source_line}"
-    return f"faultlens: {level(r)}: {where}: [{r.failure_type.value}] {first_line(r.signal)}\n"
+    return (
+        f"faultlens: {level(r)}: {where}: [{r.failure_type.value}] {first_line(_text(r.signal))}\n"
+    )
 
 
 def render_github(records: Sequence[FailureRecord], ctx: Context) -> str:
