@@ -319,17 +319,12 @@ class Agents:
 
     # -- recover ----------------------------------------------------------------------------
     def _stored(self, ws: Any, failure_id: str) -> tuple[FailureRecord, Any]:
-        from faultlens.recipes import Ledger
+        from faultlens.recipes.explain import NotStored, stored_failure
 
-        if not self._has_ledger(ws):
-            raise AgentError(
-                "no failures stored yet: run the command first (faultlens run, or the run tool)"
-            )
-        found = Ledger.open(ws).find_record(failure_id)
-        if found is None:
-            raise AgentError(f"no stored failure with id {failure_id!r} (ids come from a run)")
-        data, run = found
-        return FailureRecord.from_json(data), run
+        try:
+            return stored_failure(ws, failure_id)
+        except NotStored as exc:
+            raise AgentError(str(exc)) from None
 
     def recover(self, failure_id: str, *, task: str | None = None) -> RecoverResult:
         """Apply the failure's recipe once; a second call gets the escalation."""
@@ -382,22 +377,19 @@ class Agents:
     def explain(self, failure_id: str, *, limit: int | None = MAX_ESCALATION) -> ExplainResult:
         """A stored failure's state, box (cut to `limit` characters; None: whole)
         and options, with its category's recipe document."""
-        from faultlens.recipes import Ledger, recipe_doc
+        from faultlens.recipes.explain import NotStored, explain
 
-        ws = self.workspace()
-        record, _ = self._stored(ws, failure_id)
-        ledger = Ledger.open(ws)
-        prior = ledger.history(record.id, limit=1)
-        last = ledger.last_outcome(record.id) or {}
-        options = [f"{o['label']} - {o['description']}" for o in last.get("options") or []]
-        doc = recipe_doc(record.failure_type.value, ws)
-        box, cut = bounded_note(last.get("box"), limit)
+        try:
+            found = explain(self.workspace(), failure_id)
+        except NotStored as exc:
+            raise AgentError(str(exc)) from None
+        box, cut = bounded_note(found.box, limit)
         return ExplainResult(
-            failure_id=record.id,
-            state=prior[0].state if prior else "never tried",
+            failure_id=found.failure_id,
+            state=found.state,
             box=box,
-            options=options,
-            recipe=doc.body_markdown,
+            options=found.options,
+            recipe=found.recipe,
             truncated=cut,
         )
 

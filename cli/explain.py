@@ -5,13 +5,17 @@ failed) and the options, then the recipe of its category."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .main import UsageError
 from .run import add_workspace_args, workspace_for
+
+if TYPE_CHECKING:
+    from faultlens.recipes.explain import Explanation
 
 
 def add_parser(sub: Any) -> None:
@@ -30,24 +34,28 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faultlens.agents.service import AgentError, Agents, Caller
+    from faultlens.recipes.explain import NotStored, explain
 
     ws = workspace_for(args, Path(args.cwd).resolve())
-    agents = Agents(ws.root, Caller(agent="cli"), ws.state_dir)
     try:
-        result = agents.explain(args.id, limit=None)  # a terminal shows the whole box
-    except AgentError as exc:
+        found = explain(ws, args.id)  # a terminal shows the whole box
+    except NotStored as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        print(json.dumps(_as_json(found), indent=2, ensure_ascii=False))
         return 0
-    out = [f"failure {result.failure_id}: {result.state}"]
-    if result.box:
-        out.append(result.box.rstrip("\n"))
-    if result.options:
+    out = [f"failure {found.failure_id}: {found.state}"]
+    if found.box:
+        out.append(found.box.rstrip("\n"))
+    if found.options:
         out.append("Options:")
-        out.extend(f"  {o}" for o in result.options)
+        out.extend(f"  {o}" for o in found.options)
     out.append("")
-    out.append(result.recipe.rstrip("\n"))
+    out.append(found.recipe.rstrip("\n"))
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _as_json(found: Explanation) -> dict[str, Any]:
+    """The MCP `explain` answer's shape (`truncated` always false here)."""
+    return {**dataclasses.asdict(found), "truncated": False}

@@ -145,8 +145,8 @@ def test_the_mcp_sdk_appears_only_in_the_mcp_server_and_the_mcp_probe() -> None:
 # (classifier <- recipes, remote <- server, cli, agents; remote, the CI
 # services' APIs, uses the recipes' git and process runner).  The fronts over
 # the recipes are the CLI, the language server and the agents' interfaces; the CLI starts
-# the other two (`faultlens serve`, `mcp`, `hook`) and shows an agent's
-# `explain`, but neither the server nor the agents import another front.
+# the other two (`faultlens serve`, `mcp`, `hook`), but neither the server nor the
+# agents import another front, and the CLI's own commands none.
 LAYERS = {"classifier": 0, "recipes": 1, "remote": 1, "server": 2, "cli": 2, "agents": 2}
 
 
@@ -171,5 +171,20 @@ def test_the_server_and_the_agents_import_no_other_front() -> None:
         if _package(n) in ("server", "agents")
         for d in deps
         if LAYERS[_package(d)] == 2 and _package(d) != _package(n)
+    )
+    assert not offenders, offenders
+
+
+# The CLI's commands that start another front (and only those) import it.
+STARTERS = {"faultlens.cli.serve", "faultlens.cli.mcp", "faultlens.cli.hook"}
+
+
+def test_the_cli_imports_another_front_only_to_start_it() -> None:
+    offenders = sorted(
+        f"{n} -> {d}"
+        for n, deps in _graph().items()
+        if _package(n) == "cli" and n not in STARTERS
+        for d in deps
+        if _package(d) in ("server", "agents")
     )
     assert not offenders, offenders
