@@ -272,6 +272,10 @@ def verdicts(
         elif any(s == "failed" for s in states):
             bad = [n for n, s in zip(names, states, strict=True) if s == "failed"]
             what = bad[0] if len(bad) == 1 else f"{len(bad)} of {len(names)} tests"
+            if len(names) > 1 and command:  # to reproduce it, one failing test is enough
+                i = states.index("failed")
+                again = got[i]
+                cmd = alone(again[1], tests[i : i + 1], command) if again else cmd
             out.append(
                 TestVerdict(rec.id, "real", f"{what} failed again when re-run alone", names, cmd)
             )

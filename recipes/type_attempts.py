@@ -57,7 +57,8 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
             note_result(st, rec, "recovered", tried, f"flaky test: {v.reason}", verified=True)
             st.results[rec.id].details.append("Flaky: failed, then passed on its own re-run")
         elif v.verdict == "real":
-            again = [f"Run it alone: {v.command}"] if v.command else []
+            alone = "Run one alone" if len(v.tests) > 1 else "Run it alone"
+            again = [f"{alone}: {v.command}"] if v.command else []
             note_result(st, rec, "escalated", tried, f"a real failure: {v.reason}", again)
         elif v.verdict == "not_run":
             note_result(st, rec, "escalated", tried, v.reason)

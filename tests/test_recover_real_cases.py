@@ -125,6 +125,25 @@ def test_a_flaky_test_and_a_real_failure_in_one_run(tmp_path):
     )
 
 
+def test_a_cause_of_many_failing_tests_gets_a_box_that_fits_a_screen(tmp_path):
+    """29 parametrised cases failing on one cause: the box says how to run one
+    of them alone, not a command naming all 29 (which made it 62 lines)."""
+    proj = _write(
+        tmp_path,
+        {
+            "tests/test_many.py": "import pytest\n\n\ndef total(xs):\n    return sum(xs) + 1\n\n\n"
+            "@pytest.mark.parametrize('n', range(29))\ndef test_total(n):\n"
+            "    assert total([n, 1]) == n + 1\n",
+        },
+    )
+    report, _ = run_recover_in_process(PYTEST, proj, "T")
+    (o,) = report.outcomes
+    assert o.result == "escalated" and o.reason.startswith("a real failure: 29 of 29 tests")
+    alone = [d for d in o.details if d.startswith("Run one alone: ")]
+    assert alone and alone[0].endswith(" -rA 'tests/test_many.py::test_total[0]'")
+    assert o.box is not None and len(o.box.splitlines()) <= 40
+
+
 GO_MOD = "module example.com/flagx\n\ngo 1.19\n"
 
 
@@ -152,8 +171,8 @@ def test_go_failing_subtests_are_rerun_once_level_by_level_in_their_package(tmp_
     o = report.outcomes[0]
     assert o.reason.startswith("a real failure:"), o.reason
     assert "re-ran" in o.tried and "(go)" in o.tried
-    alone = [d for d in o.details if d.startswith("Run it alone: ")]
-    assert alone and alone[0].startswith("Run it alone: go test -v -count=1 -run ")
+    alone = [d for d in o.details if d.startswith(("Run it alone: ", "Run one alone: "))]
+    assert alone and " go test -v -count=1 -run " in alone[0]
     assert alone[0].endswith(" .")
 
 
