@@ -26,7 +26,7 @@ from faultlens.recipes.run_and_recover import run_command
 
 from .conftest import CONFIG, EXAMPLES, command, copy_tree, start, stop, uri
 
-pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.real_tool]
+pytestmark = [pytest.mark.real_tool]
 BUILD = [sys.executable, "-m", "unittest"]
 CART = "shop/cart.py"
 
@@ -103,6 +103,7 @@ async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFa
     await stop(lsp_client)
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_the_editors_apply_recipe_leaves_what_the_cli_leaves(
     client: LanguageClient, cli_trace: dict[str, Any]
 ):
