@@ -88,7 +88,10 @@ def note_result(
 
 
 def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
-    """Run the original command again (or the plan's variant of it: its env)."""
+    """Run the original command again (or the plan's variant of it: its env).
+    A plan's step that runs less than the command (the infra recipe's retry of
+    the failing test alone) is no run of the command: its result verifies the
+    plan, and the run's final exit still comes from a run of the command."""
     from .docs import recipe_doc, setting
     from .observe import recogniser, stamp
 
@@ -106,12 +109,16 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     classifier = recogniser(cwd, task=st.task, command=st.command)
     from faultlens.classifier.redact import shown_command
 
-    st.say(f"re-running the original command ({shown_command(step.argv)})")
+    partial = list(step.argv) != list(st.command)
+    what = "the failing test alone" if partial else "the original command"
+    st.say(f"re-running {what} ({shown_command(step.argv)})")
     res = run_step(step, st.ws, on_data=classifier.feed, echo=st.echo)
     classifier.options.exit_code = res.exit_code
     records = classifier.close()
     stamp(records, command=st.command, cwd=st.cwd, task=st.task)
     code = res.exit_code if res.exit_code is not None else (124 if res.timed_out else 127)
+    if partial:
+        return FullRun(code, records, st.changes)
     st.reruns += 1
     st.last = FullRun(code, records, st.changes)
     return st.last

@@ -1,7 +1,9 @@
 """The infra recipe's planner (see recipes/infra.md).
 
-Transient (connection refused or reset, DNS, HTTP 5xx, timeouts): re-run the
-command that failed after 1 s, 2 s, 4 s (at most 3 retries; the delays are
+Transient (connection refused or reset, DNS, HTTP 5xx, timeouts): re-run what
+failed after 1 s, 2 s, 4 s: the failing test alone, selected as its runner
+selects one (recipes/test_batch.py), when the failure names a test the runner
+can select, else the command (at most 3 retries; the delays are
 `Workspace.settings.backoff` and `infra_max_retries`, or the project's
 recipe override when the caller left the defaults, and the pauses go through
 `settings.sleep`, so tests inject them).  Recovered as soon as a re-run no
@@ -14,11 +16,12 @@ refused at once, escalated with what a human needs (recipes/fixes/infra_needs.py
 from __future__ import annotations
 
 import os
+import posixpath
 from typing import Any
 
 from ..context import PlanContext
 from ..fixes.infra_needs import human_needs, is_transient
-from ..model import Plan, RecipeSettings, Refusal
+from ..model import CommandStep, Plan, RecipeSettings, Refusal
 
 _DEFAULTS = RecipeSettings()
 MAX_DELAY = 600.0
@@ -76,18 +79,19 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
     waits = delays(ctx)
     if not waits:
         return Refusal("retries are turned off for infra failures", details=needs)
-    step = ctx.rerun_step()
+    step = _retry_step(ctx)
     if step is None:
         return Refusal(
             "a transient failure, but the command that failed is not known: re-run it by hand",
             details=needs,
         )
     shown = ", ".join(f"{d:g} s" for d in waits)
+    what = "the command" if step.argv == list(ctx.command or ()) else "the failing test"
     return Plan(
         failure_id=rec.id,
         failure_type="infra",
         title=f"Retry `{step.display()}` with backoff ({shown})",
-        summary=f"a transient failure: re-run the command after {shown}, at most {len(waits)} times",
+        summary=f"a transient failure: re-run {what} after {shown}, at most {len(waits)} times",
         verify=step,
         verify_by="id",
         retries=len(waits) - 1,
@@ -95,3 +99,25 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         success_note="transient failure: the command succeeded on a retry",
         details=[f"Retries: at most {len(waits)} (after {shown})", *needs],
     )
+
+
+def _retry_step(ctx: PlanContext) -> CommandStep | None:
+    """The failing test alone, when the record names one and its runner can
+    select it (its own selection: `pytest ID`, `go test -run`, ...); else the
+    command that failed (None: not known)."""
+    whole = ctx.rerun_step()
+    rec = ctx.record
+    if whole is None or not (rec.hint.get("test_id") or rec.hint.get("test_name")):
+        return whole
+    assert ctx.command is not None  # (rerun_step is None without one)
+    from ..test_batch import plan_reruns
+
+    try:
+        selections, _, _ = plan_reruns([rec], ctx.ws, ctx.command, ctx.cwd)
+    except (OSError, ValueError):
+        return whole
+    if len(selections) != 1:
+        return whole
+    (sel,) = selections
+    cwd = posixpath.normpath(posixpath.join(ctx.cwd or ".", sel.cwd or "."))
+    return CommandStep(argv=list(sel.argv), cwd=cwd, env=whole.env, timeout=whole.timeout)
