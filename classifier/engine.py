@@ -297,6 +297,10 @@ class Classifier:
         self._window: _Window | None = None  # lines of the chunk rules looked back over
         self._blocks: list[tuple[Rule, Block, int]] = []
         self._records: dict[tuple[Any, ...], FailureRecord] = {}
+        # A rule's own key (Hit.key) -> the record key it was first stored
+        # under: one failure told twice with two categories (RSpec's report
+        # says infra, its "Failed examples:" line test) is one record.
+        self._keyed: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         # The keys of records that are warnings (Hit.warning): kept or dropped
         # at close by classifier/warnings_policy.py.
         self.warning_keys: set[tuple[Any, ...]] = set()
@@ -625,7 +629,7 @@ class Classifier:
             file = self.locator.resolve(file)
         message = hit.message or hit.signal
         if hit.key:
-            key: tuple[Any, ...] = (ft.value, *hit.key)
+            key: tuple[Any, ...] = self._keyed.setdefault(hit.key, (ft.value, *hit.key))
         else:
             key = (ft.value, file, hit.line, hit.code, same_failure_text(message))
         existing = self._records.get(key)

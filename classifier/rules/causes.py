@@ -104,6 +104,8 @@ _ADDRESSES: tuple[re.Pattern[str], ...] = (
     lazy_compile(r"\b(?:connect to host|connecting to) " + _HOST + r":(?P<port>\d{1,5})\b"),
     # asyncio: "[Errno 111] Connect call failed ('127.0.0.1', 8080)"
     lazy_compile(r"\('(?P<host>[^']+)', (?P<port>\d{1,5})\)"),
+    # Ruby's Errno from a socket: 'Connection refused - connect(2) for "127.0.0.1" port 9'
+    lazy_compile(r'connect\(2\) for "(?P<host>[^"]+)" port (?P<port>\d{1,5})'),
     # a URL anywhere (curl, fetch, a client's message)
     lazy_compile(
         r"\b(?:https?|wss?|grpc|postgres(?:ql)?|mysql|redis|amqp|mongodb)://(?:[^@/\s]*@)?"

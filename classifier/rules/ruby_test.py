@@ -7,12 +7,13 @@ shared with `ruby_xunit.py`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import CARET_LINE, Block, Hit, LineContext, match_above
+from .causes import environment_cause, infra_env
 from .registry import rule
 from .ruby import FRAME, exception_category, exception_hint, project_frame
 from .stack import related_frames
@@ -75,6 +76,7 @@ def report_hit(
     at: tuple[str, int] | None,
     hint: dict[str, Any],
     key: tuple[Any, ...],
+    code: Sequence[str] = (),
 ) -> Hit:
     message, exc = _message(lines)
     if exc == "SyntaxError" and (where := next(filter(None, map(_SYNTAX_AT.match, lines)), None)):
@@ -84,8 +86,9 @@ def report_hit(
     category: FailureType | None = None
     if exc:
         hint.update(exception_hint(exc, message, lines))
-        if exception_category(exc, message, lines) is FailureType.INFRA:
+        if exception_category(exc, message, [*lines, *code]) is FailureType.INFRA:
             category = FailureType.INFRA
+            hint.update(_cause(exc, message, lines, code))
     hint.update(_values(lines))
     return Hit(
         signal=signal,
@@ -98,6 +101,21 @@ def report_hit(
         related=related_frames(frames, chosen),
         key=key,
     )
+
+
+_KEY_NOT_FOUND = lazy_compile(r"key not found: \"(?P<key>[A-Za-z_][A-Za-z0-9_]*)\"")
+
+
+def _cause(exc: str, message: str, lines: list[str], code: Sequence[str]) -> dict[str, Any]:
+    """What the infra recipe needs of an environment cause: the host and port
+    of a refused connection (`connect(2) for "127.0.0.1" port 9`), the
+    variable `ENV.fetch` did not find."""
+    cause = environment_cause([message, *lines], code)
+    if cause is not None:
+        return cause.hint
+    if exc == "KeyError" and (m := _KEY_NOT_FOUND.search(message)):
+        return infra_env(m.group("key")).hint
+    return {}
 
 
 # -- RSpec -----------------------------------------------------------------------
@@ -121,6 +139,7 @@ class _RSpecFailure:
         self.log_line = ctx.line_no
         code = ctx.line.split("Failure/Error:", 1)[1].strip()
         self.code_lines = bool(not code)  # the code follows on its own lines
+        self.code: list[str] = [code] if code else []
         self.lines: list[str] = []
         self.frames: list[tuple[str, int]] = []
 
@@ -135,6 +154,8 @@ class _RSpecFailure:
             return bool(text) and text.startswith("#")  # `# --- Caused by: ---` and its frames
         if self.code_lines:
             self.code_lines = bool(text)
+            if text:
+                self.code.append(text)
             return True
         self.lines.append(text)
         return True
@@ -151,6 +172,7 @@ class _RSpecFailure:
                 at=None,
                 hint={"test_name": self.desc},
                 key=("rspec", self.desc),
+                code=self.code,
             )
         ]
 
