@@ -205,6 +205,15 @@ def _tally_rspec(text: str) -> Tally | None:
     return Tally(total - failed - pending, failed, pending, m.group(0))
 
 
+def _tally_minitest(text: str) -> Tally | None:
+    # "2 runs, 2 assertions, 1 failures, 0 errors, 0 skips" (minitest 5)
+    m = _last(r"^(\d+) runs, \d+ assertions, (\d+) failures, (\d+) errors, (\d+) skips", text)
+    if m is None:
+        return None
+    runs, failed, errors, skips = (int(x) for x in m.groups())
+    return Tally(runs - failed - errors - skips, failed + errors, skips, m.group(0))
+
+
 def _tally_phpunit(text: str) -> Tally | None:
     if "No tests executed" in text:
         return Tally(line="No tests executed!")
@@ -252,6 +261,7 @@ TALLIES: dict[str, Callable[[str], Tally | None]] = {
     "maven": _tally_maven,
     "gradle": _tally_gradle,
     "rspec": _tally_rspec,
+    "minitest": _tally_minitest,
     "phpunit": _tally_phpunit,
 }
 

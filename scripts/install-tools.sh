@@ -142,6 +142,10 @@ test_tools() {
   command -v go >/dev/null || need+=(golang-go)
   command -v g++ >/dev/null || need+=(g++)
   command -v cargo >/dev/null || need+=(cargo)
+  # ruby (minitest 5 is in ruby's own gems) and RSpec: the Ruby test recipe's
+  # real-runner tests (tests/test_recover_minitest.py)
+  command -v ruby >/dev/null || need+=(ruby)
+  command -v rspec >/dev/null || need+=(ruby-rspec)
   if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

@@ -273,6 +273,22 @@ def test_jvm_ruby_and_php_runners_get_their_own_selection_flags():
     assert sel.argv == ["vendor/bin/phpunit", "--filter", r"/^(?:testAdds)(?:\s|$)/"]
 
 
+def test_minitest_re_runs_its_tests_by_name_after_the_file_spec_names_too():
+    tests = [
+        SingleTest("minitest", "shopping cart#test_0001_totals the prices"),
+        SingleTest("minitest", "TestCart#test_count"),
+    ]
+    (sel,) = select(
+        tests, ["ruby", "-Itest", "test/cart_test.rb", "-n", "old", "--seed", "1"], INSIDE
+    )
+    assert sel.argv == [
+        "ruby", "-Itest", "test/cart_test.rb", "--seed", "1",
+        "-n", r"/^(?:test_0001_totals\ the\ prices|test_count)$/",
+    ]  # fmt: skip
+    with pytest.raises(Refused):
+        select([SingleTest("minitest", "Cart#count")], ["ruby", "t.rb"], INSIDE)
+
+
 @pytest.mark.parametrize(
     ("runner", "output", "code", "passed"),
     [
@@ -289,6 +305,9 @@ def test_jvm_ruby_and_php_runners_get_their_own_selection_flags():
         ("rspec", "0 examples, 0 failures\n", 0, False),
         ("phpunit", "OK (1 test, 2 assertions)\n", 0, True),
         ("phpunit", "No tests executed!\n", 0, False),
+        ("minitest", "1 runs, 1 assertions, 0 failures, 0 errors, 0 skips\n", 0, True),
+        ("minitest", "0 runs, 0 assertions, 0 failures, 0 errors, 0 skips\n", 0, False),
+        ("minitest", "2 runs, 2 assertions, 0 failures, 1 errors, 0 skips\n", 1, False),
     ],
 )
 def test_other_runners_summaries_decide_a_pass_the_same_way(runner, output, code, passed):

@@ -71,7 +71,7 @@ class _MinitestReport:
     id="minitest.failure",
     category=FailureType.TEST,
     tool="minitest",
-    pattern=r"^(?P<cls>[A-Z][^#\s]*(?: [^#]+)?)#(?P<method>test_[^\[]*?)(?: \[(?P<file>[^\]\s]+?):(?P<line>\d+)\])?:$",
+    pattern=r"^(?P<cls>[^#\s][^#]*?)#(?P<method>test_[^\[]*?)(?: \[(?P<file>[^\]\s]+?):(?P<line>\d+)\])?:$",
     triggers=("#test_",),
     url=_MINITEST_DOCS,
 )
@@ -84,7 +84,8 @@ def minitest_failure(m: re.Match[str], ctx: LineContext) -> Block | None:
     bracketed assertion line; under `  2) Error:`, `TestCart#test_total:`,
     the exception (`NoMethodError: undefined method ...`: hint["exception"],
     hint["name"]) and its indented frames, located at the innermost frame in
-    the project.  hint["test_id"] is `TestCart#test_count` (`ruby -Itest
+    the project; a spec's class is its `describe` text (`shopping
+    cart#test_0001_totals the prices`).  hint["test_id"] is `TestCart#test_count` (`ruby -Itest
     test/test_cart.rb -n test_count` re-runs it).  The closing `3 runs, 2
     assertions, 1 failures, 1 errors, 0 skips` is not a record, and `0
     failures, 0 errors` gives nothing.

@@ -653,6 +653,32 @@ def _select_rspec(
     return [Selection("rspec", [*argv[: at + 1], *kept, *ids], list(tests))]
 
 
+def _detect_minitest(argv: Sequence[str]) -> int | None:
+    """`ruby [-Ilib -Itest] test/x_test.rb [minitest options]`: the index of
+    the test file (minitest/autorun reads the options after it)."""
+    at = _find(argv, ("ruby",))
+    if at is None:
+        return None
+    return next((i for i in range(at + 1, len(argv)) if argv[i].endswith(".rb")), None)
+
+
+def _select_minitest(
+    argv: list[str], at: int, tests: list[SingleTest], inside: Inside
+) -> list[Selection]:
+    """`-n /^(?:name|name)$/`: the methods, spec-style names with spaces too
+    (`test_0001_totals the prices`); minitest matches a method or Class#method."""
+    names = []
+    for t in tests:
+        method = t.test_id.rsplit("#", 1)[-1]
+        if not method.startswith("test_") or "\n" in method:
+            raise Refused(f"not a Minitest test: {t.test_id!r}")
+        names.append(method)
+    pattern = "/^(?:" + "|".join(re.escape(n) for n in sorted(set(names))) + ")$/"
+    kept = _without(argv[at + 1 :], ("-n", "--name"))
+    kept = [a for a in kept if not a.startswith(("--name=", "-n/"))]
+    return [Selection("minitest", [*argv[: at + 1], *kept, "-n", pattern], list(tests))]
+
+
 def _detect_phpunit(argv: Sequence[str]) -> int | None:
     return _find(argv, ("phpunit",))
 
@@ -679,6 +705,7 @@ RUNNERS: list[Runner] = [
     Runner("maven", _detect_maven, _select_maven),
     Runner("gradle", _detect_gradle, _select_gradle),
     Runner("rspec", _detect_rspec, _select_rspec),
+    Runner("minitest", _detect_minitest, _select_minitest),
     Runner("phpunit", _detect_phpunit, _select_phpunit),
 ]
 BY_NAME = {r.name: r for r in RUNNERS}
