@@ -108,7 +108,7 @@ _ADDRESSES: tuple[re.Pattern[str], ...] = (
     lazy_compile(r'connect\(2\) for "(?P<host>[^"]+)" port (?P<port>\d{1,5})'),
     # a URL anywhere (curl, fetch, a client's message)
     lazy_compile(
-        r"\b(?:https?|wss?|grpc|postgres(?:ql)?|mysql|redis|amqp|mongodb)://(?:[^@/\s]*@)?"
+        r"\b(?:https?|wss?|grpc|postgres(?:ql)?|mysql|redis|amqp|mongodb|tcp|udp|tls|ssl)://(?:[^@/\s]*@)?"
         + _HOST
         + r"(?::(?P<port>\d{1,5}))?"
     ),

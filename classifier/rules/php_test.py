@@ -9,6 +9,7 @@ from typing import Any
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import Block, Hit, LineContext, lines_above
+from .causes import environment_cause
 from .php import in_library, php_hint
 from .registry import rule
 from .stack import related_frames
@@ -62,11 +63,16 @@ def _phpunit_hit(
     if exc:
         hint.update(php_hint(exc.group("exc"), message))
     hint.update(_phpunit_values(lines))
+    # "Unable to connect to tcp://127.0.0.1:9 (Connection refused)", "X is not set"
+    cause = environment_cause([t for t in lines if t])
+    if cause is not None:
+        hint.update(cause.hint)
     return Hit(
         signal=signal,
         message=message,
         file=chosen[0] if chosen else None,
         line=chosen[1] if chosen else None,
+        category=cause.category if cause is not None else None,
         log_line=log_line,
         hint=hint,
         related=related_frames(frames, chosen),
