@@ -228,6 +228,7 @@ def group(records: list[FailureRecord]) -> list[FailureRecord]:
             g.members.append(r)
     _join_unplaced(groups)
     _fold_consequences(groups)
+    _fold_seen_through(groups)
     absorbed: set[int] = set()
     for k, r in loose:
         g = groups.get(k)
@@ -352,6 +353,41 @@ def _fold_consequences(groups: dict[tuple[Hashable, ...], _Group]) -> None:
                 kept.append(m)
             else:
                 _absorb(target.head, m, "a later failure of a test this cause failed", hint=False)
+        g.members = kept
+        if kept:
+            g.head = kept[0]
+
+
+def _fold_seen_through(groups: dict[tuple[Hashable, ...], _Group]) -> None:
+    """A test that failed because a program it ran failed on the cause (a
+    CLI test running the package, its assertion quoting the child's
+    traceback: `NameError: name 'summ' is not defined` in pkg/core.py) is
+    one more test of that cause, not a failure of its own."""
+    causes: list[tuple[str, str, _Group]] = []
+    for key, g in groups.items():
+        file = g.head.source_file
+        if key[:2] == ("compile", "name") and file:
+            causes.append((f"name '{key[2]}' is not defined", file, g))
+        elif key[:2] == ("compile", "module") and file:
+            causes.append((f"No module named '{key[2]}'", file, g))
+    if not causes:
+        return
+    for g in groups.values():
+        if g.head.failure_type is not FailureType.TEST:
+            continue
+        kept = []
+        for m in g.members:
+            said = m.hint.get("explanation")
+            text = (
+                "\n".join(x for x in said if isinstance(x, str)) if isinstance(said, list) else ""
+            )
+            target = next(
+                (c for error, file, c in causes if error in text and f'{file}"' in text), None
+            )
+            if target is None:
+                kept.append(m)
+            else:
+                target.members.append(m)
         g.members = kept
         if kept:
             g.head = kept[0]

@@ -127,3 +127,41 @@ def test_the_diagnostic_and_the_hover_show_the_group():
         "`tests/test_cart.py::test_totals[prices0]`, `tests/test_cart.py::test_totals[prices1]`, "
         "`tests/test_cart.py::test_totals[prices2]`, …"
     ) in hover
+
+
+def test_a_test_failing_through_a_subprocess_on_the_cause_is_one_more_test_of_it():
+    # captured: a CLI test runs `python -m pkg`, whose NameError its assertion
+    # quotes; a second test imports pkg and meets the same NameError
+    (record,) = _records(SAMPLES / "python_test/pytest-subprocess-same-cause")
+    assert (record.failure_type.value, record.source_file, record.source_line) == (
+        "compile",
+        "pkg/core.py",
+        2,
+    )
+    assert record.affected == 2
+    assert {x.test for x in record.related if x.test} == {
+        "tests/test_core.py::test_total",
+        "tests/test_core.py::test_cli",
+    }
+
+
+def test_a_test_quoting_another_file_s_error_stays_its_own_failure():
+    rec = _records(SAMPLES / "python_test/pytest-subprocess-same-cause")[0]
+    other = FailureRecord.from_json(
+        {
+            **rec.to_json(),
+            "failure_type": "test",
+            "source_file": "tests/test_cli.py",
+            "source_line": 4,
+            "id": "other",
+            "hint": {
+                "runner": "pytest",
+                "test_id": "tests/test_cli.py::test_x",
+                "explanation": [
+                    'File "/w/lib/other.py", line 2',
+                    "NameError: name 'summ' is not defined",
+                ],
+            },
+        }
+    )
+    assert len(group([rec, other])) == 2

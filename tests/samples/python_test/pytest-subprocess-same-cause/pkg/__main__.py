@@ -1,0 +1,3 @@
+from pkg.core import total
+
+print(total([1, 2]))
