@@ -68,6 +68,8 @@ def test_hit(
         if missing:
             hint.update(module_hint(missing.group("module")))
     code = None
+    if category is FailureType.COMPILE and (frame := _framed_source(texts)) is not None:
+        chosen = frame  # vite's "Transform failed": the broken file's code frame, not the suite
     if not (suite_failure and category is not None):
         cause = js_cause(message, texts, code_lines(texts))
         if cause is not None:
@@ -91,6 +93,22 @@ def test_hit(
         code=code,
         key=(runner, key_file, tuple(names), message.strip()[:200] if not names else ""),
     )
+
+
+# The code frame a transform error draws (oxc through vite/vitest 4):
+# `╭─[ src/defu.ts:3:36 ]`; older miette/oxc print `,-[src/defu.ts:3:36]`.
+_CODE_FRAME = lazy_compile(
+    r"^\s*(?:╭─|,-)\[\s*(?P<file>[^\[\]\s:][^\[\]:]*?):(?P<line>\d+):(?P<column>\d+)\s*\]\s*$"
+)
+
+
+def _framed_source(texts: Sequence[str]) -> Frame | None:
+    for text in texts:
+        if "─[" in text or ",-[" in text:
+            m = _CODE_FRAME.match(text)
+            if m:
+                return Frame("", m.group("file"), int(m.group("line")), int(m.group("column")))
+    return None
 
 
 def _why(message: str, texts: Sequence[str]) -> str:
