@@ -258,6 +258,8 @@ def ruby_exception(m: re.Match[str], ctx: LineContext) -> Block | None:
     """
     if m.group("exc") in ("SystemExit", "Interrupt", "SignalException"):
         return None
+    if m.group("exc") == "SyntaxError" and "syntax error" in m.group("message"):
+        return None  # the broken file's own line: ruby.syntax_error reads it
     return _Backtrace(m, ctx)
 
 

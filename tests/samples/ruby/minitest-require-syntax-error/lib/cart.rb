@@ -1,0 +1,5 @@
+class Cart
+  def total(items)
+    items.sum { |i| i[:price] 
+  end
+end
