@@ -138,6 +138,17 @@ def github_run(api: StandIn, downloads: StandIn, *, run_id: int = 77, sha: str) 
         downloads.routes[("GET", f"/logs/{ident}")] = Answer(body=(LOGS / log).read_bytes())
 
 
+def listed_runs(api: StandIn, *more: dict[str, Any]) -> None:
+    """The runs listing (of a branch or a commit, newest first): the run
+    `github_run` made, then a copy of it with each of `more`'s changes."""
+    run = api.routes[("GET", "/repos/acme/shop/actions/runs/77")]
+    assert isinstance(run, Answer)
+    runs = [run.body, *({**run.body, **changes} for changes in more)]
+    api.routes[("GET", "/repos/acme/shop/actions/runs")] = Answer(
+        body={"total_count": len(runs), "workflow_runs": runs}
+    )
+
+
 def _gh_job(
     ident: int, name: str, conclusion: str, run_id: int, step: str | None
 ) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from .ci_standin import (
     git,
     github_run,
     gitlab_pipeline,
+    listed_runs,
     make_checkout,
     serving,
 )
@@ -122,13 +123,8 @@ def test_a_pull_request_url_takes_its_head_commits_latest_runs(checkout: Path) -
     sha = git(checkout, "rev-parse", "HEAD")
     with serving() as api, serving() as downloads:
         github_run(api, downloads, sha=sha)
-        run = api.routes[("GET", "/repos/acme/shop/actions/runs/77")]
-        assert isinstance(run, Answer)
-        older = {**run.body, "id": 70, "head_sha": sha}
         api.routes[("GET", "/repos/acme/shop/pulls/12")] = Answer(body={"head": {"sha": sha}})
-        api.routes[("GET", "/repos/acme/shop/actions/runs")] = Answer(
-            body={"total_count": 2, "workflow_runs": [run.body, older]}
-        )
+        listed_runs(api, {"id": 70})  # an older run of the same workflow
         reports = ci("https://github.com/acme/shop/pull/12", checkout, _env(api))
         (listing,) = api.requests("/actions/runs")[:1]
     assert [r.run.ident for r in reports] == [77]  # the newest run of the workflow
@@ -138,11 +134,7 @@ def test_a_pull_request_url_takes_its_head_commits_latest_runs(checkout: Path) -
 def test_without_a_url_the_branchs_latest_run_on_origin_is_fetched(checkout: Path) -> None:
     with serving() as api, serving() as downloads:
         github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
-        run = api.routes[("GET", "/repos/acme/shop/actions/runs/77")]
-        assert isinstance(run, Answer)
-        api.routes[("GET", "/repos/acme/shop/actions/runs")] = Answer(
-            body={"total_count": 1, "workflow_runs": [run.body]}
-        )
+        listed_runs(api)
         (report,) = ci(None, checkout, _env(api))
         listing = api.requests("/actions/runs")[0]
     assert listing.query["branch"] == ["feature/auth"]

@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from .ci_standin import Answer, git, github_run, make_checkout, serving
-from .test_vscode_e2e import ARTIFACTS, HARNESS, VENV_BIN, _missing, vsix  # noqa: F401
+from .ci_standin import git, github_run, listed_runs, make_checkout, serving
+from .test_vscode_e2e import ARTIFACTS, HARNESS, VENV_BIN, harness_node, vsix  # noqa: F401
 
 pytestmark = [pytest.mark.vscode, pytest.mark.slow]
 TOKEN = "ghp_vscodeSTANDIN0123456789abcdefABCDEF"
@@ -26,23 +25,13 @@ def test_a_failed_last_run_is_offered_and_one_click_shows_its_failures(
     tmp_path: Path,
     vsix: Path,  # noqa: F811
 ) -> None:
-    node = shutil.which("node")
-    if node is None:
-        _missing("node")
-    if not (HARNESS / "node_modules" / ".bin" / "code-server").exists():
-        _missing("editors/vscode-e2e/node_modules (code-server)")
-    if not Path("/usr/bin/chromium").exists():
-        _missing("/usr/bin/chromium")
+    node = harness_node()
     root = make_checkout(tmp_path)
     artifacts = ARTIFACTS / "ci-offer"
     result_file = tmp_path / "result.json"
     with serving() as api, serving() as downloads:
         github_run(api, downloads, sha=git(root, "rev-parse", "HEAD"))
-        run = api.routes[("GET", "/repos/acme/shop/actions/runs/77")]
-        assert isinstance(run, Answer)
-        api.routes[("GET", "/repos/acme/shop/actions/runs")] = Answer(
-            body={"total_count": 1, "workflow_runs": [run.body]}
-        )
+        listed_runs(api)  # the branch's runs: run 77 failed
         scenario = {
             "workspace": str(root),
             "vsix": str(vsix),
