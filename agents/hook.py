@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .ci_checks import ci_checks_text, is_ci_check
 from .hook_payloads import ToolCall, argv_of
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class CallDecisions:
     escalated: list[tuple[FailureRecord, str]] = field(default_factory=list)  # (record, why)
     review: list[FailureRecord] = field(default_factory=list)  # never automatic
     recovered: list[str] = field(default_factory=list)  # where each pending one was
+    checks: list[FailureRecord] = field(default_factory=list)  # a pull request's failed CI checks
 
 
 def task_of(call: ToolCall) -> str:
@@ -119,6 +121,9 @@ def decide(
     # it is decided first, so that a failure still reported reads as escalated.
     _record(call, ws, task, ledger).finish(call.exit_code, records)
     for record in records:
+        if is_ci_check(record):  # its job's log says what failed: no attempt claimed on it
+            out.checks.append(record)
+            continue
         ft = record.failure_type.value
         if is_never_automatic(ft):
             escalate(record, ws, TRIED_NOTHING_NEVER_AUTOMATIC, never_automatic(ft))
@@ -211,6 +216,10 @@ def _line(record: FailureRecord) -> str:
 def context_text(verdicts: CallDecisions, task: str) -> str:
     """The text the model reads; empty when there is nothing to say."""
     lines: list[str] = []
+    checks = [*verdicts.checks, *(r for r, _ in verdicts.new if is_ci_check(r))]
+    verdicts.new = [(r, step) for r, step in verdicts.new if not is_ci_check(r)]
+    if checks:
+        lines.extend(ci_checks_text(checks[:MAX_LISTED]))
     if verdicts.new:
         lines.append("faultlens classified this command's failures (one recovery attempt each):")
         for record, step in verdicts.new[:MAX_LISTED]:

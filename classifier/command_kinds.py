@@ -229,6 +229,30 @@ def _script_category(name: str) -> FailureType | None:
     return name_category(name)
 
 
+def exit_is_a_state(command: Sequence[str] | str | None, exit_code: int | None) -> bool:
+    """Whether the command's exit status reports a state, not a failure:
+    `gh pr checks` exits 8 while checks are pending (cli/cli
+    pkg/cmd/pr/checks/checks.go, "Additional exit codes: 8: Checks pending")."""
+    argv = _unwrap(argv_of(command))
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    return (
+        exit_code == 8 and bool(argv) and os.path.basename(argv[0]) == "gh"
+        and words[:2] == ["pr", "checks"]
+    )  # fmt: skip
+
+
+def prints_a_job_log(command: Sequence[str] | str | None) -> bool:
+    """Whether the command prints a CI job's log (`gh run view --log-failed`,
+    `--log`; `glab ci trace`): its own exit status, 0, says nothing of the
+    failures the log holds."""
+    argv = _unwrap(argv_of(command))
+    name = os.path.basename(argv[0]) if argv else ""
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    if name == "gh" and words[:2] == ["run", "view"]:
+        return any(a in ("--log", "--log-failed") for a in argv[1:])
+    return name == "glab" and words[:2] == ["ci", "trace"]
+
+
 def _unwrap(argv: list[str]) -> list[str]:
     """The argv from the program that does the work: past `VAR=value`
     words, wrappers (sudo, env, timeout...), runners (npx, uvx, `uv run`)

@@ -24,7 +24,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .command_kinds import argv_of, command_category, command_kind, command_tool, output_category
+from .command_kinds import (
+    argv_of,
+    command_category,
+    command_kind,
+    command_tool,
+    exit_is_a_state,
+    output_category,
+)
 from .lazyre import lazy_compile
 from .redact import shown_command
 from .taxonomy import FailureType
@@ -133,6 +140,7 @@ __all__ = [
     "command_category",
     "command_kind",
     "command_tool",
+    "exit_is_a_state",
     "output_category",
     "pick_lines",
     "score",

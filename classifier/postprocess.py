@@ -377,7 +377,7 @@ def _tail_lines(classifier: Classifier) -> list[tuple[int, str]]:
 def add_fallback(classifier: Classifier) -> None:
     """One low-confidence record for a failed command nothing explained."""
     opts = classifier.options
-    if not opts.exit_code:
+    if not opts.exit_code or fallback.exit_is_a_state(opts.command, opts.exit_code):
         return
     candidates = [*classifier.unclaimed, *_tail_lines(classifier)]
     fb = fallback.build(opts.command, opts.exit_code, candidates)

@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "mcp": "mcp",
     "hook": "hook",
     "ci": "ci",
+    "report": "report",
     "history": "history",
     "quarantine": "quarantine",
 }

@@ -627,6 +627,14 @@ class Ledger:
                 ).fetchone()
         return _run(row) if row else None
 
+    def runs_since(self, since: float, limit: int = 1000) -> list[RunRow]:
+        """The runs started at `since` or later, oldest first (`faultlens report`)."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT * FROM runs WHERE started >= ? ORDER BY id LIMIT ?", (since, limit)
+            ).fetchall()
+        return [_run(r) for r in rows]
+
     def run_records(self, run_id: int) -> list[dict[str, Any]]:
         with self._read() as db:
             rows = db.execute(

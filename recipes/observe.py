@@ -70,10 +70,13 @@ def recogniser(
 ) -> Recogniser:
     """The classifier of one output: structured reports first, then the text
     rules (`rules`: these instead of the built-ins and the project's)."""
+    from faultlens.classifier.command_kinds import prints_a_job_log
     from faultlens.classifier.engine import Options
     from faultlens.classifier.structured import Recogniser
 
     argv = list(command) if isinstance(command, list | tuple) else command
+    if exit_code == 0 and prints_a_job_log(argv):
+        exit_code = None  # `gh run view --log-failed` exits 0 whatever the job's log holds
     return Recogniser(
         Options(
             cwd=str(cwd),

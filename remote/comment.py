@@ -6,7 +6,7 @@ marker and edits it, or adds it, so a pull request never collects copies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from faultlens.classifier.record import FailureRecord
@@ -18,14 +18,21 @@ MAX_BODY = 60_000  # GitHub refuses comments over 65,536 characters
 MAX_CELL = 160
 
 
+TITLE = "### faultlens: why CI failed"
+
+
 def markdown(reports: Sequence[RunReport]) -> str:
     """The comment's body (and the job summary's): one table for all runs."""
-    lines = [MARKER, "### faultlens: why CI failed", ""]
+    return bounded("\n".join([MARKER, TITLE, "", *table(reports)]) + "\n")
+
+
+def table(reports: Sequence[RunReport]) -> list[str]:
+    """The failed jobs' table and what to do of each (or that none failed)."""
+    lines: list[str] = []
     failed = [j for rep in reports for j in rep.jobs if j.job.failed]
     if not failed:
         passed = ", ".join(_link(r.run.name or f"run {r.run.ident}", r.run.url) for r in reports)
-        lines.append(f"No failed job in {passed or 'the run'}.")
-        return "\n".join(lines) + "\n"
+        return [f"No failed job in {passed or 'the run'}."]
     lines += ["| job | failure | where | verdict |", "|---|---|---|---|"]
     notes: list[str] = []
     for job in failed:
@@ -45,7 +52,11 @@ def markdown(reports: Sequence[RunReport]) -> str:
     lines += ["", *notes]
     if heads:
         lines += ["", *(f"_{_cell(h)}_" for h in sorted(heads))]
-    body = "\n".join(lines) + "\n"
+    return lines
+
+
+def bounded(body: str) -> str:
+    """A body GitHub accepts: cut at a line before its limit."""
     if len(body) > MAX_BODY:
         body = body[: MAX_BODY - 40].rsplit("\n", 1)[0] + "\n\n… (cut: too long)\n"
     return body
@@ -59,17 +70,26 @@ class CommentThread(Protocol):
     def edit_comment(self, number: int, comment_id: int, body: str) -> None: ...
 
 
-def publish(thread: CommentThread, number: int, body: str) -> str:
-    """Edit faultlens's comment on pull request `number`, or add it; says which."""
+Body = str | Callable[[str | None], str | None]
+
+
+def publish(thread: CommentThread, number: int, body: Body) -> str:
+    """Edit faultlens's comment on pull request `number`, or add it; says which.
+    `body` may be a function of the comment's present text (None: there is
+    none) giving the new one (None: nothing to add)."""
     for c in thread.comments(number):
         text = c.get("body")
         ident = c.get("id")
         if isinstance(text, str) and text.startswith(MARKER) and isinstance(ident, int):
-            if text == body:
+            new = body(text) if callable(body) else body
+            if new is None or text == new:
                 return "unchanged"
-            thread.edit_comment(number, ident, body)
+            thread.edit_comment(number, ident, new)
             return "updated"
-    thread.post_comment(number, body)
+    new = body(None) if callable(body) else body
+    if new is None:
+        return "not needed"
+    thread.post_comment(number, new)
     return "added"
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from . import ciurl, github, gitlab, tokens
 from .cireport import RunReport, check_head, classify_jobs
 from .ciurl import CIUrlError, Target
+from .comment import Body
 from .http import RemoteError
 
 _BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,199}")
@@ -71,13 +72,14 @@ def publish_comment(
     url: str | None,
     checkout: Path,
     reports: list[RunReport],
-    body: str,
+    body: Body,
     number: int | None = None,
     env: Mapping[str, str] | None = None,
 ) -> str:
     """Keep faultlens's one comment on the pull (merge) request up to date:
     the one given, else the one the run belongs to, else the one CI names
-    (GITHUB_REF `refs/pull/N/merge`, CI_MERGE_REQUEST_IID)."""
+    (GITHUB_REF `refs/pull/N/merge`, CI_MERGE_REQUEST_IID).  `body`: the
+    text, or a function of the present comment's (remote/comment.py)."""
     from .comment import publish
 
     env = dict(os.environ) if env is None else dict(env)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from lsprotocol import types as T
 
-from . import actions, convert
+from . import actions, ci_offer, convert
 from . import protocol as P
 from .app import VERSION, FaultLensServer, is_log_document
 
@@ -77,6 +77,7 @@ def register(server: FaultLensServer) -> None:
         await ls.setup_watching()
         ls.spawn(asyncio.to_thread(ls.recover_state, asyncio.get_running_loop()), "recovery")
         ls.spawn(asyncio.to_thread(warm_up), "warm-up")
+        ls.spawn(ci_offer.offer(ls), "ci-offer")
         mode = "pull" if ls.pull_mode else "push"
         ls.info(f"faultlens {VERSION}: root {ls.root}, {mode} diagnostics, state {ls.state_dir}")
 

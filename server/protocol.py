@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 INGEST = "faultlens/ingest"
 FAILURES = "faultlens/failures"
+# server -> client notification: the branch's last CI run failed (server/ci_offer.py)
+CI_FAILED = "faultlens/ciFailed"
 PUBLISH_DIAGNOSTICS = "textDocument/publishDiagnostics"
 
 CMD_RUN = "faultlens.run"

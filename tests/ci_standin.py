@@ -138,6 +138,17 @@ def github_run(api: StandIn, downloads: StandIn, *, run_id: int = 77, sha: str) 
         downloads.routes[("GET", f"/logs/{ident}")] = Answer(body=(LOGS / log).read_bytes())
 
 
+def listed_runs(api: StandIn, *more: dict[str, Any]) -> None:
+    """The runs listing (of a branch or a commit, newest first): the run
+    `github_run` made, then a copy of it with each of `more`'s changes."""
+    run = api.routes[("GET", "/repos/acme/shop/actions/runs/77")]
+    assert isinstance(run, Answer)
+    runs = [run.body, *({**run.body, **changes} for changes in more)]
+    api.routes[("GET", "/repos/acme/shop/actions/runs")] = Answer(
+        body={"total_count": len(runs), "workflow_runs": runs}
+    )
+
+
 def _gh_job(
     ident: int, name: str, conclusion: str, run_id: int, step: str | None
 ) -> dict[str, Any]:
@@ -153,6 +164,59 @@ def _gh_job(
         "html_url": f"https://github.com/acme/shop/actions/runs/{run_id}/job/{ident}",
         "steps": steps,
     }
+
+
+def gitlab_pipeline(api: StandIn, sha: str) -> None:
+    """group/shop's pipeline 5 behind `{api.url}/api/v4`: typecheck failed (its
+    trace the tsc log), docs failed but may, build passed."""
+    base = "/api/v4/projects/group%2Fshop"
+    web = "https://gitlab.example.com/group/shop/-"
+    api.routes[("GET", f"{base}/pipelines/5")] = Answer(
+        body={
+            "id": 5,
+            "sha": sha,
+            "ref": "feature/auth",
+            "status": "failed",
+            "web_url": f"{web}/pipelines/5",
+        }
+    )
+    jobs = [
+        {"id": 31, "name": "typecheck", "status": "failed", "stage": "test"},
+        {"id": 32, "name": "docs", "status": "failed", "allow_failure": True, "stage": "test"},
+        {"id": 33, "name": "build", "status": "success", "stage": "build"},
+    ]
+    api.routes[("GET", f"{base}/pipelines/5/jobs")] = Answer(
+        body=[{**j, "web_url": f"{web}/jobs/{j['id']}"} for j in jobs]
+    )
+    api.routes[("GET", f"{base}/jobs/31/trace")] = Answer(
+        body=(LOGS / "typecheck.log").read_bytes()
+    )
+
+
+def comment_thread(
+    api: StandIn, listing: str, edit_method: str, edit_prefix: str, ident: int = 555
+) -> list[dict[str, Any]]:
+    """A pull request's comments (GitHub) or a merge request's notes (GitLab):
+    listed at `listing`, added by POST there, edited by `edit_method` at
+    `edit_prefix/ID`.  The list returned is the thread as the service holds it."""
+    comments: list[dict[str, Any]] = []
+
+    def post(seen: Seen) -> Answer:
+        comments.append({"id": ident + len(comments), "body": seen.body["body"]})
+        return Answer(201, comments[-1])
+
+    def edit(seen: Seen) -> Answer:
+        want = int(seen.path.rsplit("/", 1)[1])
+        for c in comments:
+            if c["id"] == want:
+                c["body"] = seen.body["body"]
+                return Answer(body=c)
+        return Answer(404, {"message": "Not Found"})
+
+    api.routes[("GET", listing)] = lambda _: Answer(body=comments)
+    api.routes[("POST", listing)] = post
+    api.routes[(edit_method, f"{edit_prefix}/{ident}")] = edit  # the first one added
+    return comments
 
 
 GIT_ENV = {

@@ -23,13 +23,17 @@ from .ci_standin import (
     Seen,
     StandIn,
     api_env,
+    comment_thread,
     git,
     github_run,
+    gitlab_pipeline,
+    listed_runs,
     make_checkout,
     serving,
 )
 
 TOKEN = "ghp_standinTOKEN0123456789abcdefABCDEF"
+RUN_URL = "https://github.com/acme/shop/actions/runs/77"
 
 
 @pytest.fixture
@@ -37,12 +41,17 @@ def checkout(tmp_path: Path) -> Path:
     return make_checkout(tmp_path)
 
 
-def _git(cwd: Path, *args: str) -> str:
-    return git(cwd, *args)
-
-
 def _env(api: StandIn, **extra: str) -> dict[str, str]:
     return api_env(api, TOKEN, **extra)
+
+
+def _faultlens_ci(
+    checkout: Path, env: dict[str, str], *args: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "faultlens", "ci", *args],
+        cwd=checkout, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
 
 
 def test_ci_json_places_the_failed_jobs_at_the_lines_of_the_local_checkout(checkout: Path) -> None:
@@ -50,22 +59,8 @@ def test_ci_json_places_the_failed_jobs_at_the_lines_of_the_local_checkout(check
     src/auth/middleware.ts:42 of this checkout, only the failed jobs' logs
     requested, the token sent to the API and printed nowhere."""
     with serving() as api, serving() as downloads:
-        github_run(api, downloads, sha=_git(checkout, "rev-parse", "HEAD"))
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "faultlens",
-                "ci",
-                "--json",
-                "https://github.com/acme/shop/actions/runs/77",
-            ],
-            cwd=checkout,
-            env=_env(api),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
+        proc = _faultlens_ci(checkout, _env(api), "--json", RUN_URL)
     assert proc.returncode == 1, proc.stderr
     assert TOKEN not in proc.stdout + proc.stderr
     assert "s3cr3t-download-signature" not in proc.stdout + proc.stderr
@@ -94,21 +89,8 @@ def test_the_text_report_names_each_failed_job_and_its_primary_failure_first(
     checkout: Path,
 ) -> None:
     with serving() as api, serving() as downloads:
-        github_run(api, downloads, sha=_git(checkout, "rev-parse", "HEAD"))
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "faultlens",
-                "ci",
-                "https://github.com/acme/shop/actions/runs/77",
-            ],
-            cwd=checkout,
-            env=_env(api),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
+        proc = _faultlens_ci(checkout, _env(api), RUN_URL)
     lines = proc.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("✗ typecheck"))
     assert "src/auth/middleware.ts:42" in lines[at + 1]
@@ -117,13 +99,13 @@ def test_the_text_report_names_each_failed_job_and_its_primary_failure_first(
 
 
 def test_a_checkout_ahead_of_the_run_is_told_by_how_many_commits(checkout: Path) -> None:
-    run_sha = _git(checkout, "rev-parse", "HEAD")
+    run_sha = git(checkout, "rev-parse", "HEAD")
     (checkout / "README.md").write_text("more\n")
-    _git(checkout, "add", ".")
-    _git(checkout, "commit", "-qm", "more")
+    git(checkout, "add", ".")
+    git(checkout, "commit", "-qm", "more")
     with serving() as api, serving() as downloads:
         github_run(api, downloads, sha=run_sha)
-        (report,) = ci("https://github.com/acme/shop/actions/runs/77", checkout, _env(api))
+        (report,) = ci(RUN_URL, checkout, _env(api))
     assert report.head is not None
     assert (report.head.matches, report.head.ahead, report.head.behind) == (False, 1, 0)
     assert "1 commit ahead" in report.head.note
@@ -131,23 +113,18 @@ def test_a_checkout_ahead_of_the_run_is_told_by_how_many_commits(checkout: Path)
 
 def test_a_job_url_fetches_that_jobs_log_only(checkout: Path) -> None:
     with serving() as api, serving() as downloads:
-        github_run(api, downloads, sha=_git(checkout, "rev-parse", "HEAD"))
+        github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
         (report,) = ci("https://github.com/acme/shop/actions/runs/77/job/902", checkout, _env(api))
     assert [j.job.name for j in report.jobs] == ["lint"]
     assert [s.path for s in api.requests("/logs")] == ["/repos/acme/shop/actions/jobs/902/logs"]
 
 
 def test_a_pull_request_url_takes_its_head_commits_latest_runs(checkout: Path) -> None:
-    sha = _git(checkout, "rev-parse", "HEAD")
+    sha = git(checkout, "rev-parse", "HEAD")
     with serving() as api, serving() as downloads:
         github_run(api, downloads, sha=sha)
-        run = api.routes[("GET", "/repos/acme/shop/actions/runs/77")]
-        assert isinstance(run, Answer)
-        older = {**run.body, "id": 70, "head_sha": sha}
         api.routes[("GET", "/repos/acme/shop/pulls/12")] = Answer(body={"head": {"sha": sha}})
-        api.routes[("GET", "/repos/acme/shop/actions/runs")] = Answer(
-            body={"total_count": 2, "workflow_runs": [run.body, older]}
-        )
+        listed_runs(api, {"id": 70})  # an older run of the same workflow
         reports = ci("https://github.com/acme/shop/pull/12", checkout, _env(api))
         (listing,) = api.requests("/actions/runs")[:1]
     assert [r.run.ident for r in reports] == [77]  # the newest run of the workflow
@@ -156,12 +133,8 @@ def test_a_pull_request_url_takes_its_head_commits_latest_runs(checkout: Path) -
 
 def test_without_a_url_the_branchs_latest_run_on_origin_is_fetched(checkout: Path) -> None:
     with serving() as api, serving() as downloads:
-        github_run(api, downloads, sha=_git(checkout, "rev-parse", "HEAD"))
-        run = api.routes[("GET", "/repos/acme/shop/actions/runs/77")]
-        assert isinstance(run, Answer)
-        api.routes[("GET", "/repos/acme/shop/actions/runs")] = Answer(
-            body={"total_count": 1, "workflow_runs": [run.body]}
-        )
+        github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
+        listed_runs(api)
         (report,) = ci(None, checkout, _env(api))
         listing = api.requests("/actions/runs")[0]
     assert listing.query["branch"] == ["feature/auth"]
@@ -170,7 +143,7 @@ def test_without_a_url_the_branchs_latest_run_on_origin_is_fetched(checkout: Pat
 
 def test_jobs_are_read_page_by_page(checkout: Path) -> None:
     with serving() as api, serving() as downloads:
-        github_run(api, downloads, sha=_git(checkout, "rev-parse", "HEAD"))
+        github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
         jobs_route = api.routes[("GET", "/repos/acme/shop/actions/runs/77/jobs")]
         assert isinstance(jobs_route, Answer)
         failing = jobs_route.body["jobs"][:1]
@@ -184,7 +157,7 @@ def test_jobs_are_read_page_by_page(checkout: Path) -> None:
             return Answer(body={"total_count": 101, "jobs": passing if page == 1 else failing})
 
         api.routes[("GET", "/repos/acme/shop/actions/runs/77/jobs")] = pages
-        (report,) = ci("https://github.com/acme/shop/actions/runs/77", checkout, _env(api))
+        (report,) = ci(RUN_URL, checkout, _env(api))
     assert len(report.jobs) == 101
     assert [j.job.name for j in report.jobs if j.job.failed] == ["typecheck"]
 
@@ -212,7 +185,7 @@ def test_service_errors_are_one_line_without_the_token(
     with serving() as api:
         api.routes[("GET", "/repos/acme/shop/actions/runs/77")] = answer
         with pytest.raises(RemoteError) as err:
-            ci("https://github.com/acme/shop/actions/runs/77", checkout, _env(api))
+            ci(RUN_URL, checkout, _env(api))
     text = str(err.value)
     assert said in text
     assert "\n" not in text and TOKEN not in text
@@ -221,20 +194,7 @@ def test_service_errors_are_one_line_without_the_token(
 def test_the_cli_says_a_service_error_in_one_line_and_exits_2(checkout: Path) -> None:
     with serving() as api:
         api.routes[("GET", "/repos/acme/shop/actions/runs/77")] = Answer(401, {"message": "no"})
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "faultlens",
-                "ci",
-                "https://github.com/acme/shop/actions/runs/77",
-            ],
-            cwd=checkout,
-            env=_env(api),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        proc = _faultlens_ci(checkout, _env(api), RUN_URL)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "401" in proc.stderr
     assert TOKEN not in proc.stdout + proc.stderr
@@ -297,7 +257,7 @@ def test_a_redirect_to_plain_http_elsewhere_is_refused() -> None:
 @pytest.mark.parametrize(
     ("url", "expected"),
     [
-        ("https://github.com/acme/shop/actions/runs/77", ("github", "acme/shop", "run", 77, None)),
+        (RUN_URL, ("github", "acme/shop", "run", 77, None)),
         (
             "https://github.com/acme/shop/actions/runs/77/job/5",
             ("github", "acme/shop", "job", 77, 5),
@@ -357,52 +317,11 @@ def test_the_origin_remote_names_the_repository(remote: str, service: str, proje
     assert (t.service, t.project, t.branch) == (service, project, "main")
 
 
-def _gitlab(api: StandIn, sha: str) -> None:
-    base = "/api/v4/projects/group%2Fshop"
-    pipeline = {
-        "id": 5,
-        "sha": sha,
-        "ref": "feature/auth",
-        "status": "failed",
-        "web_url": "https://gitlab.example.com/group/shop/-/pipelines/5",
-    }
-    api.routes[("GET", f"{base}/pipelines/5")] = Answer(body=pipeline)
-    api.routes[("GET", f"{base}/pipelines/5/jobs")] = Answer(
-        body=[
-            {
-                "id": 31,
-                "name": "typecheck",
-                "status": "failed",
-                "stage": "test",
-                "web_url": "https://gitlab.example.com/group/shop/-/jobs/31",
-            },
-            {
-                "id": 32,
-                "name": "docs",
-                "status": "failed",
-                "allow_failure": True,
-                "stage": "test",
-                "web_url": "https://gitlab.example.com/group/shop/-/jobs/32",
-            },
-            {
-                "id": 33,
-                "name": "build",
-                "status": "success",
-                "stage": "build",
-                "web_url": "https://gitlab.example.com/group/shop/-/jobs/33",
-            },
-        ]
-    )
-    api.routes[("GET", f"{base}/jobs/31/trace")] = Answer(
-        body=(LOGS / "typecheck.log").read_bytes()
-    )
-
-
 def test_a_gitlab_pipeline_reads_its_failed_jobs_traces_with_the_private_token(
     checkout: Path,
 ) -> None:
     with serving() as api:
-        _gitlab(api, _git(checkout, "rev-parse", "HEAD"))
+        gitlab_pipeline(api, git(checkout, "rev-parse", "HEAD"))
         env = {**_env(api), "CI_API_V4_URL": f"{api.url}/api/v4", "GITLAB_TOKEN": "glpat-XYZ"}
         (report,) = ci("https://gitlab.example.com/group/shop/-/pipelines/5", checkout, env)
     failed = [j for j in report.jobs if j.job.failed]
@@ -420,25 +339,11 @@ def test_a_gitlab_pipeline_reads_its_failed_jobs_traces_with_the_private_token(
 
 def test_the_comment_is_added_once_then_edited_in_place(checkout: Path) -> None:
     with serving() as api, serving() as downloads:
-        github_run(api, downloads, sha=_git(checkout, "rev-parse", "HEAD"))
-        comments: list[dict[str, object]] = []
-
-        def listing(_: object) -> Answer:
-            return Answer(body=comments)
-
-        def post(seen: Seen) -> Answer:
-            body = seen.body
-            comments.append({"id": 555, "body": body["body"]})
-            return Answer(201, comments[-1])
-
-        def patch(seen: Seen) -> Answer:
-            comments[0]["body"] = seen.body["body"]
-            return Answer(body=comments[0])
-
-        api.routes[("GET", "/repos/acme/shop/issues/12/comments")] = listing
-        api.routes[("POST", "/repos/acme/shop/issues/12/comments")] = post
-        api.routes[("PATCH", "/repos/acme/shop/issues/comments/555")] = patch
-        url = "https://github.com/acme/shop/actions/runs/77"
+        github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
+        comments = comment_thread(
+            api, "/repos/acme/shop/issues/12/comments", "PATCH", "/repos/acme/shop/issues/comments"
+        )
+        url = RUN_URL
         env = _env(api)
         from faultlens.remote.comment import markdown
 
@@ -457,21 +362,12 @@ def test_the_comment_is_added_once_then_edited_in_place(checkout: Path) -> None:
 def test_the_job_summary_gets_the_same_table(checkout: Path, tmp_path: Path) -> None:
     summary = tmp_path / "summary.md"
     with serving() as api, serving() as downloads:
-        github_run(api, downloads, sha=_git(checkout, "rev-parse", "HEAD"))
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "faultlens",
-                "ci",
-                "--summary",
-                "https://github.com/acme/shop/actions/runs/77",
-            ],
-            cwd=checkout,
-            env=_env(api, GITHUB_STEP_SUMMARY=str(summary)),
-            capture_output=True,
-            text=True,
-            timeout=120,
+        github_run(api, downloads, sha=git(checkout, "rev-parse", "HEAD"))
+        proc = _faultlens_ci(
+            checkout,
+            _env(api, GITHUB_STEP_SUMMARY=str(summary)),
+            "--summary",
+            RUN_URL,
         )
     assert proc.returncode == 1, proc.stderr
     text = summary.read_text()
@@ -489,21 +385,9 @@ def test_table_cells_never_carry_markup_or_mentions_from_the_log() -> None:
 
 def test_the_gitlab_merge_request_note_is_added_then_edited(checkout: Path) -> None:
     with serving() as api:
-        _gitlab(api, _git(checkout, "rev-parse", "HEAD"))
-        notes: list[dict[str, object]] = []
+        gitlab_pipeline(api, git(checkout, "rev-parse", "HEAD"))
         base = "/api/v4/projects/group%2Fshop/merge_requests/4/notes"
-
-        def post(seen: Seen) -> Answer:
-            notes.append({"id": 77, "body": seen.body["body"]})
-            return Answer(201, notes[-1])
-
-        def put(seen: Seen) -> Answer:
-            notes[0]["body"] = seen.body["body"]
-            return Answer(body=notes[0])
-
-        api.routes[("GET", base)] = lambda _: Answer(body=notes)
-        api.routes[("POST", base)] = post
-        api.routes[("PUT", f"{base}/77")] = put
+        notes = comment_thread(api, base, "PUT", base)
         env = {
             **_env(api),
             "CI_API_V4_URL": f"{api.url}/api/v4",

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_vscode_e2e import ARTIFACTS, HARNESS, ROOT, _locations, _missing
+from .test_vscode_e2e import ARTIFACTS, HARNESS, ROOT, _locations, _missing, harness_node
 
 SAMPLE = ROOT / "tests" / "samples" / "typescript" / "tsc-plain-ts2304"
 TSC = ROOT / "tools" / "node" / "node_modules" / ".bin" / "tsc"
@@ -61,11 +61,7 @@ def test_the_platform_vsix_carries_the_server_for_each_python(tmp_path: Path) ->
 def test_the_extension_alone_shows_the_seed_failure_with_hover_and_quick_fix(
     tmp_path: Path,
 ) -> None:
-    node = shutil.which("node")
-    if node is None:
-        _missing("node")
-    if not (HARNESS / "node_modules" / ".bin" / "code-server").exists():
-        _missing("editors/vscode-e2e/node_modules (code-server)")
+    node = harness_node(chromium=False)
     vsix = _platform_vsix()
     if not vsix.exists():
         _missing(str(vsix.relative_to(ROOT)))

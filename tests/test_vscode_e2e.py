@@ -42,6 +42,20 @@ def _missing(what: str) -> None:
     pytest.skip(message)
 
 
+def harness_node(*, chromium: bool = True) -> str:
+    """node, once the harness (code-server) and, with `chromium`, the browser
+    are there (a skip, or in CI a failure, naming what is missing)."""
+    node = shutil.which("node")
+    if node is None:
+        _missing("node")
+    if not (HARNESS / "node_modules" / ".bin" / "code-server").exists():
+        _missing("editors/vscode-e2e/node_modules (code-server)")
+    if chromium and not Path("/usr/bin/chromium").exists():
+        _missing("/usr/bin/chromium")
+    assert node is not None
+    return node
+
+
 def _npm(args: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["npm", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
@@ -129,13 +143,7 @@ def _write_workspace(tmp_path: Path) -> Path:
 def test_real_vscode_shows_hovers_and_fixes_the_example_failures(
     tmp_path: Path, vsix: Path
 ) -> None:
-    node = shutil.which("node")
-    if node is None:
-        _missing("node")
-    if not (HARNESS / "node_modules" / ".bin" / "code-server").exists():
-        _missing("editors/vscode-e2e/node_modules (code-server)")
-    if not Path("/usr/bin/chromium").exists():
-        _missing("/usr/bin/chromium")
+    node = harness_node()
     if not (VENV_BIN / "faultlens").exists():
         _missing(".venv/bin/faultlens")
     ws = _write_workspace(tmp_path)

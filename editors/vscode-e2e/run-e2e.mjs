@@ -133,6 +133,39 @@ async function askUntil(page, ask, read, wanted, again, counter, what) {
   }, 20_000, what);
 }
 
+/**
+ * The CI offer (scenario.ciOffer): the status-bar item the extension shows when the
+ * server says the branch's last CI run failed, clicked as a user does, then the CI
+ * job's failures in the Problems panel, their source the job (`ci: typecheck`).
+ */
+async function showOfferedCI(page, offer) {
+  result.ciItem = await waitFor(async () => {
+    const items = await statusTexts(page);
+    return items.find((i) => /CI failed/.test(i.text));
+  }, offer.timeoutMs ?? 60_000, "the CI failed status bar item").catch(async (err) => {
+    result.statusItems = await statusTexts(page);
+    throw err;
+  });
+  mark("CI offered");
+  await shot(page, "ci-offered");
+  await page.locator(".statusbar-item", { hasText: "CI failed" }).first().click();
+  mark("CI offer clicked");
+  await runCommand(page, "Problems: Focus on Problems View");
+  result.problems = await waitFor(async () => {
+    const rows = await problemRows(page);
+    const ours = rows.filter((r) => !r.isFile && r.text.includes(offer.source));
+    return ours.length >= offer.expectProblems ? rows : undefined;
+  }, offer.timeoutMs ?? 60_000, `${offer.expectProblems} rows from ${offer.source}`).catch(async (err) => {
+    result.problems = await problemRows(page);
+    throw err;
+  });
+  await page.waitForTimeout(500);
+  result.problems = await problemRows(page);
+  result.statusAfterShow = await statusTexts(page);
+  mark("CI failures shown");
+  await shot(page, "ci-problems");
+}
+
 async function main() {
   const dirs = scratchDirs(scratch);
   const env = codeServerEnv(dirs, scenario.extraPath, scenario.path);
@@ -179,6 +212,12 @@ async function main() {
       throw err;
     });
     mark("extension active");
+
+    if (scenario.ciOffer) {
+      await showOfferedCI(page, scenario.ciOffer);
+      result.consoleErrors = consoleErrors.slice(0, 50);
+      return;
+    }
 
     const fixFile = path.join(scenario.workspace, scenario.quickFix.file);
     result.fileBefore = fs.readFileSync(fixFile, "utf8");

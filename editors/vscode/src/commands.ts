@@ -92,12 +92,13 @@ export function registerCommands(
   session: ServerSession,
   recent: RecentTasks,
   getSettings: () => FaultlensSettings,
+  onShownCI?: () => void,
 ): vscode.Disposable[] {
   const guard =
-    (fn: () => Promise<void>) =>
-    async (): Promise<void> => {
+    (fn: (...args: unknown[]) => Promise<void>) =>
+    async (...args: unknown[]): Promise<void> => {
       try {
-        await fn();
+        await fn(...args);
       } catch (err) {
         void vscode.window.showErrorMessage(`faultlens: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -152,17 +153,22 @@ export function registerCommands(
     await session.execute(ServerCommands.clear, [{}]);
   };
 
-  const showCI = async (): Promise<void> => {
-    const url = await vscode.window.showInputBox({
-      prompt: "A CI run, job or pull request URL (empty: this branch's latest run on origin)",
-      placeHolder: "https://github.com/OWNER/REPO/actions/runs/ID",
-      ignoreFocusOut: true,
-    });
+  // With a URL (the CI offer's status-bar item and message): that run, no question asked.
+  const showCI = async (given?: unknown): Promise<void> => {
+    const url =
+      typeof given === "string"
+        ? given
+        : await vscode.window.showInputBox({
+            prompt: "A CI run, job or pull request URL (empty: this branch's latest run on origin)",
+            placeHolder: "https://github.com/OWNER/REPO/actions/runs/ID",
+            ignoreFocusOut: true,
+          });
     if (url === undefined) {
       return;
     }
     const args = url.trim() === "" ? {} : { url: url.trim() };
     const answer = await session.execute(ServerCommands.showCI, [args]);
+    onShownCI?.();
     void vscode.window.setStatusBarMessage(ciSummary(answer), 10_000);
   };
 

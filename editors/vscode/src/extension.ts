@@ -2,6 +2,7 @@
 // the status bar and the palette commands each live in their own module.
 import * as vscode from "vscode";
 
+import { CIOfferView } from "./ci";
 import { RecentTasks, registerCommands } from "./commands";
 import { CONFIG_SECTION, DISPLAY_NAME, TASK_TYPE } from "./common/constants";
 import { ServerSession } from "./common/server";
@@ -29,13 +30,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const sink = session.ingest.bind(session);
   const seen = recent.add.bind(recent);
 
+  const status = new StatusView(session);
+  const ciOffer = new CIOfferView(); // hidden until the server says the branch's last run failed
   context.subscriptions.push(
     output,
     session,
-    new StatusView(session),
+    status,
+    ciOffer,
+    session.onCIFailed((params) => void ciOffer.offer(params)),
     vscode.tasks.registerTaskProvider(TASK_TYPE, new FaultlensTaskProvider(sink, seen, getSettings)),
     new TerminalForwarder(sink, seen, () => getSettings().forwardTerminal, output),
-    ...registerCommands(session, recent, getSettings),
+    ...registerCommands(session, recent, getSettings, () => ciOffer.taken()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!RESTART_KEYS.some((k) => e.affectsConfiguration(`${CONFIG_SECTION}.${k}`))) {
         return;

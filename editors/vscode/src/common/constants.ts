@@ -25,6 +25,8 @@ export const Messages = {
   ingest: "faultlens/ingest",
   /** client -> server request: the failures the server currently knows. */
   failures: "faultlens/failures",
+  /** server -> client notification: the branch's last CI run failed. */
+  ciFailed: "faultlens/ciFailed",
 } as const;
 
 /** Commands the server runs (`workspace/executeCommand`). */

@@ -46,6 +46,9 @@ export class ServerSession implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly stateEmitter = new vscode.EventEmitter<SessionState>();
   readonly onDidChangeState = this.stateEmitter.event;
+  private readonly ciEmitter = new vscode.EventEmitter<unknown>();
+  /** `faultlens/ciFailed`: the branch's last CI run failed (its params). */
+  readonly onCIFailed = this.ciEmitter.event;
   private currentState: SessionState = "stopped";
 
   constructor(
@@ -117,6 +120,7 @@ export class ServerSession implements vscode.Disposable {
       outputChannel: this.output,
     };
     this.client = new LanguageClient(CONFIG_SECTION, DISPLAY_NAME, serverOptions, clientOptions);
+    this.client.onNotification(Messages.ciFailed, (params: unknown) => this.ciEmitter.fire(params));
     this.client.onDidChangeState((e) => {
       if (e.newState === State.Running) {
         this.setState("running");
@@ -210,5 +214,6 @@ export class ServerSession implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     this.stateEmitter.dispose();
+    this.ciEmitter.dispose();
   }
 }

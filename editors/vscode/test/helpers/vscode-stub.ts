@@ -69,7 +69,11 @@ export const recorded = {
   taskProviders: new Map<string, any>(),
   statusItems: [] as any[],
   outputLines: [] as string[],
+  infos: [] as { message: string; items: string[] }[],
 };
+
+/** What the stub's message boxes answer (the item a user would click), set by tests. */
+export const answers = { info: undefined as string | undefined };
 
 /** Settings returned by workspace.getConfiguration("faultlens"). */
 export const config: Record<string, unknown> = {};
@@ -104,7 +108,20 @@ export const terminalEvents = {
 export const window = {
   createOutputChannel: (name: string) => outputChannel(name),
   createStatusBarItem: () => {
-    const item = { text: "", tooltip: "", command: undefined, name: "", show: () => undefined, dispose: () => undefined };
+    const item = {
+      text: "",
+      tooltip: "",
+      command: undefined,
+      name: "",
+      visible: false,
+      show(): void {
+        this.visible = true;
+      },
+      hide(): void {
+        this.visible = false;
+      },
+      dispose: () => undefined,
+    };
     recorded.statusItems.push(item);
     return item;
   },
@@ -112,7 +129,10 @@ export const window = {
     recorded.errors.push({ message, items });
     return undefined;
   },
-  showInformationMessage: async () => undefined,
+  showInformationMessage: async (message: string, ...items: string[]) => {
+    recorded.infos.push({ message, items });
+    return answers.info;
+  },
   showWarningMessage: async () => undefined,
   showQuickPick: async () => undefined,
   showInputBox: async () => undefined,

@@ -2,7 +2,9 @@
 (the status and JSON error body its REST docs show): a write with a token
 lacking the permission gets 403 "Resource not accessible by integration";
 `/rate-limited/...` gets the primary rate limit's 403.
-`python3 standin.py PORT`; at most 20 requests or 30 seconds."""
+`python3 scripts/github_api_standin.py PORT`; at most 20 requests or 30 seconds.
+The job.sh of tests/samples/infra/gha-github-* start it to capture curl's
+real output against it."""
 
 import json
 import sys
