@@ -36,7 +36,7 @@ linear in the number of records: it runs once, when the output is closed.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from .fingerprint import fingerprint, normalise_message
@@ -342,17 +342,33 @@ def _fold_consequences(groups: dict[tuple[Hashable, ...], _Group]) -> None:
                     caused.setdefault(tid, g)
     if not caused:
         return
+
+    def cause_of(m: FailureRecord) -> _Group | None:
+        tid = test_of(m)
+        return caused.get(tid) if tid is not None else None
+
+    _move_tests(groups, cause_of, "a later failure of a test this cause failed")
+
+
+def _move_tests(
+    groups: dict[tuple[Hashable, ...], _Group],
+    cause_of: Callable[[FailureRecord], _Group | None],
+    absorbed: str | None = None,
+) -> None:
+    """Each member of a test group that `cause_of` gives a cause group goes
+    to it: absorbed into its head (saying `absorbed`), or one more member."""
     for g in groups.values():
         if g.head.failure_type is not FailureType.TEST:
             continue
         kept = []
         for m in g.members:
-            tid = test_of(m)
-            target = caused.get(tid) if tid is not None else None
+            target = cause_of(m)
             if target is None:
                 kept.append(m)
+            elif absorbed is not None:
+                _absorb(target.head, m, absorbed, hint=False)
             else:
-                _absorb(target.head, m, "a later failure of a test this cause failed", hint=False)
+                target.members.append(m)
         g.members = kept
         if kept:
             g.head = kept[0]
@@ -372,25 +388,13 @@ def _fold_seen_through(groups: dict[tuple[Hashable, ...], _Group]) -> None:
             causes.append((f"No module named '{key[2]}'", file, g))
     if not causes:
         return
-    for g in groups.values():
-        if g.head.failure_type is not FailureType.TEST:
-            continue
-        kept = []
-        for m in g.members:
-            said = m.hint.get("explanation")
-            text = (
-                "\n".join(x for x in said if isinstance(x, str)) if isinstance(said, list) else ""
-            )
-            target = next(
-                (c for error, file, c in causes if error in text and f'{file}"' in text), None
-            )
-            if target is None:
-                kept.append(m)
-            else:
-                target.members.append(m)
-        g.members = kept
-        if kept:
-            g.head = kept[0]
+
+    def cause_of(m: FailureRecord) -> _Group | None:
+        said = m.hint.get("explanation")
+        text = "\n".join(x for x in said if isinstance(x, str)) if isinstance(said, list) else ""
+        return next((c for error, file, c in causes if error in text and f'{file}"' in text), None)
+
+    _move_tests(groups, cause_of)
 
 
 def _cause_ids(records: list[FailureRecord]) -> None:
