@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from faultlens.classifier.record import FailureRecord
-from faultlens.remote.cireport import RunReport
+from faultlens.remote.cireport import CIRunReport
 
 from .compact import AgentFailure, compact
 
@@ -68,7 +68,7 @@ def _locally(record: FailureRecord) -> tuple[bool, str | None]:
     return True, None
 
 
-def ci_result(reports: Sequence[RunReport]) -> CIResult:
+def ci_result(reports: Sequence[CIRunReport]) -> CIResult:
     runs: list[CIRun] = []
     truncated = False
     for rep in reports:

@@ -33,7 +33,7 @@ import regex
 
 from .errorformat import Format, literal_runs
 from .lazyre import lazy_compile
-from .quickfix import Entry, QuickfixParser
+from .quickfix import QuickfixEntry, QuickfixParser
 from .rules.base import Hit, LineContext, Rule, hit_from_match, positive_int
 from .taxonomy import FailureType
 
@@ -224,7 +224,7 @@ class EfmRule:
         assert isinstance(st, _EfmState)
         return st
 
-    def feed(self, st: _EfmState, line: str, line_no: int) -> list[Entry]:
+    def feed(self, st: _EfmState, line: str, line_no: int) -> list[QuickfixEntry]:
         st.fed_line = line_no
         try:
             entries = st.parser.feed(line, line_no)
@@ -251,7 +251,7 @@ class EfmRule:
                 return hits[0]
         return _EfmSession(self, st, hits)
 
-    def hits(self, entries: Iterable[Entry]) -> list[Hit]:
+    def hits(self, entries: Iterable[QuickfixEntry]) -> list[Hit]:
         out = []
         for e in entries:
             if not e.valid or e.prefix == "G":
@@ -265,7 +265,7 @@ class EfmRule:
         return out
 
 
-def _hit(e: Entry) -> Hit:
+def _hit(e: QuickfixEntry) -> Hit:
     first = e.text.split("\n", 1)[0]
     return Hit(
         signal=(e.source or first).strip(),

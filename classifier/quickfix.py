@@ -54,7 +54,7 @@ from .quickfix_text import (
 
 
 @dataclass(slots=True)
-class Entry:
+class QuickfixEntry:
     """One quickfix entry, the fields of Vim's getqflist() items."""
 
     file: str = ""  # the buffer name Vim would give ('' when none)
@@ -120,7 +120,7 @@ class QuickfixParser:
         self.file_stack = Stack()
         self.directory: str | None = None
         self.currfile: str | None = None
-        self.last: Entry | None = None
+        self.last: QuickfixEntry | None = None
         # Why Vim would refuse the whole list (E379: a %D line naming no
         # directory), once it would; no entry comes out after that.
         self.aborted = ""
@@ -143,7 +143,7 @@ class QuickfixParser:
         return self.multiline and not self.multiignore and self.last is not None
 
     # -- input ------------------------------------------------------------------
-    def feed(self, line: str, line_no: int | None = None) -> list[Entry]:
+    def feed(self, line: str, line_no: int | None = None) -> list[QuickfixEntry]:
         """Parse one line (without its newline); the entries now final.
         `line_no` numbers it (default: the count of lines fed)."""
         self.lines = self.lines + 1 if line_no is None else line_no
@@ -156,7 +156,7 @@ class QuickfixParser:
         entry = self._parse_line(line)
         if self.aborted:
             return []
-        out: list[Entry] = []
+        out: list[QuickfixEntry] = []
         if entry is not None:
             if self.last is not None:
                 out.append(self.last)
@@ -166,13 +166,13 @@ class QuickfixParser:
             self.last = None
         return out
 
-    def close(self) -> list[Entry]:
+    def close(self) -> list[QuickfixEntry]:
         """The entry still open, if any."""
         last, self.last = self.last, None
         return [last] if last is not None and not self.aborted else []
 
     # -- qf_parse_line ----------------------------------------------------------
-    def _parse_line(self, linebuf: str) -> Entry | None:
+    def _parse_line(self, linebuf: str) -> QuickfixEntry | None:
         fields = _Fields()
         while True:  # restofline
             start = 0 if self.fmt_start is None else self.fmt_start
@@ -357,9 +357,9 @@ class QuickfixParser:
             return f.namebuf
         return self.currfile if self.currfile is not None and f.valid else None
 
-    def _add(self, f: _Fields, prefix: str) -> Entry:
+    def _add(self, f: _Fields, prefix: str) -> QuickfixEntry:
         typ = f.type if f.type == "\x01" or printable(f.type) else ""
-        return Entry(
+        return QuickfixEntry(
             file=self._fnum(self._entry_name(f)),
             module=f.module,
             lnum=f.lnum,
@@ -395,11 +395,11 @@ class QuickfixRefused(ValueError):
     """Vim would refuse the whole list (its cgetexpr fails); the message says why."""
 
 
-def parse_lines(formats: Sequence[Format], lines: Sequence[str], **options: object) -> list[Entry]:
+def parse_lines(formats: Sequence[Format], lines: Sequence[str], **options: object) -> list[QuickfixEntry]:
     """Every entry of `lines`, as Vim's `:cgetexpr lines` makes them;
     QuickfixRefused where Vim's would fail."""
     parser = QuickfixParser(formats, **options)  # type: ignore[arg-type]
-    out: list[Entry] = []
+    out: list[QuickfixEntry] = []
     for line in lines:
         out.extend(parser.feed(line))
     out.extend(parser.close())

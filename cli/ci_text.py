@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from faultlens.classifier.record import FailureRecord
-from faultlens.remote.cireport import RunReport
+from faultlens.remote.cireport import CIRunReport
 
 MORE_SHOWN = 3  # records shown after a job's primary one
 
 
-def render_runs(reports: Sequence[RunReport]) -> str:
+def render_runs(reports: Sequence[CIRunReport]) -> str:
     out: list[str] = []
     for rep in reports:
         run = rep.run

@@ -27,7 +27,7 @@ _PROJECT = re.compile(r"\w[\w.-]*(?:/\w[\w.-]*)+", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
-class CIJob:
+class CurrentJob:
     """The job this process runs in."""
 
     service: str  # github | gitlab
@@ -49,7 +49,7 @@ class CIJob:
         return f"{self.sha[:12] or 'nosha'} {_KEY.sub('_', name)[:120]}"
 
 
-def from_env(env: Mapping[str, str] | None = None, job: str | None = None) -> CIJob | None:
+def from_env(env: Mapping[str, str] | None = None, job: str | None = None) -> CurrentJob | None:
     """The job the environment describes (`job`: its name instead of the
     CI's, e.g. a matrix job's), or None outside GitHub Actions and GitLab CI."""
     env = os.environ if env is None else env
@@ -60,7 +60,7 @@ def from_env(env: Mapping[str, str] | None = None, job: str | None = None) -> CI
     return None
 
 
-def _github(env: Mapping[str, str], job: str | None) -> CIJob | None:
+def _github(env: Mapping[str, str], job: str | None) -> CurrentJob | None:
     project = env.get("GITHUB_REPOSITORY", "")
     run_id = env.get("GITHUB_RUN_ID", "")
     if not _PROJECT.fullmatch(project) or not run_id.isdigit():
@@ -75,7 +75,7 @@ def _github(env: Mapping[str, str], job: str | None) -> CIJob | None:
         number = int(m[1])
     head_sha = _obj(pr.get("head")).get("sha")  # a pull request's checks are its head's
     sha = head_sha if isinstance(head_sha, str) else env.get("GITHUB_SHA", "")
-    return CIJob(
+    return CurrentJob(
         service="github",
         run_url=run_url,
         project=project,
@@ -90,7 +90,7 @@ def _github(env: Mapping[str, str], job: str | None) -> CIJob | None:
     )
 
 
-def _gitlab(env: Mapping[str, str], job: str | None) -> CIJob | None:
+def _gitlab(env: Mapping[str, str], job: str | None) -> CurrentJob | None:
     project = env.get("CI_PROJECT_PATH", "")
     pipeline = env.get("CI_PIPELINE_ID", "")
     if not _PROJECT.fullmatch(project) or not pipeline.isdigit():
@@ -98,7 +98,7 @@ def _gitlab(env: Mapping[str, str], job: str | None) -> CIJob | None:
     server = env.get("CI_SERVER_URL", "https://gitlab.com").rstrip("/")
     run_url = env.get("CI_PIPELINE_URL") or f"{server}/{project}/-/pipelines/{pipeline}"
     iid = env.get("CI_MERGE_REQUEST_IID", "")
-    return CIJob(
+    return CurrentJob(
         service="gitlab",
         run_url=run_url,
         project=project,

@@ -77,7 +77,7 @@ class HeadCheck:
 
 
 @dataclass(slots=True)
-class RunReport:
+class CIRunReport:
     run: Run
     jobs: list[JobReport]
     head: HeadCheck | None = None

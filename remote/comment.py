@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from faultlens.classifier.record import FailureRecord
 
-from .cireport import RunReport
+from .cireport import CIRunReport
 
 MARKER = "<!-- faultlens:ci -->"
 MAX_BODY = 60_000  # GitHub refuses comments over 65,536 characters
@@ -21,12 +21,12 @@ MAX_CELL = 160
 TITLE = "### faultlens: why CI failed"
 
 
-def markdown(reports: Sequence[RunReport]) -> str:
+def markdown(reports: Sequence[CIRunReport]) -> str:
     """The comment's body (and the job summary's): one table for all runs."""
     return bounded("\n".join([MARKER, TITLE, "", *table(reports)]) + "\n")
 
 
-def table(reports: Sequence[RunReport]) -> list[str]:
+def table(reports: Sequence[CIRunReport]) -> list[str]:
     """The failed jobs' table and what to do of each (or that none failed)."""
     lines: list[str] = []
     failed = [j for rep in reports for j in rep.jobs if j.job.failed]

@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .cireport import RunReport
+from .cireport import CIRunReport
 from .comment import MARKER, TITLE, bounded, table
 
 _START = "<!-- faultlens:job "
 _SECTION = re.compile(r"^<!-- faultlens:job (?P<sha>\S+) (?P<job>[^\n]*?) -->$", re.MULTILINE)
 
 
-def section(key: str, reports: Sequence[RunReport]) -> str | None:
+def section(key: str, reports: Sequence[CIRunReport]) -> str | None:
     """The job's section (None: nothing of it failed)."""
     if not any(j.job.failed for rep in reports for j in rep.jobs):
         return None

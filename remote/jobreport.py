@@ -16,8 +16,8 @@ from pathlib import Path
 
 from faultlens.classifier.record import FailureRecord
 
-from .cienv import CIJob
-from .cireport import JobReport, RunReport, primary_of
+from .cienv import CurrentJob
+from .cireport import CIRunReport, JobReport, primary_of
 from .jobs import Job, Run
 
 MAX_RUNS = 1000
@@ -57,7 +57,9 @@ def recorded_failures(
     return out
 
 
-def job_report(ci: CIJob, failures: Sequence[tuple[list[str], list[FailureRecord]]]) -> RunReport:
+def job_report(
+    ci: CurrentJob, failures: Sequence[tuple[list[str], list[FailureRecord]]]
+) -> CIRunReport:
     """This job as a run report: one failed "job" per failed command, named
     by the CI's job and the command."""
     run = Run(
@@ -80,4 +82,4 @@ def job_report(ci: CIJob, failures: Sequence[tuple[list[str], list[FailureRecord
         job = Job(n, f"{ci.job}: {shown}" if shown else ci.job, "failure", ci.job_url)
         jobs.append(JobReport(job, records, None if records else "no failure recognised"))
         run.jobs.append(job)
-    return RunReport(run, jobs)
+    return CIRunReport(run, jobs)

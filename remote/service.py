@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import ciurl, github, gitlab, tokens
-from .cireport import RunReport, check_head, classify_jobs
+from .cireport import CIRunReport, check_head, classify_jobs
 from .ciurl import CIUrlError, Target
 from .comment import Body
 from .http import RemoteError
@@ -43,7 +43,7 @@ def ci(
     env: Mapping[str, str] | None = None,
     *,
     ask_gh: bool = True,
-) -> list[RunReport]:
+) -> list[CIRunReport]:
     """The runs the URL names, each failed job's log classified."""
     env = dict(os.environ) if env is None else dict(env)
     target = target_for(url, checkout)
@@ -63,7 +63,7 @@ def ci(
     reports = []
     for run in runs:
         reports.append(
-            RunReport(run, classify_jobs(run, fetch, checkout), check_head(checkout, run.sha))
+            CIRunReport(run, classify_jobs(run, fetch, checkout), check_head(checkout, run.sha))
         )
     return reports
 
@@ -71,7 +71,7 @@ def ci(
 def publish_comment(
     url: str | None,
     checkout: Path,
-    reports: list[RunReport],
+    reports: list[CIRunReport],
     body: Body,
     number: int | None = None,
     env: Mapping[str, str] | None = None,
@@ -99,7 +99,7 @@ def publish_comment(
     return publish(gl, number, body)
 
 
-def _request_number(target: Target, reports: list[RunReport], env: Mapping[str, str]) -> int:
+def _request_number(target: Target, reports: list[CIRunReport], env: Mapping[str, str]) -> int:
     if target.kind == "pull" and target.ident is not None:
         return target.ident
     for rep in reports:

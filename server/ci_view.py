@@ -20,7 +20,7 @@ from . import protocol as P
 from .store import TaskInfo
 
 if TYPE_CHECKING:
-    from faultlens.remote.cireport import RunReport
+    from faultlens.remote.cireport import CIRunReport
 
     from .app import FaultLensServer
 
@@ -76,7 +76,7 @@ async def show(ls: FaultLensServer, args: P.CIArgs) -> dict[str, Any]:
     return {"runs": shown}
 
 
-async def _publish(ls: FaultLensServer, rep: RunReport) -> dict[str, Any]:
+async def _publish(ls: FaultLensServer, rep: CIRunReport) -> dict[str, Any]:
     run = rep.run
     title = f"{run.name or 'run'} #{run.ident}"
     workflow = f"{run.service}:{run.project}:{run.name or run.ident}"

@@ -188,3 +188,15 @@ def test_the_cli_imports_another_front_only_to_start_it() -> None:
         if _package(d) in ("server", "agents")
     )
     assert not offenders, offenders
+
+
+def test_no_two_packages_define_a_public_class_of_the_same_name() -> None:
+    """A name says what is inside: `Entry`, `RunReport` or `CIJob` in two
+    packages are two things a reader (and a grep) takes for one."""
+    where: dict[str, set[str]] = {}
+    for name, path in _modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, set()).add(_package(name))
+    shared = sorted(f"{c}: {sorted(p)}" for c, p in where.items() if len(p) > 1)
+    assert not shared, shared

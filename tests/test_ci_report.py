@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from faultlens.remote.cienv import CIJob, from_env
+from faultlens.remote.cienv import CurrentJob, from_env
 from faultlens.remote.jobcomment import merged, sections_of
 
 from .ci_standin import api_env, comment_thread, make_checkout, serving
@@ -184,7 +184,7 @@ def test_outside_a_ci_job_report_says_so_in_one_line_and_exits_2(tmp_path: Path)
 
 
 def _key(sha: str, job: str) -> str:
-    return CIJob("github", "", "o/r", 1, job, "", sha, None, 1, "CI").section
+    return CurrentJob("github", "", "o/r", 1, job, "", sha, None, 1, "CI").section
 
 
 def test_sections_of_the_same_commit_are_kept_and_an_older_commits_dropped() -> None:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from faultlens.classifier.config_rules import build_rule
 from faultlens.classifier.errorformat import ErrorformatError, compile_errorformat
-from faultlens.classifier.quickfix import Entry, QuickfixRefused, parse_lines
+from faultlens.classifier.quickfix import QuickfixEntry, QuickfixRefused, parse_lines
 from faultlens.classifier.quickfix_text import is_abs_name
 from faultlens.classifier.vimcompiler import CompilerError, errorformat, runtime_dirs
 
@@ -108,7 +108,7 @@ def mine(efm: str, lines: list[str], cwd: Path) -> list[dict[str, Any]] | str:
     return [_mine_entry(e, cwd) for e in entries]
 
 
-def _mine_entry(e: Entry, cwd: Path) -> dict[str, Any]:
+def _mine_entry(e: QuickfixEntry, cwd: Path) -> dict[str, Any]:
     d = {k: getattr(e, k) for k in KEYS}
     d.update(valid=int(e.valid), vcol=int(e.vcol), file=full_name(e.file, cwd))
     return d
