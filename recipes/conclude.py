@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from .lifecycle.settle import settle
 from .model import Outcome, Result
 from .outcome import make_outcome, task_box
+from .rerun_proof import compare
 from .run_state import Recovery, RunState, rerun_original
-from .verdict import compare
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .verdict import base_id
+from .rerun_proof import base_id
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord

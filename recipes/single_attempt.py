@@ -202,7 +202,7 @@ def _undo_if_wrong(
 
 def _known_ids(ledger: Ledger, record: FailureRecord) -> set[str] | None:
     """The ids the run that reported `record` had reported (None when unknown)."""
-    from .verdict import base_id
+    from .rerun_proof import base_id
 
     found = ledger.find_record(record.id)
     if found is None:

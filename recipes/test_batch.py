@@ -2,7 +2,7 @@
 command per runner (with the tests' files, so the runner does not collect the
 whole suite), before anything was changed, to tell flaky from real.
 
-A test is flaky only when the runner itself says it passed (recipes/verdict.py);
+A test is flaky only when the runner itself says it passed (recipes/rerun_proof.py);
 a re-run that ran nothing proves nothing, and the failure stays real.
 """
 
@@ -22,9 +22,9 @@ from faultlens.classifier.redact import shown_command
 from .fixes.test_runners import Refused, Selection, SingleTest, runner_name, script_invocation
 from .fixes.test_runners import select as select_commands
 from .model import CommandStep, UnsafeEdit, Workspace
+from .rerun_proof import RerunResult, judge_rerun
 from .runner import Sink, run_step
 from .safety import inside_workspace
-from .verdict import RerunResult, judge_rerun
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -33,7 +33,7 @@ OUTPUT_CAP = 8 << 20  # what one re-run may print that is kept for the verdict
 
 
 @dataclass(slots=True)
-class TestVerdict:
+class RerunFinding:
     """What the re-run showed for one failure (one record, maybe a group)."""
 
     record_id: str
@@ -242,7 +242,7 @@ def verdicts(
     refused: dict[str, str],
     runs: Sequence[tuple[Selection, RerunResult]],
     command: Sequence[str] = (),
-) -> list[TestVerdict]:
+) -> list[RerunFinding]:
     """One verdict per record: flaky when every one of its tests passed on the
     re-run, real when one failed again, not_run when the runner ran none."""
     results: dict[str, tuple[str, Selection, RerunResult]] = {}
@@ -252,7 +252,7 @@ def verdicts(
     out = []
     for rec in records:
         if rec.id in refused:
-            out.append(TestVerdict(rec.id, "refused", refused[rec.id]))
+            out.append(RerunFinding(rec.id, "refused", refused[rec.id]))
             continue
         tests = per_record.get(rec.id, [])
         names = [t.test_id for t in tests]
@@ -265,7 +265,7 @@ def verdicts(
             n = len(names)
             what = names[0] if n == 1 else f"all {n} tests"
             out.append(
-                TestVerdict(
+                RerunFinding(
                     rec.id, "flaky", f"{what} passed when re-run alone ({summary})", names, cmd
                 )
             )
@@ -277,11 +277,11 @@ def verdicts(
                 again = got[i]
                 cmd = alone(again[1], tests[i : i + 1], command) if again else cmd
             out.append(
-                TestVerdict(rec.id, "real", f"{what} failed again when re-run alone", names, cmd)
+                RerunFinding(rec.id, "real", f"{what} failed again when re-run alone", names, cmd)
             )
         else:
             out.append(
-                TestVerdict(
+                RerunFinding(
                     rec.id,
                     "not_run",
                     f"the re-run did not run the test ({summary or 'no summary'}): not a pass",

@@ -135,8 +135,8 @@ def _original(
     """The original command run once in the worktree, classified."""
     from .model import CommandStep
     from .observe import recogniser
+    from .rerun_proof import base_id, record_tests
     from .runner import run_step
-    from .verdict import base_id, record_tests
 
     cwd = tree / co.cwd
     classifier = recogniser(cwd, task=None, command=argv)

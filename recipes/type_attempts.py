@@ -16,10 +16,10 @@ from .lifecycle.undo import undo_wrong_fix, undone
 from .lifecycle.verify_loop import verify_loop
 from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
 from .planning import plan
+from .rerun_proof import base_id
 from .run_state import RunState, note_result, rerun_original
 from .runner import run_commands
 from .test_batch import plan_reruns, run_reruns, verdicts
-from .verdict import base_id
 from .verify import NOT_VERIFIED
 
 if TYPE_CHECKING:

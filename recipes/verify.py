@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from .lifecycle.judge import judge
 from .lifecycle.verify_loop import verify_loop
 from .model import CommandStep, Plan, VerifyResult, Workspace
+from .rerun_proof import base_id, proves_a_pass
 from .runner import Sink, run_step, step_cwd
-from .verdict import base_id, proves_a_pass
 
 __all__ = ["NOT_VERIFIED", "base_id", "rerun", "verify"]
 

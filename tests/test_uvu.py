@@ -13,7 +13,7 @@ from pathlib import Path
 
 from faultlens.classifier import Options, classify_bytes
 from faultlens.recipes.fixes.test_runners import SingleTest, select
-from faultlens.recipes.verdict import judge_rerun, proves_a_pass, tally
+from faultlens.recipes.rerun_proof import judge_rerun, proves_a_pass, tally
 
 ROOT = Path(__file__).parent
 SAMPLE = ROOT / "samples" / "js_test" / "uvu-failures"

@@ -12,7 +12,7 @@ nothing outside the workspace", checked by the `inside` callback the caller
 gives for every path-like part of every value.
 
 Adding a runner: write a `Runner` (detect + select) and append it to
-`RUNNERS`; its output summary goes in `recipes/verdict.py` (`TALLIES`).
+`RUNNERS`; its output summary goes in `recipes/rerun_proof.py` (`TALLIES`).
 """
 
 from __future__ import annotations

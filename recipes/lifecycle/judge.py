@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from ..verdict import base_id
+from ..rerun_proof import base_id
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ..verdict import base_id
+from ..rerun_proof import base_id
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord

@@ -1,4 +1,4 @@
-"""The honest verdict: what a re-run really proved.  Pure (text in, verdicts out).
+"""What a re-run really proved (pass, flaky, recovered).  Pure (text in, findings out).
 
 - A re-run of some tests counts as a pass only when the runner's own summary
   says at least one test ran and passed and none failed: vitest "485 skipped",

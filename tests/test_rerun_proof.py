@@ -1,4 +1,4 @@
-"""The honest verdict (recipes/verdict.py) on real runner output, and the
+"""The honest verdict (recipes/rerun_proof.py) on real runner output, and the
 re-run commands of every runner (recipes/fixes/test_runners.py): ids escaped
 for the runner's own matching, the original flags kept, nothing outside the
 workspace.
@@ -22,7 +22,7 @@ from faultlens.recipes.fixes.test_runners import (
     regex_escape,
     select,
 )
-from faultlens.recipes.verdict import judge_rerun, proves_a_pass, tally
+from faultlens.recipes.rerun_proof import judge_rerun, proves_a_pass, tally
 
 SAMPLES = Path(__file__).parent / "rerun_samples"
 
