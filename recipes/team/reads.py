@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from ..model import Workspace
     from ..treestate import TreeState
-    from .database import FailingOn
+    from .database import FailingOn, TeamHistory
 
 T = TypeVar("T")
 
@@ -135,3 +135,31 @@ def failing_upstream(
 
     tree, shown = clean_tree(upstream_sha), shown_command(command)
     return ask(ws, lambda conn: failing_on(conn, tree, shown, failure_ids, test_ids), budget)
+
+
+def histories(
+    ws: Workspace, failure_ids: Sequence[str], budget: float | None = None
+) -> dict[str, TeamHistory]:
+    """The team's history of these failures, for a box or a status ({}
+    when unknown)."""
+    if not failure_ids:
+        return {}
+    from .database import history_of
+
+    return ask(ws, lambda conn: history_of(conn, list(dict.fromkeys(failure_ids))), budget) or {}
+
+
+def most_seen(
+    ws: Workspace, limit: int = 10, budget: float | None = None
+) -> tuple[list[TeamHistory], str | None]:
+    """The failures the team has seen most, and why there are none (one
+    line; None when no team history is configured, or it has none)."""
+    cfg = settings_for(ws)
+    if cfg.url is None:
+        return [], cfg.problem
+    from .database import most_seen as query
+
+    found = ask(ws, lambda conn: query(conn, limit), budget)
+    if found is None:
+        return [], "the team database did not answer (unreachable, or slower than the wait)"
+    return found, None

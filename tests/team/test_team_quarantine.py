@@ -63,6 +63,14 @@ def test_a_run_whose_only_failure_is_quarantined_exits_0_and_says_so(
     assert held["test_id"] == CACHE and held["reason"] == "cold cache on CI"
     # the team's rows keep the command's own status: the facts are the runner's
     assert count(history_url, "SELECT count(*) FROM faultlens.runs WHERE exit_code = 1") == 2
+    # what the hover reads of it (server/features.py): the team's line says quarantined
+    from faultlens.recipes import Workspace
+    from faultlens.recipes.team.sync import team_history
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FAULTLENS_HISTORY_URL", history_url)
+        found = team_history(Workspace.at(work), [held["failure_id"]])
+    assert found[held["failure_id"]].describe().endswith("; quarantined")
 
 
 def test_a_failure_that_is_not_quarantined_keeps_the_status(
