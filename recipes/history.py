@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from .treestate import TreeState
 
 ENDINGS = ("recovered", "escalated", "skipped", "flaky")
+# How a stored record says its run was a mass failure (the ledger's JSON of
+# `hint["mass_failure"] = True`, recipes/observe.py): found without parsing it.
+MASS_MARK = '"mass_failure": true'
 
 
 def note_tree(ledger: Ledger, run_id: int, state: TreeState | None) -> None:
@@ -94,6 +97,7 @@ class Occurrence:
     triage: str | None
     tree: str | None
     exit_code: int | None
+    mass_failure: bool = False  # most of its run's tests failed: infrastructure, never flaky
 
 
 @dataclass(slots=True)
@@ -135,6 +139,8 @@ class History:
         return sum(1 for o in self.occurrences if self._flaky(o))
 
     def _flaky(self, o: Occurrence) -> bool:
+        if o.mass_failure:  # the mass-failure guard: infrastructure, not flakiness
+            return False
         return o.ended == "flaky" or o.triage == "flaky" or o.tree in self.passed_trees
 
     @property
@@ -221,6 +227,7 @@ def history(
                 triage=row[3],
                 tree=row[4],
                 exit_code=None if row[5] is None else int(row[5]),
+                mass_failure=MASS_MARK in (row[9] or ""),
             )
         )
     if rows:
@@ -282,7 +289,7 @@ def flaky_by_history(ledger: Ledger, record: FailureRecord) -> Triage | None:
     if not h.flips or not h.occurrences:
         return None
     newest = h.occurrences[-1]
-    if newest.tree is None or newest.tree not in h.passed_trees:
+    if newest.tree is None or newest.tree not in h.passed_trees or newest.mass_failure:
         return None
     runs = ", ".join(f"#{r}" for r in h.passes_on_same_code[-3:])
     return Triage(

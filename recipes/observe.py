@@ -197,11 +197,14 @@ class RunRecorder:
 
         stamp(records, command=self.command, cwd=self.cwd, task=self.task)
         self.summary = run_summary(self.command, output) if output else None
+        if self.summary is not None:
+            self.mass_failure = _mass_failure(self.ws, records, self.summary)
+        for rec in records if self.mass_failure else ():
+            if rec.failure_type.value == "test":  # kept out of the ledger's flaky statistics too
+                rec.hint["mass_failure"] = True
         self._ask_the_team(records)
         if exit_code is not None:
             self.exit = decide_exit(exit_code, self.summary, records)
-        if self.summary is not None:
-            self.mass_failure = _mass_failure(self.ws, records, self.summary)
         shown = records[0].hint.get("command") if records and self.command else None
         if records:
             fields: dict[str, Any] = {"exit_code": exit_code, **event_fields}
@@ -255,7 +258,7 @@ class RunRecorder:
             view = run_view(self.ws, self.command, self.tree(), names)
         except Exception:  # the team's database is never the run's problem
             return
-        for rec in tests if view.passed_elsewhere else ():
+        for rec in tests if view.passed_elsewhere and not self.mass_failure else ():
             if rec.triage is None:
                 rec.triage = Triage(
                     verdict="flaky",

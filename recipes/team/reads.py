@@ -82,11 +82,11 @@ def run_view(
     budget: float | None = None,
 ) -> RunView:
     """One connection at a run's end: passes elsewhere, the quarantine."""
-    if not command or not test_ids:
+    code = tree.tree if tree is not None else None
+    if not command or not (test_ids or code):
         return RunView()
     from . import database as db
 
-    code = tree.tree if tree is not None else None
     shown = shown_command(command)
 
     def question(conn: psycopg.Connection[Any]) -> RunView:

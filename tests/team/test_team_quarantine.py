@@ -166,6 +166,13 @@ def test_a_run_where_most_tests_fail_is_infra_and_stays_out_of_the_flaky_statist
     status = json.loads(faultlens(work, history_url, "status", "--history", "--json").stdout)
     assert count(history_url, "SELECT count(*) FROM faultlens.occurrences") >= 1  # sent, and yet
     assert status.get("team", {"failures": []})["failures"] == []  # kept out of the view
+    # the workspace's own ledger too: failing again on the code that passed is not "flaky"
+    again = faultlens(work, history_url, "run", "--format", "json", "--", *PYTEST, **down)
+    records = _summary(again)["records"]
+    assert all(r["hint"]["mass_failure"] is True for r in records)  # type: ignore[union-attr]
+    assert all((r["triage"] or {}).get("verdict") != "flaky" for r in records)  # type: ignore[union-attr]
+    local = json.loads(faultlens(work, history_url, "status", "--history", "--json").stdout)
+    assert local["history"] and all(h["flaky"] == 0 for h in local["history"])
 
 
 def test_a_run_where_a_few_tests_fail_is_not_a_mass_failure(
