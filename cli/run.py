@@ -47,7 +47,9 @@ def add_parser(sub: Any) -> None:
         help="run a command, classify its failures, optionally recover",
         description="Run CMD (no shell), stream its output through, classify and log every "
         "failure. With --recover, apply each failure's recipe once and verify it. Exit status "
-        "is the command's final status (after a successful recovery, the re-run's).",
+        "is the command's final status (after a successful recovery, the re-run's); 0 when its "
+        "only failures are quarantined tests and the test runner's own summary says so "
+        "(docs/team-history.md).",
     )
     p.add_argument("--task", help="task id the failures belong to (default: 'default')")
     p.add_argument("--recover", action="store_true", help="apply each recipe once and verify")
