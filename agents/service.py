@@ -35,6 +35,7 @@ from .compact import (
     compact,
     group_of,
 )
+from .team_view import TeamFailureView, team_lines, team_view
 
 MAX_OUTPUT_BYTES = 64 * 1024 * 1024  # what `classify` reads of one output
 OUTPUT_TAIL = 4000  # characters of a command's output returned by `run`
@@ -116,6 +117,11 @@ class EscalationView(BaseModel):
     where: str
     tried: str
     reason: str
+    team: str | None = Field(
+        default=None,
+        description="The team's history of this failure (every runner), when a team database "
+        "is configured: 'seen 14× on 6 machines since 1 Dec; flaky 5 of 14; ...'.",
+    )
 
 
 class SessionView(BaseModel):
@@ -135,6 +141,14 @@ class StatusResult(BaseModel):
     tasks: list[TaskView]
     escalations: list[EscalationView]
     agents: list[SessionView] = Field(description="Agent sessions seen in the lifecycle log.")
+    team: list[TeamFailureView] = Field(
+        default_factory=list,
+        description="The failures the team has seen most (its history database, every runner), "
+        "as `faultlens status --history` shows them; empty without one.",
+    )
+    team_unavailable: str | None = Field(
+        default=None, description="Why the team's history could not be read (one line)."
+    )
 
 
 class ExplainResult(BaseModel):
@@ -352,8 +366,11 @@ class Agents:
 
         ws = self.workspace()
         sessions = [SessionView(**s) for s in EventLog(ws).sessions()]
+        team, why_not = team_view(ws)
         if not self._has_ledger(ws):
-            return StatusResult(tasks=[], escalations=[], agents=sessions)
+            return StatusResult(
+                tasks=[], escalations=[], agents=sessions, team=team, team_unavailable=why_not
+            )
         data = Ledger.open(ws).status()
         tasks = [
             TaskView(
@@ -372,7 +389,14 @@ class Agents:
             )
             for e in data["escalations"]
         ]
-        return StatusResult(tasks=tasks, escalations=escalations, agents=sessions)
+        team_lines(ws, escalations)
+        return StatusResult(
+            tasks=tasks,
+            escalations=escalations,
+            agents=sessions,
+            team=team,
+            team_unavailable=why_not,
+        )
 
     def explain(self, failure_id: str, *, limit: int | None = MAX_ESCALATION) -> ExplainResult:
         """A stored failure's state, box (cut to `limit` characters; None: whole)

@@ -89,6 +89,27 @@ def measure(url: str, writers: int = 16, each: int = 25) -> list[tuple[str, floa
         out.append(
             ("one failure's history (ms)", _median_ms(lambda: database.history_of(conn, ["f7"])))
         )
+        tests = [f"tests/t.py::test_{i}" for i in range(5)]
+        tree = conn.execute("SELECT tree FROM faultlens.runs WHERE key = 'r7'").fetchone()[0]  # type: ignore[index]
+
+        def run_end() -> object:  # recipes/team/reads.py run_view: one connection, two reads
+            database.passes_elsewhere(conn, tree, "python -m pytest -q")
+            return database.quarantined(conn, tests)
+
+        out.append(("a run's end read: passes elsewhere + quarantine (ms)", _median_ms(run_end)))
+        out.append(
+            ("known flakes of 5 tests (ms)", _median_ms(lambda: database.flaky_tests(conn, tests)))
+        )
+        out.append(
+            (
+                "failing on the upstream's commit (ms)",
+                _median_ms(
+                    lambda: database.failing_on(
+                        conn, tree, "python -m pytest -q", ["f7"], ["tests/t.py::test_7"]
+                    )
+                ),
+            )
+        )
         out.append(
             (
                 "a run's writes, 5 occurrences (ms)",

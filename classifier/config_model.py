@@ -81,6 +81,16 @@ class ProjectTable(BaseModel):
         alias="vscodeTasks",
         description="also read the problem matchers of .vscode/tasks.json",
     )
+    # Read by the recipes (recipes/team/settings.py), not by the classifier.
+    history: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the team's history database: url, wait, mass_failure_share, "
+        "quarantine_after (docs/team-history.md)",
+    )
+    recipes: dict[str, Any] = Field(
+        default_factory=dict,
+        description='per-recipe settings: [recipes.test] retry = "known-flakes"',
+    )
 
 
 _FRIENDLY = {
@@ -88,6 +98,8 @@ _FRIENDLY = {
     "rules": "`rules` must be an array of tables ([[tool.faultlens.rules]])",
     "vscode_tasks": "`vscode_tasks` must be true or false",
     "vscodeTasks": "`vscodeTasks` must be true or false",
+    "history": "`history` must be a table ([history] url = ...)",
+    "recipes": "`recipes` must be a table ([recipes.test] retry = ...)",
     "category": "`category` must be one of " + ", ".join(ft.value for ft in FailureType),
     "triggers": "`triggers` must be a list of non-empty strings",
     "errorformat": "`errorformat` must be a string or a list of strings",

@@ -395,7 +395,9 @@ class QuickfixRefused(ValueError):
     """Vim would refuse the whole list (its cgetexpr fails); the message says why."""
 
 
-def parse_lines(formats: Sequence[Format], lines: Sequence[str], **options: object) -> list[QuickfixEntry]:
+def parse_lines(
+    formats: Sequence[Format], lines: Sequence[str], **options: object
+) -> list[QuickfixEntry]:
     """Every entry of `lines`, as Vim's `:cgetexpr lines` makes them;
     QuickfixRefused where Vim's would fail."""
     parser = QuickfixParser(formats, **options)  # type: ignore[arg-type]

@@ -47,7 +47,9 @@ def add_parser(sub: Any) -> None:
         help="run a command, classify its failures, optionally recover",
         description="Run CMD (no shell), stream its output through, classify and log every "
         "failure. With --recover, apply each failure's recipe once and verify it. Exit status "
-        "is the command's final status (after a successful recovery, the re-run's).",
+        "is the command's final status (after a successful recovery, the re-run's); 0 when its "
+        "only failures are quarantined tests and the test runner's own summary says so "
+        "(docs/team-history.md).",
     )
     p.add_argument("--task", help="task id the failures belong to (default: 'default')")
     p.add_argument("--recover", action="store_true", help="apply each recipe once and verify")
@@ -103,7 +105,7 @@ def summary_text(report: RunReport, recover: bool) -> str:
         lines.append(f"faultlens: no failures found (exit {report.exit_code})")
         return "\n".join(lines) + "\n"
     rows: list[tuple[str, str, str, str]] = []
-    if recover and report.outcomes:
+    if recover and (report.outcomes or report.quarantined):
         for o in report.outcomes:
             what = o.tried if o.result != "escalated" else o.record.signal
             if o.record.affected > 1:
@@ -112,10 +114,14 @@ def summary_text(report: RunReport, recover: bool) -> str:
             if verdict != "unknown":  # whose failure it is (recipes/triage.py)
                 what = f"[{verdict.replace('_', ' ')}] {what}"
             rows.append((o.result, o.record.failure_type.value, _where(o.record), what))
+        for r in report.quarantined:
+            rows.append(("quarantined", r.failure_type.value, _where(r), _what(r)))
     else:
         for r in report.records:
-            what = r.signal + (f" ({tests_affected(r.affected)})" if r.affected > 1 else "")
-            rows.append(("found", r.failure_type.value, _where(r), what))
+            held = isinstance(r.hint.get("quarantined"), str)
+            rows.append(
+                ("quarantined" if held else "found", r.failure_type.value, _where(r), _what(r))
+            )
     heads = ("RESULT", "CATEGORY", "LOCATION", "WHAT")
     widths = [max(len(heads[c]), *(len(row[c]) for row in rows)) for c in range(3)]
     widths[2] = min(widths[2], 50)
@@ -128,17 +134,19 @@ def summary_text(report: RunReport, recover: bool) -> str:
         lines.append(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}")
     counts = result_counts(report.outcomes)  # one per failure, however many places
     lines.append("")
-    attempted = recover and bool(report.outcomes)
+    attempted = recover and bool(report.outcomes or report.quarantined)
     groups = group_summary(
         records_per_failure(
-            [o.record for o in report.outcomes[: len(report.records)]]
+            [o.record for o in report.outcomes[: report.attempted]] + report.quarantined
             if attempted
             else report.records
         )
     )
     if attempted:
         parts = [f"{counts.get(k, 0)} {k}" for k in ("recovered", "escalated", "skipped")]
-        new = len(one_per_failure(report.outcomes[len(report.records) :]))
+        if report.quarantined:
+            parts.append(f"{len(report.quarantined)} quarantined")
+        new = len(one_per_failure(report.outcomes[report.attempted :]))
         extra = f"; {new} new" if new > 0 else ""
         again = f"; original command re-run {report.reruns}x" if report.reruns else ""
         lines.append(
@@ -150,18 +158,63 @@ def summary_text(report: RunReport, recover: bool) -> str:
         lines.append(
             f"faultlens: {groups}; run with --recover to attempt recipes; exit {report.exit_code}"
         )
+    lines += _notes(report)
     text = "\n".join(lines) + "\n"
     if report.box:
         text += "\n" + report.box
     return text
 
 
+def _what(r: FailureRecord) -> str:
+    why, test = r.hint.get("quarantined"), r.hint.get("test_id")
+    if isinstance(why, str) and isinstance(test, str):  # which test, and why it does not block
+        return f"{test} (quarantined: {why})"
+    return r.signal + (f" ({tests_affected(r.affected)})" if r.affected > 1 else "")
+
+
+def _notes(report: RunReport) -> list[str]:
+    """Quarantine and the mass-failure guard, in words."""
+    out = []
+    if report.quarantined:
+        n = len(report.quarantined)
+        what = f"{n} quarantined test failure{'s' * (n != 1)} (not blocking)"
+        if report.command_exit is not None:
+            out.append(
+                f"faultlens: {what}: exit {report.exit_code}; the command's own was "
+                f"{report.command_exit}"
+            )
+        else:
+            out.append(
+                f"faultlens: {what}; exit {report.exit_code} stands"
+                + (f": {report.quarantine_note}" if report.quarantine_note else "")
+            )
+    if report.mass_failure:
+        out.append(
+            f"faultlens: {report.mass_failure}: most of the run failed, infrastructure rather "
+            "than flakiness; kept out of the flaky statistics"
+        )
+    return out
+
+
 def summary_json(report: RunReport) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "exit_code": report.exit_code,
         "records": [r.to_json() for r in report.records],
         "outcomes": [o.to_json() for o in report.outcomes],
     }
+    if report.quarantined:
+        out["quarantined"] = [
+            {"failure_id": r.id, "test_id": r.hint.get("test_id"), "reason": r.hint["quarantined"]}
+            for r in report.quarantined
+        ]
+        out["command_exit_code"] = (
+            report.command_exit if report.command_exit is not None else report.exit_code
+        )
+        if report.quarantine_note:
+            out["quarantine_note"] = report.quarantine_note
+    if report.mass_failure:
+        out["mass_failure"] = report.mass_failure
+    return out
 
 
 def _watcher(cmd: list[str], args: argparse.Namespace) -> Any:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .lifecycle.settle import settle
 from .model import Outcome, Result
 from .outcome import make_outcome, task_box
-from .rerun_proof import compare
+from .rerun_proof import base_id, compare
 from .run_state import Recovery, RunState, rerun_original
 
 if TYPE_CHECKING:
@@ -29,6 +29,8 @@ def conclude(st: RunState, records: Sequence[FailureRecord]) -> Recovery:
         rerun_original(st)
     last = st.last
     cmp = compare(records, last.records) if st.reruns else None
+    if cmp is not None and st.held:  # a quarantined test failing again is not new
+        cmp.new = [r for r in cmp.new if base_id(r.id) not in st.held]
     new = cmp.new if cmp else []
     outcomes: list[Outcome] = []
     for rec in records:
@@ -79,6 +81,7 @@ def conclude(st: RunState, records: Sequence[FailureRecord]) -> Recovery:
         final=list(last.records),
         reruns=st.reruns,
         box=box,
+        final_output=last.output,
     )
 
 

@@ -35,9 +35,13 @@ if TYPE_CHECKING:
 
     from .ledger import Ledger
     from .model import Outcome
+    from .team.database import TeamHistory
     from .treestate import TreeState
 
 ENDINGS = ("recovered", "escalated", "skipped", "flaky")
+# How a stored record says its run was a mass failure (the ledger's JSON of
+# `hint["mass_failure"] = True`, recipes/observe.py): found without parsing it.
+MASS_MARK = '"mass_failure": true'
 
 
 def note_tree(ledger: Ledger, run_id: int, state: TreeState | None) -> None:
@@ -93,6 +97,7 @@ class Occurrence:
     triage: str | None
     tree: str | None
     exit_code: int | None
+    mass_failure: bool = False  # most of its run's tests failed: infrastructure, never flaky
 
 
 @dataclass(slots=True)
@@ -134,6 +139,8 @@ class History:
         return sum(1 for o in self.occurrences if self._flaky(o))
 
     def _flaky(self, o: Occurrence) -> bool:
+        if o.mass_failure:  # the mass-failure guard: infrastructure, not flakiness
+            return False
         return o.ended == "flaky" or o.triage == "flaky" or o.tree in self.passed_trees
 
     @property
@@ -220,6 +227,7 @@ def history(
                 triage=row[3],
                 tree=row[4],
                 exit_code=None if row[5] is None else int(row[5]),
+                mass_failure=MASS_MARK in (row[9] or ""),
             )
         )
     if rows:
@@ -281,7 +289,7 @@ def flaky_by_history(ledger: Ledger, record: FailureRecord) -> Triage | None:
     if not h.flips or not h.occurrences:
         return None
     newest = h.occurrences[-1]
-    if newest.tree is None or newest.tree not in h.passed_trees:
+    if newest.tree is None or newest.tree not in h.passed_trees or newest.mass_failure:
         return None
     runs = ", ".join(f"#{r}" for r in h.passes_on_same_code[-3:])
     return Triage(
@@ -338,10 +346,16 @@ def after_run(
     note_triage(ledger, run_id, records)
 
 
-def box_lines(ledger: Ledger, record: FailureRecord, details: Sequence[str] = ()) -> list[str]:
+def box_lines(
+    ledger: Ledger,
+    record: FailureRecord,
+    details: Sequence[str] = (),
+    team: TeamHistory | None = None,
+) -> list[str]:
     """What the escalation box adds for one failure: its triage verdict (when
-    the details do not say it yet, and it was checked) and its history ("seen 5× since 2 Dec;
-    flaky 2 of 5"), when it was seen before."""
+    the details do not say it yet, and it was checked), its history ("seen 5× since 2 Dec;
+    flaky 2 of 5"), when it was seen before, and the team's ("seen 14× on 6 machines since
+    1 Dec; flaky 5 of 14; passes on the same code elsewhere"), when a team database knows it."""
     from .triage import text
 
     out = []
@@ -352,7 +366,9 @@ def box_lines(ledger: Ledger, record: FailureRecord, details: Sequence[str] = ()
     try:
         h = history(ledger, record.id)
     except Exception:  # history is a courtesy: the box never fails for it
-        return out
-    if h.times > 1 or h.flaky:
+        h = None
+    if h is not None and (h.times > 1 or h.flaky):
         out.append(f"History: {describe(h)}")
+    if team is not None:  # the database's text is data: the box takes control characters out
+        out.append(f"Team: {team.describe()}")
     return out

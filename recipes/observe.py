@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .confirm import Decided
     from .ledger import Ledger
     from .model import Workspace
+    from .team.quarantine import ExitDecision, RunSummary
     from .treestate import TreeProbe, TreeState
 
 Say = Callable[[str], None]
@@ -172,6 +173,9 @@ class RunRecorder:
         self._where: TreeProbe | None = TreeProbe(cwd, exclude=exclude) if probe else None
         self.run_id: int | None = None
         self.started = time.time()
+        self.summary: RunSummary | None = None  # the test runner's own count, when it printed one
+        self.exit: ExitDecision | None = None  # the exit status with quarantine taken into account
+        self.mass_failure = False  # most of the runner's tests failed: infrastructure
         if self.ledger is not None and self.command:
             self.run_id = guarded(ws, self.ledger.start_run, task, self.command, self.cwd)
 
@@ -184,13 +188,26 @@ class RunRecorder:
         records: Sequence[FailureRecord],
         *,
         recover: bool = False,
+        output: str | None = None,
         **event_fields: Any,
     ) -> list[Decided]:
-        """Stamp the records; write the run, its tree state, the events, what
-        history adds; decide the fixes applied earlier this run covers."""
+        """Stamp the records; ask the team about them (flaky elsewhere,
+        quarantined); write the run, its tree state, the events, what history
+        adds; decide the fixes applied earlier this run covers.  `output`:
+        the end of the command's output (its runner's summary)."""
         from .events import EventLog
+        from .team.quarantine import decide_exit, run_summary
 
         stamp(records, command=self.command, cwd=self.cwd, task=self.task)
+        self.summary = run_summary(self.command, output) if output else None
+        if self.summary is not None:
+            self.mass_failure = _mass_failure(self.ws, records, self.summary)
+        for rec in records if self.mass_failure else ():
+            if rec.failure_type.value == "test":  # kept out of the ledger's flaky statistics too
+                rec.hint["mass_failure"] = True
+        self._ask_the_team(records)
+        if exit_code is not None:
+            self.exit = decide_exit(exit_code, self.summary, records)
         shown = records[0].hint.get("command") if records and self.command else None
         if records:
             fields: dict[str, Any] = {"exit_code": exit_code, **event_fields}
@@ -205,7 +222,6 @@ class RunRecorder:
             from . import history
 
             guarded(self.ws, ledger.finish_run, self.run_id, exit_code, list(records))
-            self._flaky_by_the_team(records)
             guarded(self.ws, history.after_run, ledger, self.run_id, self.tree(), records, recover)
             self._tell_the_team(exit_code, records)
         from .confirm import confirm_applied
@@ -227,26 +243,32 @@ class RunRecorder:
                 self.say(f"{d.state}: the fix applied earlier to {d.failure_id}: {d.reason}")
         return decided
 
-    def _flaky_by_the_team(self, records: Sequence[FailureRecord]) -> None:
-        """A failing test whose command passed on this same code on another
-        runner (the team's history) is flaky, with no local re-run."""
+    def _ask_the_team(self, records: Sequence[FailureRecord]) -> None:
+        """What the team's history says of this run's test failures, in one
+        read: a failing test whose command passed on this same code on
+        another runner is flaky, with no local re-run; a quarantined test's
+        failure is marked quarantined (`hint["quarantined"]`)."""
         from faultlens.classifier.record import Triage
 
-        from .team.sync import passed_elsewhere
+        from .team.quarantine import failing_tests, mark
+        from .team.reads import run_view
 
-        open_tests = [r for r in records if r.failure_type.value == "test" and r.triage is None]
-        if not open_tests:
+        tests = [r for r in records if r.failure_type.value == "test"]
+        if not tests or not self.command:
             return
+        names = [t for r in tests for t in failing_tests([r]) or []]
         try:
-            elsewhere = passed_elsewhere(self.ws, self.command or [], self.tree())
+            view = run_view(self.ws, self.command, self.tree(), names)
         except Exception:  # the team's database is never the run's problem
             return
-        for rec in open_tests if elsewhere else ():
-            rec.triage = Triage(
-                verdict="flaky",
-                reason="the same command passed on the same code on another runner "
-                "(the team's history) and failed here",
-            )
+        for rec in tests if view.passed_elsewhere and not self.mass_failure else ():
+            if rec.triage is None:
+                rec.triage = Triage(
+                    verdict="flaky",
+                    reason="the same command passed on the same code on another runner "
+                    "(the team's history) and failed here",
+                )
+        mark(tests, view.quarantined)
 
     def _tell_the_team(self, exit_code: int | None, records: Sequence[FailureRecord]) -> None:
         """The run for the team's history (recipes/team), when one is
@@ -263,11 +285,24 @@ class RunRecorder:
                 started=self.started,
                 duration=time.time() - self.started,
                 front=self.ws.settings.worker or "faultlens",
+                tests_total=self.summary.total if self.summary is not None else None,
+                tests_failed=self.summary.failed if self.summary is not None else None,
             )
         except Exception as exc:  # the team's database is never the run's problem
             import logging
 
             logging.getLogger(__name__).debug("team history: %s", exc)
+
+
+def _mass_failure(ws: Workspace, records: Sequence[FailureRecord], summary: RunSummary) -> bool:
+    from .team.facts import is_mass_failure
+    from .team.sync import settings_for
+
+    try:
+        share = settings_for(ws).mass_failure_share
+    except Exception:  # a config that cannot be read: the default share
+        share = 0.8
+    return is_mass_failure(records, share, summary.total, summary.failed)
 
 
 # -- observe ----------------------------------------------------------------------------------
@@ -279,6 +314,13 @@ class Observation:
     records: list[FailureRecord] = field(default_factory=list)
     recorder: RunRecorder | None = None
     decided: list[Decided] = field(default_factory=list)
+
+    @property
+    def status(self) -> int:
+        """The run's exit status: the command's, or 0 when its only failures
+        are quarantined tests and the runner's own summary says so."""
+        decision = self.recorder.exit if self.recorder is not None else None
+        return decision.exit_code if decision is not None else self.exit_code
 
     @property
     def run_id(self) -> int | None:
@@ -326,12 +368,19 @@ def observe_command(
     from .background import BackgroundClassifier
     from .proctree import reap
     from .runner import copy_through, stop_tree_on_signals
+    from .team.quarantine import Tail
 
     classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
+    tail = Tail()  # the end of the output: the test runner's own summary
+
+    def feed(data: bytes) -> None:
+        tail.feed(data)
+        classifying.feed(data)
+
     tree: set[int] = set()  # what the command started, when a signal stops it
     restore = stop_tree_on_signals(child.pid, tree)
     try:
-        code = copy_through(child, on_stdout=out, on_stderr=err_out, on_data=classifying.feed)
+        code = copy_through(child, on_stdout=out, on_stderr=err_out, on_data=feed)
         classifier = classifying.finish()
     except BaseException:  # Ctrl-C, SIGTERM: the command is stopped; so is the worker
         classifying.abandon()
@@ -341,5 +390,5 @@ def observe_command(
         reap(tree)
     classifier.options.exit_code = code
     records = classifier.close()
-    decided = recorder.finish(code, records, recover=recover)
+    decided = recorder.finish(code, records, recover=recover, output=tail.text())
     return Observation(code, records, recorder, decided)

@@ -127,6 +127,7 @@ def task_box(
         )
         error = f"{len(escalated)} failures escalated ({counts})"
     details: list[str] = []
+    team = _team(ws, [o.record.id for o in escalated])
     shared = len(escalated) > 1 and len({o.tried for o in escalated}) == 1
     if shared:
         details.append(f"Tried: {escalated[0].tried}")
@@ -144,7 +145,8 @@ def task_box(
             details.append(f"Tried: {o.tried}")
         details.append(f"Why it failed: {o.reason}")
         details.extend(o.details)
-        details.extend(history.box_lines(ledger, rec, o.details))  # triage, seen before
+        # triage, seen before here and on the team's runners
+        details.extend(history.box_lines(ledger, rec, o.details, team.get(rec.id)))
         tests = affected_tests(rec)
         if tests and len(tests) > 1:
             shown = ", ".join(tests[:5]) + ("…" if len(tests) > 5 else "")
@@ -176,6 +178,17 @@ def task_box(
             progress=[*progress(ledger, task, exclude), *done][-10:],
         )
     )
+
+
+def _team(ws: Workspace, failure_ids: Sequence[str]) -> dict[str, Any]:
+    """The team's history of the escalated failures (one read, within the
+    team settings' budget; {} without a team database)."""
+    try:
+        from .team.reads import histories
+
+        return histories(ws, failure_ids)
+    except Exception:  # the team's database is never the box's problem
+        return {}
 
 
 def make_outcome(

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
 
     from .model import Outcome, Workspace
+    from .observe import Observation
 
 
 @dataclass(slots=True)
@@ -29,6 +30,11 @@ class RunReport:
     outcomes: list[Outcome] = field(default_factory=list)
     box: str | None = None  # the task's one escalation box
     reruns: int = 0  # runs of the original command after the first
+    command_exit: int | None = None  # the command's own status, when quarantine changed it
+    quarantined: list[FailureRecord] = field(default_factory=list)  # not blocking
+    attempted: int = 0  # outcomes[:attempted] are the first run's failures, the rest new ones
+    quarantine_note: str = ""  # why quarantined failures still left the status non-zero
+    mass_failure: str = ""  # the runner's count when most of its tests failed (infra)
 
 
 def writer(stream: IO[bytes]) -> Callable[[bytes], None]:
@@ -70,8 +76,13 @@ def run_command(
     seen = observe_command(
         cmd, cwd=cwd, ws=ws, task=task, out=writer(out), err_out=echo, say=say, recover=recover
     )
-    report = RunReport(seen.exit_code, seen.records)
+    report = RunReport(seen.status, seen.records)
+    _quarantine(report, seen)
     if not recover or not seen.records:
+        return report
+    held = {id(r) for r in report.quarantined}
+    todo = [r for r in seen.records if id(r) not in held]  # reported, not attempted
+    if not todo:
         return report
     ledger, run_id = seen.ledger, seen.run_id
     if ledger is None or run_id is None:
@@ -82,7 +93,7 @@ def run_command(
 
     cwd_rel = relative_cwd(ws, cwd)
     rec_report = recover_run(
-        seen.records,
+        todo,
         ws,
         command=cmd,
         cwd=cwd_rel,
@@ -91,22 +102,58 @@ def run_command(
         exit_code=seen.exit_code,
         echo=echo,
         say=say,
+        held=report.quarantined,
     )
     report.outcomes = [*rec_report.outcomes, *rec_report.new]
+    report.attempted = len(rec_report.outcomes)
     guarded(ws, history.note_endings, ledger, run_id, rec_report.outcomes)
     for o in report.outcomes:  # one line per group: what became of it, and why
         say(f"{o.result}: {o.record.failure_type.value} {_where(o.record)}: {o.reason}")
     report.box = rec_report.box
     report.reruns = rec_report.reruns
     # a re-run killed by a signal: 128+N, as a shell says
+    # no re-run: the first run's status (quarantine taken into account) stands
     report.exit_code = (
-        shell_status(rec_report.exit_code) if rec_report.exit_code is not None else seen.exit_code
+        shell_status(rec_report.exit_code)
+        if rec_report.exit_code is not None and rec_report.reruns
+        else seen.status
     )
+    if rec_report.reruns and report.exit_code != 0 and report.quarantined:
+        report.exit_code = _final_status(report, cmd, rec_report.final, rec_report.final_output)
     if rec_report.reruns:  # the last run of the command is the run the ledger ends with
         _record_last(ws, cmd, cwd, task, report.exit_code, rec_report.final)
     if report.exit_code == 0 and all(o.result != "escalated" for o in report.outcomes):
         guarded(ws, ledger.set_task_status, task, "completed")
     return report
+
+
+def _quarantine(report: RunReport, seen: Observation) -> None:
+    """What quarantine and the runner's own count made of the first run."""
+    rec = seen.recorder
+    report.quarantined = [r for r in seen.records if isinstance(r.hint.get("quarantined"), str)]
+    decision = rec.exit if rec is not None else None
+    if decision is not None and decision.changed:
+        report.command_exit = decision.command_exit
+    elif decision is not None and report.quarantined:
+        report.quarantine_note = decision.why
+    if rec is not None and rec.mass_failure and rec.summary is not None:
+        report.mass_failure = f"{rec.summary.failed} of {rec.summary.total} tests failed"
+
+
+def _final_status(
+    report: RunReport, cmd: Sequence[str], final: Sequence[FailureRecord], output: str
+) -> int:
+    """The last run's status with the first run's quarantine taken into
+    account (the same rule: only quarantined tests failed, by the runner's
+    own count)."""
+    from .team.quarantine import decide_exit, mark, quarantined_in, run_summary
+
+    known = quarantined_in(report.quarantined)
+    mark([r for r in final if r.failure_type.value == "test"], known)
+    decision = decide_exit(report.exit_code, run_summary(cmd, output), final)
+    if decision.changed:
+        report.command_exit = decision.command_exit
+    return decision.exit_code
 
 
 def _record_last(

@@ -40,6 +40,7 @@ from .lifecycle.claim import IN_PROGRESS, is_never_automatic, repeat, review
 from .model import Outcome, StateUnavailable, Workspace
 from .outcome import make_outcome
 from .planning import plan
+from .rerun_proof import base_id
 from .run_state import FullRun, Recovery, RunState, Say, note_result
 from .runner import Sink
 from .type_attempts import batch_attempt, test_attempt
@@ -75,8 +76,11 @@ def recover_run(
     exit_code: int | None,
     echo: Sink | None = None,
     say: Say | None = None,
+    held: Sequence[FailureRecord] = (),
 ) -> Recovery:
-    """Recover the failures of one run of `command` (see the module docstring)."""
+    """Recover the failures of one run of `command` (see the module docstring).
+    `held`: the run's quarantined test failures, left out of `records`: never
+    attempted, and not new when the original command reports them again."""
     st = RunState(
         ws=ws,
         ledger=Ledger.open(ws),
@@ -90,6 +94,7 @@ def recover_run(
     )
     st.last = FullRun(exit_code, list(records), 0)
     st.seen = {r.id for r in records}
+    st.held = {base_id(r.id) for r in held}
     by_type: dict[str, list[FailureRecord]] = {}
     for rec in records:
         ft = _recipe_type(rec)

@@ -30,6 +30,7 @@ class FullRun:
     exit_code: int | None
     records: list[FailureRecord]
     after_change: int  # how many changes had been made when it ran
+    output: str = ""  # the end of its output (the test runner's own summary)
 
 
 @dataclass(slots=True)
@@ -42,6 +43,7 @@ class Recovery:
     final: list[FailureRecord] = field(default_factory=list)  # what that run reported
     reruns: int = 0  # runs of the original command after the first
     box: str | None = None  # the task's one box, when anything was escalated
+    final_output: str = ""  # the end of the last run's output
 
 
 @dataclass(slots=True)
@@ -67,6 +69,7 @@ class RunState:
     undone: Reverted | None = None  # a wrong fix this run undid
     announced: set[str] = field(default_factory=set)  # ids whose attempt was announced
     continued: set[str] = field(default_factory=set)  # syncs that continue an attempt
+    held: set[str] = field(default_factory=set)  # quarantined: reported, never attempted nor new
 
 
 def note_result(
@@ -112,7 +115,15 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     partial = list(step.argv) != list(st.command)
     what = "the failing test alone" if partial else "the original command"
     st.say(f"re-running {what} ({shown_command(step.argv)})")
-    res = run_step(step, st.ws, on_data=classifier.feed, echo=st.echo)
+    from .team.quarantine import Tail
+
+    tail = Tail()
+
+    def feed(data: bytes) -> None:
+        tail.feed(data)
+        classifier.feed(data)
+
+    res = run_step(step, st.ws, on_data=feed, echo=st.echo)
     classifier.options.exit_code = res.exit_code
     records = classifier.close()
     stamp(records, command=st.command, cwd=st.cwd, task=st.task)
@@ -120,5 +131,5 @@ def rerun_original(st: RunState, step: CommandStep | None = None) -> FullRun:
     if partial:
         return FullRun(code, records, st.changes)
     st.reruns += 1
-    st.last = FullRun(code, records, st.changes)
+    st.last = FullRun(code, records, st.changes, tail.text())
     return st.last

@@ -86,6 +86,12 @@ def status_paths(
     return None if len(paths) > MAX_CHANGED_FILES else sorted(set(paths))
 
 
+def clean_tree(head: str) -> str:
+    """The work-tree key of a clean checkout of commit `head` (tree_state's
+    key with no changed file)."""
+    return hashlib.sha256(head.encode()).hexdigest()
+
+
 def tree_state(
     cwd: Path, timeout: float = GIT_TIMEOUT_S, exclude: Sequence[Path] = ()
 ) -> TreeState | None:

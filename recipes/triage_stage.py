@@ -160,6 +160,13 @@ def _checked(
         for rec in records:
             out.by_id[rec.id] = decide(up, None, None)
         return out
+    from .triage_team import failing_upstream_elsewhere
+
+    known = failing_upstream_elsewhere(ws, records, command, up, sha)
+    out.by_id.update(known)
+    records = [r for r in records if r.id not in known]  # the rest: checked here, as before
+    if not records:
+        return out
     merged: dict[str, Check] = {}
     if needs_merged_check(up):
         changes = local_changes(co, ws) if up.dirty else None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import revert
 from .batch import ApplyLock, merge_plans
 from .edits import apply_edits
+from .known_flakes import NOT_RERUN, only_known_flakes, split
 from .lifecycle.judge import Judgement, judge
 from .lifecycle.tally import SYNC_RULE
 from .lifecycle.undo import undo_wrong_fix, undone
@@ -31,6 +32,12 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
     from .docs import recipe_doc, setting
 
     timeout = float(setting(recipe_doc("test", st.ws), "verify.timeout", 300))
+    if not st.changes and only_known_flakes(st.ws):
+        records, unknown = split(st.ws, st.ledger, records)
+        for rec in unknown:  # escalated at once: a re-run is kept for known flakes
+            note_result(st, rec, "escalated", "nothing (not re-run)", NOT_RERUN)
+        if not records:
+            return "nothing"
     selections, per_record, refused = plan_reruns(records, st.ws, st.command, st.cwd)
     if st.changes:
         # Something changed since the failures were seen: a pass would prove nothing.

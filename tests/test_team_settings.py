@@ -67,3 +67,15 @@ def test_most_of_a_runs_tests_failing_is_a_mass_failure() -> None:
     assert not is_mass_failure(many[:3], 0.8)
     assert not is_mass_failure(many[:3], 0.8)
     assert not is_mass_failure([_test_failure(0)], 0.8)  # no total: never guessed
+
+
+def test_the_history_and_recipes_tables_are_known_keys_of_the_project_config(
+    tmp_path: Path,
+) -> None:
+    from faultlens.classifier.config import load_config
+
+    (tmp_path / ".faultlens.toml").write_text(
+        '[history]\nurl = "postgresql://ci@db/team"\n[recipes.test]\nretry = "known-flakes"\n'
+    )
+    cfg = load_config(tmp_path)
+    assert cfg.errors == [] and cfg.table["recipes"]["test"]["retry"] == "known-flakes"

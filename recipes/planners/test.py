@@ -19,6 +19,7 @@ import posixpath
 from ..context import PlanContext
 from ..fixes.scan import record_text
 from ..fixes.test_rerun import expected_actual, find_test
+from ..known_flakes import NOT_RERUN, only_known_flakes, split
 from ..model import CommandStep, Plan, Refusal
 from ..test_batch import plan_reruns
 
@@ -37,6 +38,12 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             return fix
     if not ctx.command:
         return Refusal("the command that ran the test is not known: nothing to re-run")
+    if only_known_flakes(ctx.ws):
+        from ..ledger import Ledger
+
+        _, unknown = split(ctx.ws, Ledger.open(ctx.ws), [rec])
+        if unknown:
+            return Refusal(NOT_RERUN)
     selections, _, refused = plan_reruns([rec], ctx.ws, ctx.command, ctx.cwd)
     if not selections:
         ref = find_test(rec.tool, rec.hint, record_text(rec), ctx.command)

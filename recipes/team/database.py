@@ -44,6 +44,11 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " test_id text PRIMARY KEY, reason text NOT NULL, added_by text NOT NULL,"
         " added timestamptz NOT NULL DEFAULT now())",
     ),
+    (  # 2: the runner's own count (the mass-failure guard), runs by their code
+        "ALTER TABLE faultlens.runs ADD COLUMN IF NOT EXISTS tests_total integer",
+        "ALTER TABLE faultlens.runs ADD COLUMN IF NOT EXISTS tests_failed integer",
+        "CREATE INDEX IF NOT EXISTS runs_tree ON faultlens.runs(tree)",
+    ),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -122,8 +127,8 @@ def send(conn: psycopg.Connection[Any], facts: Sequence[RunFact]) -> None:
     with conn.transaction(), conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO faultlens.runs(key, workspace, host, ci_url, commit, tree, command,"
-            " exit_code, started, duration, front, mass_failure)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s, %s)"
+            " exit_code, started, duration, front, mass_failure, tests_total, tests_failed)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, to_timestamp(%s), %s, %s, %s, %s, %s)"
             " ON CONFLICT (key) DO NOTHING",
             [
                 (
@@ -139,6 +144,8 @@ def send(conn: psycopg.Connection[Any], facts: Sequence[RunFact]) -> None:
                     f.duration,
                     f.front,
                     f.mass_failure,
+                    f.tests_total,
+                    f.tests_failed,
                 )
                 for f in facts
             ],
@@ -289,3 +296,63 @@ def auto_quarantine(conn: psycopg.Connection[Any], times: int, days: int = 7) ->
             (f"flaky at least {times} times in {days} days", days, times),
         ).fetchall()
     return [str(r[0]) for r in rows]
+
+
+def quarantined(conn: psycopg.Connection[Any], test_ids: Sequence[str]) -> dict[str, str]:
+    """test id -> why, of these tests that are quarantined."""
+    if not test_ids:
+        return {}
+    rows = conn.execute(
+        "SELECT test_id, reason FROM faultlens.quarantine WHERE test_id = ANY(%s)",
+        (list(test_ids),),
+    ).fetchall()
+    return {str(r[0]): str(r[1]) for r in rows}
+
+
+def flaky_tests(conn: psycopg.Connection[Any], test_ids: Sequence[str]) -> set[str]:
+    """These tests that have a flaky history on any runner: triaged flaky, or
+    failed on code that a run of the same command passed on (mass failures
+    left out)."""
+    if not test_ids:
+        return set()
+    rows = conn.execute(  # per test, the first flaky occurrence is enough
+        "SELECT t.id FROM unnest(%s::text[]) AS t(id) WHERE EXISTS ("
+        " SELECT 1 FROM faultlens.occurrences o JOIN faultlens.runs r ON r.key = o.run_key"
+        " WHERE o.test_id = t.id AND NOT r.mass_failure"
+        " AND (o.verdict = 'flaky' OR EXISTS (SELECT 1 FROM faultlens.runs p"
+        "      WHERE p.exit_code = 0 AND p.tree = r.tree AND p.command = r.command)))",
+        (list(dict.fromkeys(test_ids)),),
+    ).fetchall()
+    return {str(r[0]) for r in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class FailingOn:
+    """A failure seen on one exact code (a clean checkout of a commit)."""
+
+    failure_id: str
+    test_id: str | None
+    runs: int
+    machines: int
+
+
+def failing_on(
+    conn: psycopg.Connection[Any],
+    tree: str,
+    command: str,
+    failure_ids: Sequence[str],
+    test_ids: Sequence[str],
+) -> list[FailingOn]:
+    """The failures (by id, or by test) that runs of `command` on the code
+    `tree` reported, on any runner (mass failures left out)."""
+    if not failure_ids and not test_ids:
+        return []
+    rows = conn.execute(
+        "SELECT o.failure_id, o.test_id, count(DISTINCT r.key), count(DISTINCT r.host)"
+        " FROM faultlens.occurrences o JOIN faultlens.runs r ON r.key = o.run_key"
+        " WHERE r.tree = %s AND r.command = %s AND NOT r.mass_failure"
+        " AND (o.failure_id = ANY(%s) OR o.test_id = ANY(%s))"
+        " GROUP BY o.failure_id, o.test_id",
+        (tree, command, list(failure_ids), list(test_ids)),
+    ).fetchall()
+    return [FailingOn(str(r[0]), r[1], int(r[2]), int(r[3])) for r in rows]

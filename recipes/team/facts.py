@@ -50,6 +50,8 @@ class RunFact:
     front: str
     mass_failure: bool
     occurrences: tuple[OccurrenceFact, ...] = field(default_factory=tuple)
+    tests_total: int | None = None  # the runner's own count, when it printed one
+    tests_failed: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self.__slots__ if k != "occurrences"}
@@ -59,7 +61,9 @@ class RunFact:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RunFact:
         occ = tuple(OccurrenceFact(**o) for o in data.get("occurrences", []))
-        fields = {k: data[k] for k in cls.__slots__ if k != "occurrences"}
+        optional = ("tests_total", "tests_failed")  # facts queued by an older version lack them
+        fields = {k: data[k] for k in cls.__slots__ if k != "occurrences" and k not in optional}
+        fields.update({k: data.get(k) for k in optional})
         return cls(**fields, occurrences=occ)
 
 
@@ -77,16 +81,26 @@ def ci_job_url(env: Mapping[str, str]) -> str | None:
     return None
 
 
-def is_mass_failure(records: Sequence[FailureRecord], share: float) -> bool:
+def is_mass_failure(
+    records: Sequence[FailureRecord],
+    share: float,
+    tests_total: int | None = None,
+    tests_failed: int | None = None,
+) -> bool:
     """Most of a run's tests failed: the runner's summary says how many ran
-    (hint `tests_total`), and failing tests above `share` of them is
-    infrastructure, not flakiness."""
-    total = 0
+    (`tests_total`, or a record's hint of that name) and how many failed
+    (else the test failures' count), and failing tests above `share` of them
+    is infrastructure, not flakiness."""
+    total = tests_total or 0
     for r in records:
         value = r.hint.get("tests_total")
         if isinstance(value, int) and value > total:
             total = value
-    failing = sum(r.affected for r in records if r.failure_type.value == "test")
+    failing = (
+        tests_failed
+        if tests_failed is not None
+        else sum(r.affected for r in records if r.failure_type.value == "test")
+    )
     return total >= 5 and failing / total > share
 
 
@@ -103,6 +117,8 @@ def run_fact(
     mass_share: float = 0.8,
     env: Mapping[str, str] | None = None,
     key: str | None = None,
+    tests_total: int | None = None,
+    tests_failed: int | None = None,
 ) -> RunFact:
     from faultlens.classifier.redact import redact, redact_argv
 
@@ -133,6 +149,8 @@ def run_fact(
         started=started,
         duration=duration,
         front=front,
-        mass_failure=is_mass_failure(records, mass_share),
+        mass_failure=is_mass_failure(records, mass_share, tests_total, tests_failed),
         occurrences=tuple(occurrences),
+        tests_total=tests_total,
+        tests_failed=tests_failed,
     )

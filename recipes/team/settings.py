@@ -31,6 +31,8 @@ class HistorySettings:
     mass_failure_share: float = 0.8  # a run with more of its tests failing is infra
     quarantine_after: int = 0  # flaky this many times in 7 days: quarantined (0: never)
     wait: float = 1.0  # how long a run's end waits for the database, at most (seconds)
+    retry: str = "all"  # [recipes.test] retry: "all" failing tests, or "known-flakes" only
+    uses: tuple[str, ...] = ()  # the ${VAR}s the URL was made of (what a cached answer depends on)
 
 
 def user_config(env: Mapping[str, str]) -> Path | None:
@@ -94,6 +96,7 @@ def resolve(
     base = HistorySettings(
         None,
         "",
+        retry=retry_policy(project_table),
         mass_failure_share=float(share)
         if isinstance(share, int | float) and 0 < share <= 1
         else 0.8,
@@ -114,11 +117,21 @@ def resolve(
             why = f"{origin} holds a password: write ${{VAR}} and set VAR in the environment"
             return replace(base, origin=origin, problem=why)
         url, missing = expand(raw.strip(), env)
+        uses = tuple(_VAR.findall(raw))
         if missing:
             why = f"{origin} names unset variables: {', '.join(missing)}"
-            return replace(base, origin=origin, problem=why)
-        return _checked(base, url, origin)
+            return replace(base, origin=origin, problem=why, uses=uses)
+        return replace(_checked(base, url, origin), uses=uses)
     return base
+
+
+def retry_policy(project_table: Mapping[str, Any] | None) -> str:
+    """`[recipes.test] retry` of the project's config: "known-flakes" re-runs
+    only tests with a flaky history; anything else (the default) all."""
+    recipes = project_table.get("recipes") if project_table else None
+    test = recipes.get("test") if isinstance(recipes, dict) else None
+    value = test.get("retry") if isinstance(test, dict) else None
+    return "known-flakes" if value in ("known-flakes", "known_flakes") else "all"
 
 
 def _seconds(value: object) -> float:

@@ -12,14 +12,18 @@ twice.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from faultlens.classifier.config_files import file_stamp
 
 from .database import HistoryUnavailable
 from .outbox import Outbox
-from .settings import HistorySettings, resolve
+from .settings import HistorySettings, resolve, user_config
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -35,10 +39,46 @@ _down_until: dict[str, float] = {}
 _lock = threading.Lock()
 
 
+# root -> (what the answer depends on, the answer): the team config is read
+# once per workspace, again only when a config file or a variable it uses changed
+_settings: dict[Path, tuple[tuple[Any, ...], HistorySettings]] = {}
+ENV_KEYS = ("FAULTLENS_HISTORY_URL", "FAULTLENS_HISTORY_WAIT", "XDG_CONFIG_HOME", "HOME")
+
+
+def _stamp(path: Path | None) -> tuple[int, int] | None:
+    try:
+        return file_stamp(path) if path is not None else None
+    except OSError:
+        return None
+
+
 def settings_for(ws: Workspace, env: Mapping[str, str] | None = None) -> HistorySettings:
+    """The workspace's team settings, cached: one read of the configs per
+    workspace (and per change of a config file or of a variable it uses),
+    not one per record or run."""
     from faultlens.classifier.config import load_config
 
-    return resolve(load_config(ws.root).table, env)
+    env = os.environ if env is None else env
+    project = load_config(ws.root)  # cached by the file's stamp
+    key: tuple[Any, ...] = (
+        (project.path, _stamp(project.path)),
+        _stamp(user_config(env)),
+        tuple(env.get(k) for k in ENV_KEYS),
+    )
+    with _lock:
+        found = _settings.get(ws.root)
+    if found is not None and found[0][:3] == key and found[0][3] == _uses(found[1], env):
+        return found[1]
+    cfg = resolve(project.table, env)
+    with _lock:
+        if len(_settings) >= 64:
+            _settings.clear()
+        _settings[ws.root] = ((*key, _uses(cfg, env)), cfg)
+    return cfg
+
+
+def _uses(cfg: HistorySettings, env: Mapping[str, str]) -> tuple[str | None, ...]:
+    return tuple(env.get(name) for name in cfg.uses)
 
 
 def workspace_name(ws: Workspace) -> str:
@@ -63,6 +103,8 @@ def after_run(
     duration: float | None,
     front: str,
     budget: float | None = None,
+    tests_total: int | None = None,
+    tests_failed: int | None = None,
 ) -> threading.Thread | None:
     """Queue the run for the team and send the queue (on a thread, waited
     for at most `budget`: default the settings' `wait`); None when no team
@@ -82,6 +124,8 @@ def after_run(
         duration=duration,
         front=front,
         mass_share=cfg.mass_failure_share,
+        tests_total=tests_total,
+        tests_failed=tests_failed,
     )
     outbox = Outbox(ws.state)
     outbox.put(fact)
@@ -204,38 +248,3 @@ def quarantine(ws: Workspace, action: str, test_id: str | None, reason: str = ""
             db.quarantine_add(conn, test_id, reason or "quarantined by hand", getpass.getuser())
             return True
         return db.quarantine_remove(conn, test_id)
-
-
-def passed_elsewhere(
-    ws: Workspace, command: Sequence[str], tree: TreeState | None, budget: float | None = None
-) -> bool:
-    """Whether the team's history has a run of this command, on this same
-    code (the work tree's key), that passed: the failures here are then
-    flaky, with no local re-run.  False when unknown (none configured, the
-    server away or slower than `budget`)."""
-    if tree is None or tree.tree is None or not command:
-        return False
-    cfg = settings_for(ws)
-    url = _usable(cfg)
-    if url is None:
-        return False
-    import shlex
-
-    from faultlens.classifier.redact import redact_argv
-
-    from .database import connect, passes_elsewhere
-
-    shown = shlex.join(redact_argv(list(command)))[:2000]
-    answer: list[bool] = []
-
-    def ask() -> None:
-        try:
-            with connect(url) as conn:
-                answer.append(passes_elsewhere(conn, tree.tree or "", shown))
-        except HistoryUnavailable:
-            _mark_down(url)
-
-    asker = threading.Thread(target=ask, daemon=True, name="faultlens-team-read")
-    asker.start()
-    asker.join(cfg.wait / 2 if budget is None else budget)
-    return bool(answer and answer[0])

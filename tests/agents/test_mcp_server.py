@@ -113,7 +113,13 @@ async def test_status_is_empty_before_anything_ran_and_recover_says_why_it_canno
         status = await call(s, "status", {})
         missing = await error_of(s, "recover", {"failure_id": "abc"})
         recipe = await s.read_resource("faultlens://recipes/compile")
-    assert status == {"tasks": [], "escalations": [], "agents": []}
+    assert status == {
+        "tasks": [],
+        "escalations": [],
+        "agents": [],
+        "team": [],  # no team history database configured
+        "team_unavailable": None,
+    }
     assert "no failures stored yet" in missing
     assert "compile" in recipe.contents[0].text.lower()
     assert not (ts_project / ".faultlens").exists()  # read-only tools wrote nothing

@@ -6,9 +6,7 @@ team's view; a stopped or slow server never changes a run's result."""
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -22,85 +20,12 @@ from faultlens.recipes.team import database
 from faultlens.recipes.team.facts import run_fact
 
 from .pgcluster import Cluster
+from .runs import clone as _clone
+from .runs import count as _count
+from .runs import faultlens as _faultlens
+from .runs import pytest_run as _pytest_run
 
 pytestmark = pytest.mark.postgres
-
-GIT = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "HOME": "/nonexistent",
-}
-TEST = """import os
-
-
-def test_the_cache_is_warm():
-    # fails where the marker file exists: the same code passes or fails by the machine
-    assert not os.path.exists(os.environ.get("FLAKE_MARK", "/nonexistent/x"))
-
-
-def test_arithmetic():
-    assert 1 + 1 == 2
-"""
-
-
-def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", *args], cwd=cwd, env={**os.environ, **GIT}, check=True, capture_output=True
-    )
-
-
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
-    repo = tmp_path / "origin"
-    (repo / "tests").mkdir(parents=True)
-    (repo / "tests" / "test_cache.py").write_text(TEST)
-    (repo / ".gitignore").write_text("__pycache__/\n.faultlens/\n")
-    _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", "tests")
-    return repo
-
-
-def _clone(origin: Path, name: str) -> Path:
-    dest = origin.parent / name
-    _git(origin.parent, "clone", "-q", str(origin), str(dest))
-    return dest
-
-
-def _faultlens(cwd: Path, url: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CI_"))},
-        "FAULTLENS_HISTORY_URL": url,
-        # a busy machine may take seconds to connect: the tests wait for the
-        # database as long as it takes (the default, 1 s, keeps runs fast)
-        "FAULTLENS_HISTORY_WAIT": "60",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        **env,
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "faultlens", *args],
-        cwd=cwd,
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-
-
-def _pytest_run(cwd: Path, url: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return _faultlens(
-        cwd, url, "run", "--", sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", **env
-    )
-
-
-def _count(url: str, sql: str) -> int:
-    with psycopg.connect(url) as conn:
-        row = conn.execute(sql).fetchone()  # type: ignore[arg-type]
-    assert row is not None
-    return int(row[0])
 
 
 def test_a_test_failing_on_one_clone_and_passing_on_another_is_flaky_for_a_third(
