@@ -259,8 +259,12 @@ def _ci(url: str | None, root: Path) -> CIResult:
 def serve(root: Path, caller: Caller, state_dir: Path | None = None) -> None:
     """Serve MCP over stdio until the client closes the stream; every command a
     call started is stopped by then (and on SIGTERM)."""
+    import anyio
+
+    from .mcp_stdio import serve_stdio
+
     stop_all = stop_on_exit()
     try:
-        build(root, caller, state_dir).run("stdio")
+        anyio.run(serve_stdio, build(root, caller, state_dir))
     finally:
         stop_all()
