@@ -338,5 +338,18 @@ def observe_command(
         reap(tree)
     classifier.options.exit_code = code
     records = classifier.close()
+    _say_rule_problems(classifier, cwd, say)
     decided = recorder.finish(code, records, recover=recover)
     return Observation(code, records, recorder, decided)
+
+
+def _say_rule_problems(classifier: Any, cwd: Path, say: Say) -> None:
+    """A project rule that is invalid or gave up while classifying (a pattern
+    that backtracks without end, an errorformat or a rule that raised): one
+    line each, once; the other rules classified the output."""
+    from faultlens.classifier.config import rule_failure
+
+    lines = list(classifier.config_errors)
+    lines += [rule_failure(cwd, rid, error)[1] for rid, error in classifier.rule_errors]
+    for line in dict.fromkeys(lines):
+        say(line)
