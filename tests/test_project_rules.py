@@ -202,11 +202,6 @@ GIVE_UP_RULES = {
         ("x.c:" + "a" * 40 + "b\n") * 3,
         "backtracks",
     ),
-    "a rule that raises at match time on every line": (
-        'regex = "LOC (?P<file>\\\\S+):(?P<line>[^:]+): (?P<message>.+)"',
-        "LOC a.c:\u00b2: one\nLOC a.c:\u00b3: two\n",
-        "ValueError",
-    ),
 }
 
 
@@ -279,3 +274,38 @@ def test_a_rule_that_raises_on_every_line_is_one_rule_error_and_logs_no_tracebac
     assert c.rule_errors == [("t.raises", "KeyError: 'no such group'")]
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert not loud, [r.getMessage() for r in loud]
+
+
+@pytest.mark.parametrize("number", ["\u00b2", "\u0663", "9" * 5000, "0" * 30 + "7"])
+def test_a_line_number_no_int_can_hold_is_no_line_and_the_rule_does_not_raise(tmp_path, number):
+    """`²` is a digit to str.isdigit() and none to int(); 5000 digits are over
+    int()'s limit: each made every rule reading a line group raise at match
+    time (the record lost), not a record without a line."""
+    from faultlens.classifier import Classifier
+
+    cwd = project(
+        tmp_path,
+        '[[rules]]\nid = "a.loc"\ncategory = "compile"\n'
+        'regex = "LOC (?P<file>\\\\S+):(?P<line>[^:]+): (?P<message>.+)"\n'
+        '[[rules]]\nid = "a.pm"\ncategory = "compile"\n'
+        'problemMatcher = {pattern = {regexp = "^PM (\\\\S+):(\\\\d+): (.+)$", '
+        "file = 1, line = 2, message = 3}}\n",
+    )
+    c = Classifier(Options(cwd=str(cwd)))
+    c.feed(f"LOC a.c:{number}: bad\nPM b.c:{number}: worse\n".encode())
+    records = c.close()
+    assert not c.rule_errors, c.rule_errors
+    by_rule = {r.rule: r for r in records}
+    assert by_rule["a.loc"].source_file == "a.c" and by_rule["a.loc"].message == "bad"
+    if number.isascii() and len(number.lstrip("0")) < 10:
+        assert by_rule["a.loc"].source_line == 7
+        assert by_rule["a.pm"].source_line == 7
+    else:
+        assert by_rule["a.loc"].source_line is None
+
+
+def test_vim_reads_a_number_of_thousands_of_digits_as_the_largest_long():
+    from faultlens.classifier.quickfix_text import atol
+
+    assert atol("9" * 5000, 0) == 2**63 - 1
+    assert atol("-" + "0" * 40 + "12", 0) == -12
