@@ -31,11 +31,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from faultlens.classifier.cycles import Watcher
     from faultlens.classifier.record import FailureRecord
     from faultlens.classifier.rules.base import Rule
     from faultlens.classifier.structured import Recogniser
 
     from .confirm import Decided
+    from .first_cycle import FirstCycle
     from .ledger import Ledger
     from .model import Workspace
     from .treestate import TreeProbe, TreeState
@@ -276,6 +278,7 @@ class Observation:
     records: list[FailureRecord] = field(default_factory=list)
     recorder: RunRecorder | None = None
     decided: list[Decided] = field(default_factory=list)
+    first_cycle: bool = False  # a watcher stopped after its first cycle (the records are its)
 
     @property
     def run_id(self) -> int | None:
@@ -296,9 +299,13 @@ def observe_command(
     err_out: Sink,
     say: Say,
     recover: bool = False,
+    watcher: Watcher | None = None,
 ) -> Observation:
     """Run `cmd` (no shell, in our process group: a terminal's Ctrl-C reaches
-    it), copy its output through as it comes, classify and record it."""
+    it), copy its output through as it comes, classify and record it.
+    `watcher`: `cmd` is that watcher; its first cycle is classified, and then
+    it is stopped (recipes/first_cycle.py): the observation is that cycle's,
+    its exit status 1 when the cycle failed, else 0."""
     from .ledger import Ledger
     from .runner import build_env, spawn
 
@@ -325,22 +332,37 @@ def observe_command(
     from .runner import copy_through, stop_tree_on_signals
 
     classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
+    on_data: Callable[[bytes], None] = classifying.feed
+    first: FirstCycle | None = None
+    if watcher is not None:
+        from .first_cycle import FirstCycle, stop_watcher
+
+        on_data = first = FirstCycle(watcher, classifying.feed, stop_watcher(child))
     tree: set[int] = set()  # what the command started, when a signal stops it
     restore = stop_tree_on_signals(child.pid, tree)
     try:
-        code = copy_through(child, on_stdout=out, on_stderr=err_out, on_data=classifying.feed)
+        code = copy_through(child, on_stdout=out, on_stderr=err_out, on_data=on_data)
         classifier = classifying.finish()
     except BaseException:  # Ctrl-C, SIGTERM: the command is stopped; so is the worker
         classifying.abandon()
         raise
     finally:
+        if first is not None:
+            first.close()
         restore()
         reap(tree)
-    classifier.options.exit_code = code
-    records = classifier.close()
+    if first is not None and first.ended:  # stopped by us: its status says nothing
+        classifier.options.exit_code = None
+        records = classifier.close()
+        code = 1 if records else 0
+        extra: dict[str, Any] = {"cycle": 1}
+    else:
+        classifier.options.exit_code = code
+        records = classifier.close()
+        extra = {}
     _say_rule_problems(classifier, cwd, say)
-    decided = recorder.finish(code, records, recover=recover)
-    return Observation(code, records, recorder, decided)
+    decided = recorder.finish(code, records, recover=recover, **extra)
+    return Observation(code, records, recorder, decided, first_cycle=bool(extra))
 
 
 def _say_rule_problems(classifier: Any, cwd: Path, say: Say) -> None:

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING
 from .observe import guarded, observe_command, relative_cwd
 
 if TYPE_CHECKING:
+    from faultlens.classifier.cycles import Watcher
     from faultlens.classifier.record import FailureRecord
 
     from .model import Outcome, Workspace
@@ -29,6 +30,7 @@ class RunReport:
     outcomes: list[Outcome] = field(default_factory=list)
     box: str | None = None  # the task's one escalation box
     reruns: int = 0  # runs of the original command after the first
+    first_cycle: bool = False  # a watcher, stopped after its first cycle
 
 
 def writer(stream: IO[bytes]) -> Callable[[bytes], None]:
@@ -58,8 +60,11 @@ def run_command(
     out: IO[bytes],
     err_bytes: IO[bytes],
     err: IO[str],
+    watcher: Watcher | None = None,
 ) -> RunReport:
-    """Run, classify, record, recover; everything but the summary."""
+    """Run, classify, record, recover; everything but the summary.  `watcher`:
+    `cmd` is that watcher, run for its first cycle (recipes/first_cycle.py),
+    and a fix is verified by its first cycle run again."""
     from .runner import shell_status
 
     def say(text: str) -> None:
@@ -68,9 +73,17 @@ def run_command(
 
     echo = writer(err_bytes)
     seen = observe_command(
-        cmd, cwd=cwd, ws=ws, task=task, out=writer(out), err_out=echo, say=say, recover=recover
+        cmd,
+        cwd=cwd,
+        ws=ws,
+        task=task,
+        out=writer(out),
+        err_out=echo,
+        say=say,
+        recover=recover,
+        watcher=watcher,
     )
-    report = RunReport(seen.exit_code, seen.records)
+    report = RunReport(seen.exit_code, seen.records, first_cycle=seen.first_cycle)
     if not recover or not seen.records:
         return report
     ledger, run_id = seen.ledger, seen.run_id
@@ -79,6 +92,18 @@ def run_command(
         return report
     from . import history
     from .session import recover_run
+
+    if watcher is not None:  # verified by the watcher's first cycle, run again
+        import dataclasses
+
+        from .first_cycle import rerun_first_cycle
+        from .model import Workspace
+
+        ws = Workspace(
+            roots=list(ws.roots),
+            state_dir=ws.state_dir,
+            settings=dataclasses.replace(ws.settings, rerun=rerun_first_cycle(ws, watcher)),
+        )
 
     cwd_rel = relative_cwd(ws, cwd)
     rec_report = recover_run(
