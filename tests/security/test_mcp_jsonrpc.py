@@ -97,3 +97,21 @@ def test_a_good_request_after_a_burst_of_junk_is_answered_once(mcp):
     assert all(e is not None and "error" in e for e in errors), errors
     res = mcp.request(103, "tools/call", {"name": "status", "arguments": {}})
     assert res["result"]["isError"] is False, res
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [
+        ("explain", {}, "invalid arguments for explain: failure_id: Field required"),
+        ("run", {"command": 5}, "invalid arguments for run: command"),
+        ("run", {"command": ["true"], "timeout": -1}, "timeout: Input should be greater than 0"),
+        ("classify", {"exit_code": "x" * 5000}, "invalid arguments for classify: exit_code"),
+    ],
+)
+def test_arguments_that_fail_a_tool_s_schema_are_a_one_line_error(mcp, tool, arguments, said):
+    """The SDK answered with pydantic's report: several lines, the rejected
+    values, a link to pydantic's documentation."""
+    res = mcp.request(104, "tools/call", {"name": tool, "arguments": arguments})["result"]
+    text = "".join(c.get("text", "") for c in res["content"])
+    assert res["isError"] is True and said in text, text
+    assert "\n" not in text and "pydantic" not in text and "x" * 100 not in text, text
