@@ -93,13 +93,37 @@ def _shown(result: Any) -> Any:
     return scrub(result)
 
 
+class FaultLensMCP(MCPServer):
+    """The SDK's server, with arguments that fail the tool's input schema
+    answered in one line (`failure_id: Field required`), as every other tool
+    error: the SDK's answer is pydantic's report, over several lines, with
+    the rejected values and a link to pydantic's documentation."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        from pydantic import ValidationError
+
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if not isinstance(cause, ValidationError):
+                raise
+            problems = [
+                f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
+                for e in cause.errors(include_url=False, include_input=False)
+            ]
+            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+            text = f"invalid arguments for {name}: {'; '.join(problems[:3])}{more}"
+            raise ToolError(_shown(" ".join(text.split()))) from None
+
+
 def build(root: Path, caller: Caller, state_dir: Path | None = None) -> MCPServer:
     """The MCP server for one workspace root."""
     from faultlens.classifier.package_version import version
 
     agents = Agents(root, caller, state_dir)
     agents.recover_state()  # put back what a killed faultlens left, once per server start
-    server = MCPServer(name="faultlens", version=version(), instructions=INSTRUCTIONS)
+    server = FaultLensMCP(name="faultlens", version=version(), instructions=INSTRUCTIONS)
 
     @server.tool(
         title="Classify failure output",
@@ -259,8 +283,12 @@ def _ci(url: str | None, root: Path) -> CIResult:
 def serve(root: Path, caller: Caller, state_dir: Path | None = None) -> None:
     """Serve MCP over stdio until the client closes the stream; every command a
     call started is stopped by then (and on SIGTERM)."""
+    import anyio
+
+    from .mcp_stdio import serve_stdio
+
     stop_all = stop_on_exit()
     try:
-        build(root, caller, state_dir).run("stdio")
+        anyio.run(serve_stdio, build(root, caller, state_dir))
     finally:
         stop_all()

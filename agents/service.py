@@ -83,6 +83,12 @@ class RunResult(BaseModel):
     timed_out: bool = Field(
         default=False, description="The command was stopped when the call's timeout passed."
     )
+    first_cycle: bool = Field(
+        default=False,
+        description="The command is a watcher (tsc --watch, vitest, nodemon...): it was "
+        "stopped after its first cycle, whose failures these are (exit_code: 1 when that "
+        "cycle failed, else 0).",
+    )
 
 
 class RecoverResult(BaseModel):
@@ -288,11 +294,14 @@ class Agents:
         one), classify its output, and with `recover` make the one attempt."""
         import shlex
 
+        from faultlens.classifier.cycles import watcher_for
         from faultlens.recipes.run_and_recover import run_command
 
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise AgentError("no command given")
+        # A watcher never exits: the answer is its first cycle (then it is
+        # stopped), as `faultlens run -- <watcher>` reads its cycles.
         folder = self.folder(cwd)
         ws = self.workspace()
         out = io.BytesIO()
@@ -306,6 +315,7 @@ class Agents:
             out=out,
             err_bytes=out,
             err=err_text,
+            watcher=watcher_for(argv),
         )
         if report.exit_code == 127 and not report.records and not out.getvalue():
             raise AgentError(err_text.getvalue().strip().removeprefix("faultlens: "))
@@ -329,6 +339,7 @@ class Agents:
             truncated=result.truncated or cut or len(attempts) > MAX_FAILURES,
             output_tail=_redacted(tail),
             escalation=escalation,
+            first_cycle=report.first_cycle,
         )
 
     # -- recover ----------------------------------------------------------------------------

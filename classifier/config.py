@@ -248,6 +248,17 @@ def _task_specs(path: Path, env: Environment, errors: list[str]) -> list[tuple[A
     return [(s, f" ({tasks_path.name} task {s.pop('_task', '?')!r})") for s in specs]
 
 
+def rule_failure(cwd: str | os.PathLike[str], rule_id: str, error: str) -> tuple[bool, str]:
+    """How a rule that failed while classifying (engine `rule_errors`) is said:
+    whether it is the project's own (its configuration needs mending), and the
+    one line, naming the file that defines it."""
+    cfg = load_config(cwd)
+    if cfg.path is not None and any(r.id == rule_id for r in cfg.rules):
+        reason = error.split(": ", 1)[1] if error.startswith("RuleGaveUp: ") else error
+        return True, f"{cfg.path}: rule {rule_id!r}: {reason}"
+    return False, f"built-in rule {rule_id!r} failed: {error}"
+
+
 def effective_rules(cwd: str | os.PathLike[str]) -> tuple[list[Rule], list[str]]:
     """The rules that apply under `cwd`: built-ins not disabled, then the
     project's own (which run first), and the configuration's errors."""

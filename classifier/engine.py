@@ -594,8 +594,14 @@ class Classifier:
             self._add(rule, h, h.log_line)
 
     def _rule_failed(self, rule: Rule, exc: Exception) -> None:
-        log.warning("rule %s failed: %s", rule.id, exc, exc_info=exc)
-        self.rule_errors.append((rule.id, f"{type(exc).__name__}: {exc}"))
+        """A rule that raised: kept once in `rule_errors` (its first error),
+        which each front says in one line (cli/classify.py, recipes/observe.py,
+        the server's log messages); the traceback only at DEBUG."""
+        log.debug("rule %s failed", rule.id, exc_info=exc)
+        if any(rid == rule.id for rid, _ in self.rule_errors):
+            return
+        text = str(exc).splitlines()[0] if str(exc) else ""
+        self.rule_errors.append((rule.id, f"{type(exc).__name__}: {text}".rstrip(": ")))
 
     # -- records ------------------------------------------------------------------
     def add_hit(self, hit: Hit, *, rule_id: str, category_: FailureType, tool: str) -> None:

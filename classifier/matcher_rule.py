@@ -20,7 +20,7 @@ from .matcher_model import (
 )
 from .problem_matcher import parse_matcher
 from .project_rules import NEWLINE_TRIGGER, Guard, RuleGaveUp
-from .rules.base import Hit, LineContext, Rule
+from .rules.base import MAX_DIGITS, Hit, LineContext, Rule
 from .taxonomy import FailureType
 
 _ALWAYS = lazy_compile("")
@@ -57,8 +57,8 @@ def _fill(data: dict[str, str], pattern: LinePattern, m: Any) -> None:
 
 
 def _int(text: str | None) -> int | None:
-    m = re.match(r"\s*[-+]?\d+", text or "")
-    if not m:
+    m = re.match(r"\s*[-+]?([0-9]+)", text or "")
+    if not m or len(m.group(1).lstrip("0")) > MAX_DIGITS:  # none; int() refuses 4300 digits
         return None
     value = int(m.group())
     return value if value > 0 else None

@@ -68,11 +68,12 @@ class Guard:
             raise RuleGaveUp(self.broken) from None
 
     def give_up(self, pattern: str) -> None:
+        """Skip the rule from now on; the engine reports why (its rule errors,
+        said once by the front), so nothing is logged here."""
         self.broken = (
             f"its pattern {_clip(pattern)!r} took over {self.timeout * 1000:.0f} ms on one line "
             "(it backtracks without end); the rule is skipped"
         )
-        log.warning("project rule %s: %s", self.rule_id, self.broken)
 
 
 def _clip(text: str, width: int = 60) -> str:

@@ -23,7 +23,9 @@ def atol(line: str, start: int) -> int:
     m = _NUMBER.match(line, start)
     if m is None or not m.group(2):
         return 0
-    value = min(int(m.group(2)), _INT64)
+    digits = m.group(2).lstrip("0")
+    # saturated before int(), which refuses over 4300 digits
+    value = _INT64 if len(digits) > 19 else min(int(digits or "0"), _INT64)
     return -value if m.group(1) == "-" else value
 
 

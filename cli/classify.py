@@ -41,22 +41,20 @@ def run(args: argparse.Namespace) -> int:
 
     if not os.path.isdir(args.cwd):
         raise UsageError(f"--cwd {args.cwd!r} is not a directory")
-    from faultlens.classifier.config import load_config
+    from faultlens.classifier.config import load_config, rule_failure
 
     # A bad project rule is one line each; the good rules and the built-ins
     # still classify, and the exit status says the configuration needs mending.
     cfg = load_config(args.cwd)
     problems = list(cfg.errors)
-    project = {r.id for r in cfg.rules}
 
     notes: list[str] = []
 
     def rule_failed(rule_id: str, error: str) -> None:
-        if rule_id in project:  # the project's rule: its config needs mending
-            reason = error.split(": ", 1)[1] if error.startswith("RuleGaveUp: ") else error
-            problems.append(f"{cfg.path}: rule {rule_id!r}: {reason}")
-        else:  # a built-in rule's bug: said, but the output stands
-            notes.append(f"built-in rule {rule_id!r} failed: {error}")
+        project, line = rule_failure(args.cwd, rule_id, error)
+        # the project's rule: its config needs mending; a built-in rule's
+        # bug: said, but the output stands
+        (problems if project else notes).append(line)
 
     fmt = "json" if args.json else args.format
     files = args.files or ["-"]

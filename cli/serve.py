@@ -169,8 +169,7 @@ def _serve_tcp(address: tuple[str, int], args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    serve_tcp(_create_server(), host, port, token=token, on_listening=listening)
-    return 0
+    return serve_tcp(_create_server(), host, port, token=token, on_listening=listening)
 
 
 def _create_server() -> Any:

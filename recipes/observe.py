@@ -31,11 +31,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from faultlens.classifier.cycles import Watcher
     from faultlens.classifier.record import FailureRecord
     from faultlens.classifier.rules.base import Rule
     from faultlens.classifier.structured import Recogniser
 
     from .confirm import Decided
+    from .first_cycle import FirstCycle
     from .ledger import Ledger
     from .model import Workspace
     from .team.quarantine import ExitDecision, RunSummary
@@ -314,6 +316,7 @@ class Observation:
     records: list[FailureRecord] = field(default_factory=list)
     recorder: RunRecorder | None = None
     decided: list[Decided] = field(default_factory=list)
+    first_cycle: bool = False  # a watcher stopped after its first cycle (the records are its)
 
     @property
     def status(self) -> int:
@@ -341,9 +344,13 @@ def observe_command(
     err_out: Sink,
     say: Say,
     recover: bool = False,
+    watcher: Watcher | None = None,
 ) -> Observation:
     """Run `cmd` (no shell, in our process group: a terminal's Ctrl-C reaches
-    it), copy its output through as it comes, classify and record it."""
+    it), copy its output through as it comes, classify and record it.
+    `watcher`: `cmd` is that watcher; its first cycle is classified, and then
+    it is stopped (recipes/first_cycle.py): the observation is that cycle's,
+    its exit status 1 when the cycle failed, else 0."""
     from .ledger import Ledger
     from .runner import build_env, spawn
 
@@ -373,22 +380,50 @@ def observe_command(
     classifying = BackgroundClassifier(cwd=str(cwd), task=task, command=list(cmd))
     tail = Tail()  # the end of the output: the test runner's own summary
 
-    def feed(data: bytes) -> None:
+    def to_classifier(data: bytes) -> None:
         tail.feed(data)
         classifying.feed(data)
 
+    on_data: Callable[[bytes], None] = to_classifier
+    first: FirstCycle | None = None
+    if watcher is not None:
+        from .first_cycle import FirstCycle, stop_watcher
+
+        on_data = first = FirstCycle(watcher, to_classifier, stop_watcher(child))
     tree: set[int] = set()  # what the command started, when a signal stops it
     restore = stop_tree_on_signals(child.pid, tree)
     try:
-        code = copy_through(child, on_stdout=out, on_stderr=err_out, on_data=feed)
+        code = copy_through(child, on_stdout=out, on_stderr=err_out, on_data=on_data)
         classifier = classifying.finish()
     except BaseException:  # Ctrl-C, SIGTERM: the command is stopped; so is the worker
         classifying.abandon()
         raise
     finally:
+        if first is not None:
+            first.close()
         restore()
         reap(tree)
-    classifier.options.exit_code = code
-    records = classifier.close()
-    decided = recorder.finish(code, records, recover=recover, output=tail.text())
-    return Observation(code, records, recorder, decided)
+    if first is not None and first.ended:  # stopped by us: its status says nothing
+        classifier.options.exit_code = None
+        records = classifier.close()
+        code = 1 if records else 0
+        extra: dict[str, Any] = {"cycle": 1}
+    else:
+        classifier.options.exit_code = code
+        records = classifier.close()
+        extra = {}
+    _say_rule_problems(classifier, cwd, say)
+    decided = recorder.finish(code, records, recover=recover, output=tail.text(), **extra)
+    return Observation(code, records, recorder, decided, first_cycle=bool(extra))
+
+
+def _say_rule_problems(classifier: Any, cwd: Path, say: Say) -> None:
+    """A project rule that is invalid or gave up while classifying (a pattern
+    that backtracks without end, an errorformat or a rule that raised): one
+    line each, once; the other rules classified the output."""
+    from faultlens.classifier.config import rule_failure
+
+    lines = list(classifier.config_errors)
+    lines += [rule_failure(cwd, rid, error)[1] for rid, error in classifier.rule_errors]
+    for line in dict.fromkeys(lines):
+        say(line)

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING
 from .observe import guarded, observe_command, relative_cwd
 
 if TYPE_CHECKING:
+    from faultlens.classifier.cycles import Watcher
     from faultlens.classifier.record import FailureRecord
 
     from .model import Outcome, Workspace
@@ -35,6 +36,7 @@ class RunReport:
     attempted: int = 0  # outcomes[:attempted] are the first run's failures, the rest new ones
     quarantine_note: str = ""  # why quarantined failures still left the status non-zero
     mass_failure: str = ""  # the runner's count when most of its tests failed (infra)
+    first_cycle: bool = False  # a watcher, stopped after its first cycle
 
 
 def writer(stream: IO[bytes]) -> Callable[[bytes], None]:
@@ -64,8 +66,11 @@ def run_command(
     out: IO[bytes],
     err_bytes: IO[bytes],
     err: IO[str],
+    watcher: Watcher | None = None,
 ) -> RunReport:
-    """Run, classify, record, recover; everything but the summary."""
+    """Run, classify, record, recover; everything but the summary.  `watcher`:
+    `cmd` is that watcher, run for its first cycle (recipes/first_cycle.py),
+    and a fix is verified by its first cycle run again."""
     from .runner import shell_status
 
     def say(text: str) -> None:
@@ -74,9 +79,17 @@ def run_command(
 
     echo = writer(err_bytes)
     seen = observe_command(
-        cmd, cwd=cwd, ws=ws, task=task, out=writer(out), err_out=echo, say=say, recover=recover
+        cmd,
+        cwd=cwd,
+        ws=ws,
+        task=task,
+        out=writer(out),
+        err_out=echo,
+        say=say,
+        recover=recover,
+        watcher=watcher,
     )
-    report = RunReport(seen.status, seen.records)
+    report = RunReport(seen.status, seen.records, first_cycle=seen.first_cycle)
     _quarantine(report, seen)
     if not recover or not seen.records:
         return report
@@ -90,6 +103,18 @@ def run_command(
         return report
     from . import history
     from .run_recovery import recover_run
+
+    if watcher is not None:  # verified by the watcher's first cycle, run again
+        import dataclasses
+
+        from .first_cycle import rerun_first_cycle
+        from .model import Workspace
+
+        ws = Workspace(
+            roots=list(ws.roots),
+            state_dir=ws.state_dir,
+            settings=dataclasses.replace(ws.settings, rerun=rerun_first_cycle(ws, watcher)),
+        )
 
     cwd_rel = relative_cwd(ws, cwd)
     rec_report = recover_run(

@@ -238,9 +238,11 @@ def stream_process(
     on_stderr: Sink | None = None,
     on_data: Sink | None = None,
     new_session: bool = True,
+    on_spawn: Callable[[subprocess.Popen[bytes]], None] | None = None,
 ) -> ProcessResult:
     """Run argv (no shell) to its end or its timeout, copying output as it comes
-    (`pump`); on timeout or interruption it is stopped with its group (`stop`)."""
+    (`pump`); on timeout or interruption it is stopped with its group (`stop`).
+    `on_spawn` is given the started process (before any output is read)."""
     argv = [str(a) for a in argv]
     start = time.monotonic()
     if not argv:
@@ -252,6 +254,8 @@ def stream_process(
     proc = spawn(argv, cwd=cwd, env=env, new_session=new_session)
     if isinstance(proc, str):
         return ProcessResult(argv, None, False, proc, 0.0, b"")
+    if on_spawn is not None:
+        on_spawn(proc)
     tail = bytearray()
     deadline = None if timeout is None else start + timeout
     try:

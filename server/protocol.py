@@ -15,10 +15,12 @@ from contextvars import ContextVar
 from typing import Any, Literal, TypeVar
 
 import attrs
+from cattrs.errors import ClassValidationError
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCRequestMessage
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +267,11 @@ class FaultLensProtocol(LanguageServerProtocol):
             data = shown_message(json.loads(json.dumps(data, default=self._serialize_message)))
         super()._send_data(data)
 
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, _Dropped):  # answered already; pygls would warn of it
+            return
+        super().handle_message(message)
+
     def send_unreadable(self, code: int, message: str) -> None:
         """JSON-RPC's answer to a message that cannot be read (Parse error for one
         that is not JSON, Invalid Request for one that is no JSON-RPC message),
@@ -282,6 +289,27 @@ class FaultLensProtocol(LanguageServerProtocol):
         return super().get_message_type(method)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
+        if _is_request(data):
+            # A request is structured here, not by pygls, which logs the whole
+            # cattrs traceback (pages for `"hover": true` in the capabilities)
+            # before it raises: a malformed request is one warning line and an
+            # error answer.
+            kind = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+            try:
+                return self._converter.structure(data, kind)
+            except Exception as exc:
+                invalid = isinstance(exc, ClassValidationError | TypeError | ValueError)
+                why = _why(exc)
+                error = (
+                    JsonRpcInvalidParams(f"Invalid Params: {why}")
+                    if invalid
+                    else (JsonRpcInternalError())
+                )
+                log.warning(
+                    "malformed %s request answered with an error: %s", data["method"][:100], why
+                )
+                self._send_response(data["id"], error=error.to_response_error())
+                return _Dropped()
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:
@@ -290,3 +318,28 @@ class FaultLensProtocol(LanguageServerProtocol):
                 self._send_response(data["id"], error=exc.to_response_error())
                 return _Dropped()
             raise
+
+
+def _is_request(data: Any) -> bool:
+    return (
+        isinstance(data, dict)
+        and "jsonrpc" in data
+        and "id" in data
+        and "error" not in data
+        and isinstance(data.get("method"), str)
+    )
+
+
+def _why(exc: BaseException) -> str:
+    """Where and why a (cattrs) structuring failed, in one line: the attributes
+    down to the first bad value (`params.capabilities.text_document.hover`)."""
+    path: list[str] = []
+    while True:
+        for note in getattr(exc, "__notes__", ()):
+            if isinstance(note, str) and " @ attribute " in note:
+                path.append(note.rpartition(" @ attribute ")[2])
+        if not (isinstance(exc, BaseExceptionGroup) and exc.exceptions):
+            break
+        exc = exc.exceptions[0]
+    reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+    return f"{'.'.join(path)}: {reason}" if path else reason

@@ -42,8 +42,26 @@ AUTH_TIMEOUT = 10.0  # seconds a new connection has to send its initialize
 UNAUTHORIZED = -32600
 
 
-def dispatcher(server: FaultLensServer) -> tuple[transport.Dispatch, transport.Report]:
-    """What the reader calls with each message body, and with each problem."""
+class Ending:
+    """The exit status the client's `exit` asked for (pygls' handler calls
+    `sys.exit`: 0 after `shutdown`, 1 without), once it came."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+        self.status: int | None = None
+
+    def exited(self, exc: SystemExit) -> None:
+        self.status = exc.code if isinstance(exc.code, int) else 1
+        self.stop.set()
+
+
+def dispatcher(
+    server: FaultLensServer, ending: Ending | None = None
+) -> tuple[transport.Dispatch, transport.Report]:
+    """What the reader calls with each message body, and with each problem.
+    An `exit` ends the session here, quietly: over TCP the body is dispatched
+    inside asyncio's connection callback, where pygls' `sys.exit` would be
+    logged as an unhandled exception with its traceback."""
     protocol = server.protocol
     assert isinstance(protocol, FaultLensProtocol)
 
@@ -58,6 +76,10 @@ def dispatcher(server: FaultLensServer) -> tuple[transport.Dispatch, transport.R
                 report(msg)
                 return
             protocol.handle_message(msg)
+        except SystemExit as exc:
+            if ending is None:
+                raise
+            ending.exited(exc)
         except Exception as exc:  # as pygls' own reader: reported, and the next message read
             log.exception("faultlens: unable to handle a message")
             server.report_server_error(exc, JsonRpcException)
@@ -70,7 +92,7 @@ def serve_io(server: FaultLensServer, stdin: BinaryIO, stdout: BinaryIO) -> None
     server._stop_event = stop = threading.Event()
     source = transport.StdioSource(stdin, server.thread_pool)
     server.protocol.set_writer(StdoutWriter(stdout))
-    dispatch, report = dispatcher(server)
+    dispatch, report = dispatcher(server, Ending(stop))
     try:
         asyncio.run(transport.serve(source, dispatch, report, stop.is_set))
     except BrokenPipeError:
@@ -116,12 +138,15 @@ def serve_tcp(
     *,
     token: str,
     on_listening: Callable[[list[tuple[str, int]]], None] = lambda addrs: None,
-) -> None:
-    """Serve one authenticated client on `host:port` (see the module docstring)."""
+) -> int:
+    """Serve one authenticated client on `host:port` (see the module docstring).
+    The exit status: 0 after `shutdown` + `exit` or the end of the connection,
+    1 for an `exit` without `shutdown` (LSP)."""
     if not token:
         raise ValueError("serve_tcp needs a token")
     server._stop_event = stop = threading.Event()
-    dispatch, report = dispatcher(server)
+    ending = Ending(stop)
+    dispatch, report = dispatcher(server, ending)
     state = {"busy": False}
     listening: list[asyncio.Server] = []
 
@@ -175,3 +200,4 @@ def serve_tcp(
         pass
     finally:
         _shutdown(server)
+    return ending.status or 0

@@ -132,7 +132,12 @@ def test_lsp_libraries_appear_only_in_the_server() -> None:
 
 def test_the_mcp_sdk_appears_only_in_the_mcp_server_and_the_mcp_probe() -> None:
     mods = _modules()
-    allowed = {"faultlens.agents.mcp_server", "faultlens.recipes.fixes.mcp_probe"}
+    # mcp_stdio: the MCP server's stdio transport (JSON-RPC's error answers)
+    allowed = {
+        "faultlens.agents.mcp_server",
+        "faultlens.agents.mcp_stdio",
+        "faultlens.recipes.fixes.mcp_probe",
+    }
     offenders = sorted(
         n
         for n, p in mods.items()

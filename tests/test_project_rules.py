@@ -185,3 +185,127 @@ def test_json_cli_output_carries_the_project_rule_id(tmp_path, capsys):
     log.write_text("SPEC FAIL login works\n")
     assert main(["classify", "--json", "--cwd", str(cwd), str(log)]) == 1
     assert json.loads(capsys.readouterr().out)[0]["rule"] == "a.cli"
+
+
+# A project rule that gives up while classifying: one line, no traceback, once
+# (issue 27, item 10).  The CLI runs as a process: under pytest the log
+# records never reach stderr, which hid the engine's and the guard's own
+# warnings (three copies of the message, one with a traceback).
+GIVE_UP_RULES = {
+    "a regex that backtracks without end": (
+        'regex = "ERR (a|aa)+$"',
+        ("ERR " + "a" * 40 + "b\n") * 3,
+        "backtracks",
+    ),
+    "an errorformat that backtracks without end": (
+        "errorformat = '%f:%\\(a%\\|aa%\\)%\\+!'",
+        ("x.c:" + "a" * 40 + "b\n") * 3,
+        "backtracks",
+    ),
+}
+
+
+def _cli(cwd: Path, *args: str) -> tuple[int, str, str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "faultlens.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def _give_up_project(tmp_path: Path, spec: str, output: str) -> Path:
+    cwd = project(
+        tmp_path,
+        f'[[rules]]\nid = "a.quits"\ncategory = "compile"\n{spec}\n'
+        '[[rules]]\nid = "a.good"\ncategory = "infra"\nregex = "BOOM (?P<message>.+)"\n',
+    )
+    (cwd / "out.log").write_text(output + "BOOM disk on fire\n" + output)
+    return cwd
+
+
+@pytest.mark.parametrize("kind", sorted(GIVE_UP_RULES))
+def test_a_rule_that_gives_up_is_one_line_in_classify_and_the_others_classify(tmp_path, kind):
+    spec, output, needle = GIVE_UP_RULES[kind]
+    cwd = _give_up_project(tmp_path, spec, output)
+    code, out, err = _cli(cwd, "classify", "--json", "out.log")
+    assert code == 2, err  # the configuration needs mending
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "'a.quits'" in lines[0] and needle in lines[0], lines
+    assert ".faultlens.toml" in lines[0]
+    assert "a.good" in {r["rule"] for r in json.loads(out)}
+
+
+@pytest.mark.parametrize("kind", sorted(GIVE_UP_RULES))
+def test_a_rule_that_gives_up_is_one_line_in_faultlens_run(tmp_path, kind):
+    spec, output, needle = GIVE_UP_RULES[kind]
+    cwd = _give_up_project(tmp_path, spec, output)
+    _, _, err = _cli(cwd, "run", "--", "cat", "out.log")
+    assert "Traceback" not in err
+    said = [line for line in err.splitlines() if "a.quits" in line]
+    assert len(said) == 1 and needle in said[0] and ".faultlens.toml" in said[0], err
+    assert "1 infra failure" in err  # the other rule's record
+
+
+def test_a_rule_that_raises_on_every_line_is_one_rule_error_and_logs_no_traceback(caplog):
+    import dataclasses
+    import logging
+
+    from faultlens.classifier import Classifier
+    from faultlens.classifier.project_rules import regex_rule
+    from faultlens.classifier.taxonomy import FailureType
+
+    rule = regex_rule("t.raises", FailureType.COMPILE, "t", "RAISE (?P<message>.+)", ["RAISE"])
+
+    def boom(m, ctx):  # type: ignore[no-untyped-def]
+        raise KeyError("no such group")
+
+    c = Classifier(Options(rules=[dataclasses.replace(rule, func=boom)]))
+    with caplog.at_level(logging.DEBUG, logger="faultlens"):
+        c.feed(b"RAISE one\nRAISE two\nRAISE three\n")
+        c.close()
+    assert c.rule_errors == [("t.raises", "KeyError: 'no such group'")]
+    loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not loud, [r.getMessage() for r in loud]
+
+
+@pytest.mark.parametrize("number", ["\u00b2", "\u0663", "9" * 5000, "0" * 30 + "7"])
+def test_a_line_number_no_int_can_hold_is_no_line_and_the_rule_does_not_raise(tmp_path, number):
+    """`²` is a digit to str.isdigit() and none to int(); 5000 digits are over
+    int()'s limit: each made every rule reading a line group raise at match
+    time (the record lost), not a record without a line."""
+    from faultlens.classifier import Classifier
+
+    cwd = project(
+        tmp_path,
+        '[[rules]]\nid = "a.loc"\ncategory = "compile"\n'
+        'regex = "LOC (?P<file>\\\\S+):(?P<line>[^:]+): (?P<message>.+)"\n'
+        '[[rules]]\nid = "a.pm"\ncategory = "compile"\n'
+        'problemMatcher = {pattern = {regexp = "^PM (\\\\S+):(\\\\d+): (.+)$", '
+        "file = 1, line = 2, message = 3}}\n",
+    )
+    c = Classifier(Options(cwd=str(cwd)))
+    c.feed(f"LOC a.c:{number}: bad\nPM b.c:{number}: worse\n".encode())
+    records = c.close()
+    assert not c.rule_errors, c.rule_errors
+    by_rule = {r.rule: r for r in records}
+    assert by_rule["a.loc"].source_file == "a.c" and by_rule["a.loc"].message == "bad"
+    if number.isascii() and len(number.lstrip("0")) < 10:
+        assert by_rule["a.loc"].source_line == 7
+        assert by_rule["a.pm"].source_line == 7
+    else:
+        assert by_rule["a.loc"].source_line is None
+
+
+def test_vim_reads_a_number_of_thousands_of_digits_as_the_largest_long():
+    from faultlens.classifier.quickfix_text import atol
+
+    assert atol("9" * 5000, 0) == 2**63 - 1
+    assert atol("-" + "0" * 40 + "12", 0) == -12

@@ -264,9 +264,16 @@ def _growing_before(ctx: LineContext, n: int) -> Iterator[tuple[list[str], int]]
 _FIRST_LOOK = 16  # lines lines_above and find_above take first
 
 
+MAX_DIGITS = 18  # more is no line or column number (and int() refuses 4300)
+
+
 def positive_int(value: str | None) -> int | None:
-    """A printed line or column number: a positive int, else None."""
-    return int(value) if value and value.isdigit() and int(value) > 0 else None
+    """A printed line or column number: a positive int, else None (ASCII
+    digits only: `²` is a digit to str.isdigit and no number to int)."""
+    if not value or not (value.isascii() and value.isdigit()):
+        return None
+    digits = value.lstrip("0")
+    return int(digits) if digits and len(digits) <= MAX_DIGITS else None
 
 
 def hit_from_match(m: re.Match[str], ctx: LineContext, **overrides: Any) -> Hit:

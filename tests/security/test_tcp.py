@@ -231,3 +231,54 @@ def test_a_token_file_that_is_a_symlink_or_a_fifo_is_refused(tmp_path):
     for path in (link, fifo):
         done = _serve("--tcp", "127.0.0.1:0", "--token-file", str(path), cwd=tmp_path)
         assert done.returncode == 2 and "--token-file" in done.stderr, done.stderr
+
+
+def _session(server: Server, root: Path, initialize: dict[str, Any], *, shutdown: bool) -> int:
+    """initialize, initialized, [shutdown,] exit over TCP: the exit status."""
+    with server.connect() as sock:
+        sock.sendall(frame(initialize))
+        assert response(sock, 1) is not None
+        sock.sendall(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        if shutdown:
+            sock.sendall(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
+            assert "result" in (response(sock, 2) or {})
+        sock.sendall(frame({"jsonrpc": "2.0", "method": "exit"}))
+        return server.proc.wait(30)
+
+
+def test_shutdown_and_exit_end_the_tcp_server_quietly_with_status_0(server, tmp_path):
+    """Issue 27, item 16: pygls' `exit` handler calls sys.exit inside asyncio's
+    connection callback, which logged `SystemExit: 0` with its traceback."""
+    assert (
+        _session(server, tmp_path, init(1, tmp_path, {"token": server.token}), shutdown=True) == 0
+    )
+    assert "Traceback" not in server.stderr() and "SystemExit" not in server.stderr()
+
+
+def test_exit_without_shutdown_ends_the_tcp_server_with_status_1(server, tmp_path):
+    assert (
+        _session(server, tmp_path, init(1, tmp_path, {"token": server.token}), shutdown=False) == 1
+    )
+    assert "Traceback" not in server.stderr()
+
+
+def test_a_failed_initialize_then_initialized_is_a_few_lines_not_a_traceback(server, tmp_path):
+    """Issue 27, items 11 and 16 over TCP: a wrong-typed capability gets the
+    error as the initialize answer, naming where; the `initialized` after it
+    and the exit log no traceback (pygls logged pages of cattrs' one)."""
+    bad = init(1, tmp_path, {"token": server.token})
+    bad["params"]["capabilities"] = {"textDocument": {"hover": True}}
+    with server.connect() as sock:
+        sock.sendall(frame(bad))
+        answer = response(sock, 1) or {}
+        assert answer["error"]["code"] == -32602, answer
+        assert "capabilities.text_document.hover" in answer["error"]["message"]
+        sock.sendall(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        sock.sendall(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
+        assert "result" in (response(sock, 2) or {})
+        sock.sendall(frame({"jsonrpc": "2.0", "method": "exit"}))
+    assert server.proc.wait(30) == 0
+    err = server.stderr()
+    assert "Traceback" not in err and "AttributeError" not in err, err
+    loud = [line for line in err.splitlines() if " WARNING " in line or " ERROR " in line]
+    assert len(loud) <= 2, loud
