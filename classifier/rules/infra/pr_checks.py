@@ -29,7 +29,7 @@ _COLUMNS = lazy_compile(r"\s{2,}")
 # What a check's name or description says it checks, first match wins: a gate
 # that waits for a person or a scanner, a test suite, a deployment, a build.
 _KINDS: tuple[tuple[FailureType, str, re.Pattern[str]], ...] = tuple(
-    (ft, kind, re.compile(words, re.IGNORECASE))
+    (ft, kind, lazy_compile(words, re.IGNORECASE))
     for ft, kind, words in (
         (
             FailureType.TRUST_GATE,
