@@ -45,7 +45,7 @@ _CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
-class Refused:
+class RejectedLine:
     """The error answer a line gets: its JSON-RPC code and message, and the
     request's id when it could be read (else null)."""
 
@@ -62,13 +62,13 @@ def _valid_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
-def _invalid(why: str, rid: Any = None) -> Refused:
-    return Refused(
+def _invalid(why: str, rid: Any = None) -> RejectedLine:
+    return RejectedLine(
         types.INVALID_REQUEST, f"Invalid Request: {why}", rid if _valid_id(rid) else None
     )
 
 
-def judge(line: bytes) -> types.JSONRPCMessage | Refused | None:
+def judge(line: bytes) -> types.JSONRPCMessage | RejectedLine | None:
     """What one line of the client's stream is: the message for the server, the
     error to answer, or None for a blank line (nothing to answer)."""
     if not line.strip():
@@ -76,7 +76,7 @@ def judge(line: bytes) -> types.JSONRPCMessage | Refused | None:
     try:
         value = json.loads(line)
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
-        return Refused(types.PARSE_ERROR, f"Parse error: {str(exc)[:200]}")
+        return RejectedLine(types.PARSE_ERROR, f"Parse error: {str(exc)[:200]}")
     if not isinstance(value, dict):
         return _invalid(f"a JSON-RPC message is an object, not {type(value).__name__}")
     rid = value.get("id")
@@ -167,7 +167,7 @@ async def guarded_stdio() -> AsyncIterator[
                 ) is not None:
                     if (message := _judged(line)) is None:
                         continue
-                    if isinstance(message, Refused):
+                    if isinstance(message, RejectedLine):
                         log.debug("faultlens: unreadable MCP message: %s", message.message)
                         await errors.send(SessionMessage(message.answer()))
                     else:
@@ -198,9 +198,9 @@ async def serve_stdio(server: MCPServer) -> None:
         await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
 
-def _judged(line: bytes | None) -> types.JSONRPCMessage | Refused | None:
+def _judged(line: bytes | None) -> types.JSONRPCMessage | RejectedLine | None:
     if line is None:
-        return Refused(types.PARSE_ERROR, f"Parse error: a line longer than {MAX_LINE} bytes")
+        return RejectedLine(types.PARSE_ERROR, f"Parse error: a line longer than {MAX_LINE} bytes")
     return judge(line)
 
 

@@ -9,7 +9,7 @@ import io
 import mcp_types as types
 import pytest
 
-from faultlens.agents.mcp_stdio import Refused, judge, read_lines
+from faultlens.agents.mcp_stdio import RejectedLine, judge, read_lines
 
 
 @pytest.mark.parametrize(
@@ -23,7 +23,7 @@ from faultlens.agents.mcp_stdio import Refused, judge, read_lines
     ],
 )
 def test_a_json_rpc_message_goes_to_the_server(line):
-    assert not isinstance(judge(line), Refused | None)
+    assert not isinstance(judge(line), RejectedLine | None)
 
 
 @pytest.mark.parametrize(
@@ -43,7 +43,7 @@ def test_a_json_rpc_message_goes_to_the_server(line):
 )
 def test_an_unreadable_line_is_answered_with_its_code_and_readable_id(line, code, rid):
     refused = judge(line)
-    assert isinstance(refused, Refused)
+    assert isinstance(refused, RejectedLine)
     assert (refused.code, refused.id) == (code, rid)
     assert refused.answer().model_dump()["id"] == rid
 
