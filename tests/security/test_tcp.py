@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,10 +36,17 @@ def init(rid: int, root: Path, options: Any = None) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": rid, "method": "initialize", "params": params}
 
 
+# One buffered reader per socket: a reader made per message drops what it
+# read ahead (two messages in one segment, as a busy machine sends them).
+_READERS: weakref.WeakKeyDictionary[socket.socket, Any] = weakref.WeakKeyDictionary()
+
+
 def read_msg(sock: socket.socket, timeout: float = 30) -> dict[str, Any] | None:
     """The next message, or None when the server closed the connection."""
     sock.settimeout(timeout)
-    f = sock.makefile("rb")
+    f = _READERS.get(sock)
+    if f is None:
+        f = _READERS[sock] = sock.makefile("rb")
     length = None
     while True:
         try:
