@@ -36,6 +36,17 @@ def test_rustc_add_semicolon_here_is_applied_from_its_text_output(tmp_path, monk
     assert "    let y = x + 1;\n" in (tmp_path / "src" / "lib.rs").read_text()
 
 
+def test_rustc_add_semicolon_before_a_keyword_is_applied(tmp_path, monkeypatch):
+    # itoa's `let (pair1, pair2) = divmod100(quad as u32)` before `unsafe {`: "expected `;`,
+    # found keyword `unsafe`"
+    lib = "pub fn first(xs: &[u32]) -> u32 {\n    let n = xs.len()\n    unsafe { *xs.get_unchecked(n - 1) }\n}\n"
+    _crate(tmp_path, lib, monkeypatch)
+    report, _ = run_recover_in_process(CARGO, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "    let n = xs.len();\n" in (tmp_path / "src" / "lib.rs").read_text()
+
+
 CODEC = """\
 pub mod codec {
     pub fn encode(x: u32) -> u32 {

@@ -19,11 +19,13 @@ from faultlens.classifier.lazyre import lazy_compile
 from ..model import TextEdit
 from ..names.nearest import nearest
 
-# rustc: "expected `;`, found `y`"; gcc/clang: "expected ';' before 'return'" (gcc shows
+# rustc: "expected `;`, found `y`" (or "found keyword `unsafe`", "found reserved identifier
+# `_`", "found doc comment `/// x`"); gcc/clang: "expected ';' before 'return'" (gcc shows
 # the `;` under its caret: its fix-it)
 _EXPECTED = lazy_compile(
     r"^(?:error: )?expected [`'\u2018](?P<tok>[;,)\]}])[`'\u2019]"
-    r"(?:, found `[^`\n]{1,80}`| (?:before|after) .{1,80}| at end of input)$"
+    r"(?:, found (?:keyword |reserved identifier |doc comment )?`[^`\n]{1,80}`"
+    r"| (?:before|after) .{1,80}| at end of input)$"
 )
 _SIMILAR = lazy_compile(r"with a similar name exists")
 _DECLARED = lazy_compile(

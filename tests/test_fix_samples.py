@@ -1,0 +1,37 @@
+"""The compile fixes read off real captured compiler output (tests/samples/,
+each with its cmd.txt): the record the classifier makes of the sample gives
+the edit the recipe would apply to the sample's own source."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from faultlens.classifier import Options, classify_text
+from faultlens.classifier.columns import column_unit
+from faultlens.classifier.record import FailureRecord
+from faultlens.recipes.fixes import rust_help
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def _records(case: str) -> tuple[Path, list[FailureRecord]]:
+    d = SAMPLES / case
+    text = (d / "output.txt").read_text("utf-8")
+    return d, classify_text(text, Options(cwd=str(d)))
+
+
+def test_rustc_add_semicolon_before_a_keyword_is_an_edit_at_the_line_end():
+    d, recs = _records("rust/rustc-expected-semicolon-found-keyword")
+    (rec,) = [r for r in recs if r.source_file == "src/lib.rs"]
+    text = (d / "src" / "lib.rs").read_text("utf-8")
+    found = rust_help.terminator_edit(
+        rec.message or "",
+        "src/lib.rs",
+        text,
+        rec.source_line,
+        rec.source_column,
+        column_unit(rec.hint.get("column_unit")),
+    )
+    assert found is not None
+    tok, edit = found
+    assert tok == ";" and (edit.start_line, edit.start_col) == (1, len("    let n = xs.len()"))
