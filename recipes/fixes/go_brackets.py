@@ -46,6 +46,29 @@ def _gofmt_parses(text: str) -> bool:
     return gofmt is not None and checker([gofmt, "-e"], ".go")(text)
 
 
+def _end_of_code(line: str) -> int:
+    """Where a line's code ends, a string at its end included (the blanked
+    code ends before `'option maxAge is invalid'`) and a `//` or `/*` comment
+    outside strings left out."""
+    quote, last, i = "", 0, 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote, last = "", i + 1
+        elif c in "'\"`":
+            quote = c
+        elif line.startswith(("//", "/*"), i):
+            break
+        elif not c.isspace():
+            last = i + 1
+        i += 1
+    return last
+
+
 def close_edit(
     rel: str,
     text: str,
@@ -67,9 +90,9 @@ def close_edit(
         at.insert(0, before)
     found: list[tuple[str, TextEdit]] = []
     for i in at:
-        end = len(code[i].rstrip())
-        if end == 0:
+        if not code[i].strip():
             continue
+        end = max(len(code[i].rstrip()), _end_of_code(lines[i]))
         for closer in CLOSERS:
             line = lines[i]
             candidate = "".join([*lines[:i], line[:end] + closer + line[end:], *lines[i + 1 :]])

@@ -449,7 +449,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
         if not sugg and src.endswith(TS_EXTS):
-            sugg, why = compile_names.js_near_miss(text, name), "the nearest name in scope"
+            sugg, why = (
+                compile_names.js_near_miss(text, rec.source_line, name, notes),
+                "the nearest name in scope",
+            )
         if (
             sugg
             and src.endswith(".rs")

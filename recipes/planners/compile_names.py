@@ -17,7 +17,7 @@ from ..context import PlanContext
 from ..fixes import go_brackets, py_batch, py_brackets, rust_help, ts_imports
 from ..fixes.scan import suggestion
 from ..model import Plan, Refusal, TextEdit
-from ..names import go_names, js_names
+from ..names import go_names, js_names, js_scope
 from ..names.nearest import nearest
 from ..safety import valid
 
@@ -158,13 +158,19 @@ def go_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
     )
 
 
-def js_near_miss(text: str, name: str) -> str | None:
+def js_near_miss(text: str, line1: int | None, name: str, notes: list[str]) -> str | None:
     """The one name a JS/TS file declares (or Node provides globally) one or
     two edits from `name`, when `name` appears once in the file's code (a
-    name used in several places was lost, not mistyped)."""
+    name used in several places was lost, not mistyped); else the one such
+    name visible in the function at `line1`, when `name` appears once there
+    and nothing visible binds it (a function's misspelt parameter); a tie is
+    no name, its candidates noted."""
     code = js_names.code_only(text)
     if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)) != 1:
-        return None
+        near = js_scope.near_misses_in_function(text, line1, name)
+        if len(near) > 1:
+            notes.append(f"several names in scope are as near to '{name}': {', '.join(near[:5])}")
+        return near[0] if len(near) == 1 else None
     return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
 
 
