@@ -250,7 +250,10 @@ def _import_cases(eco: str, rel: str, text: str) -> Iterator[Case]:
             if not in_block and not line.startswith("import "):
                 continue
         if pattern.search(line):
-            yield Case("import", rel, line.strip(), "".join(lines[:i] + lines[i + 1 :]))
+            a = i  # Rust: the item's outer attributes (`#[cfg(...)]`) go with it
+            while eco == "rust" and a > 0 and re.match(r"^\s*#\[.*\]\s*$", lines[a - 1]):
+                a -= 1
+            yield Case("import", rel, line.strip(), "".join(lines[:a] + lines[i + 1 :]))
 
 
 def _misspell(name: str, rng: random.Random) -> str:
@@ -274,6 +277,13 @@ def _python_locals(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+_LITERALS = {
+    "javascript": re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`(?:\\.|[^`\\])*`|//.*"),
+    "typescript": re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`(?:\\.|[^`\\])*`|//.*"),
+    "c": re.compile(r'"(?:\\.|[^"\\])*"|//.*'),
+}
+
+
 def _token_uses(eco: str, text: str) -> list[tuple[int, int, str]]:
     names: set[str] = set()
     for m in _DECLARED[eco].finditer(text):
@@ -283,8 +293,12 @@ def _token_uses(eco: str, text: str) -> list[tuple[int, int, str]]:
                 names.update(words[:1])
     names -= _KEYWORDS
     out = []
-    for i, line in enumerate(text.splitlines()):
-        code = re.sub(r'"(?:\\.|[^"\\])*"|//.*|/\*.*?\*/', lambda m: " " * len(m.group(0)), line)
+    blank: Callable[[re.Match[str]], str] = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
+    # a use is code: comments (a `/* ... */` over several lines too) and strings are not
+    # (JS/TS quote with ' and ` as well; Rust's ' starts a lifetime, C's a character)
+    literal = _LITERALS.get(eco, _LITERALS["c"])
+    for i, line in enumerate(re.sub(r"/\*.*?\*/", blank, text, flags=re.S).splitlines()):
+        code = literal.sub(blank, line)
         for m in re.finditer(r"(?<![\w.$#])([A-Za-z_]\w*)(?![\w(]*\s*:=)", code):
             if m.group(1) in names:
                 out.append((i, m.start(), m.group(1)))
