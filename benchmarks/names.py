@@ -41,6 +41,14 @@ def _go() -> int:
     return len(go_imports.std_packages())
 
 
+def _c() -> int:
+    from faultlens.recipes.names import c_std
+
+    c_std._MEMO.clear()
+    cc = c_std.compiler_of(["gcc"])
+    return len(c_std.index(cc)) if cc else 0
+
+
 def measure(name: str, build: Callable[[], int], repeat: int) -> tuple[float, float, int]:
     """(best cold seconds, best warm seconds, entries)."""
     cold = warm = float("inf")
@@ -68,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         (f"Python ({args.python})", _python(args.python)),
         ("Node (globals, built-in modules' exports)", _node),
         ("Go (`go list std`)", _go),
+        ("C (the compiler's include folders' `#define`s)", _c),
     ):
         cold, warm, size = measure(name, build, args.repeat)
         print(f"| {name} | {size} | {cold:.2f} s | {warm:.3f} s |")

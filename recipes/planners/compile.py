@@ -38,7 +38,7 @@ from ..fixes.scan import (
     suggestion,
 )
 from ..model import CommandStep, Plan, Refusal
-from ..names import go_names
+from ..names import c_std, go_names
 from . import compile_names
 from .compile_names import plan_of
 
@@ -484,15 +484,20 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
                 return plan_of(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
 
-    header = include_header(rec)
+    header, why = include_header(rec), "the compiler's include hint"
     if not header and src.endswith(C_EXTS):
         header = c_headers.header_for(
             ctx.root, ctx.root / src, text, rec.source_line, rec.message or ""
         )
+    if not header and src.endswith(C_EXTS) and name and valid("identifier", name):
+        # a macro gcc names no header for (`'DBL_EPSILON' undeclared`)
+        header, said = c_std.header_for(c_std.compiler_of(ctx.command), [name], text)
+        notes += said
+        why = f"the one system header defining {name} (the compiler's include folders)"
     if header and src.endswith(C_EXTS):
         edit = suggest.include_edit(src, text, header)
         if edit is not None:
-            return plan_of(ctx, f"Add #include {header}", "the compiler's include hint", [edit])
+            return plan_of(ctx, f"Add #include {header}", why, [edit])
 
     if module:
         found = _install(ctx, src, module)
