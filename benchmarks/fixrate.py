@@ -98,6 +98,13 @@ PROJECTS = (
         ("src/*.rs",),
     ),
     Project(
+        "java",
+        "jsonjava",
+        "github.com/stleary/JSON-java at its newest snapshot; javac of its main sources (JDK 17)",
+        ("javac", "-nowarn", "-d", "build/classes", "src/main/java/org/json/*.java"),
+        ("src/main/java/org/json/*.java",),
+    ),
+    Project(
         "c",
         "cJSON",
         "github.com/DaveGamble/cJSON at its newest snapshot; its Makefile's compile of cJSON.c",
@@ -134,6 +141,7 @@ _IMPORT_LINE = {
     "typescript": re.compile(r"^\s*import\s"),
     "rust": re.compile(r"^\s*(?:pub\s+)?use\s+[^;]+;\s*$"),
     "c": re.compile(r"^\s*#\s*include\s"),
+    "java": re.compile(r"^\s*import\s"),
 }
 _DECLARED = {
     "go": re.compile(
@@ -143,6 +151,9 @@ _DECLARED = {
     "typescript": re.compile(r"\b(?:const|let|var)\s+([A-Za-z_]\w{2,})"),
     "rust": re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w{2,})"),
     "c": re.compile(r"\b(?:int|size_t|char|double|cJSON_bool|unsigned)\s+\*?([a-z_]\w{2,})\s*[=;]"),
+    "java": re.compile(
+        r"\b(?:int|long|boolean|char|double|String|Object|var)\s+([a-z]\w{2,})\s*[=;:,)]"
+    ),
 }
 _KEYWORDS = frozenset(
     [
@@ -396,6 +407,10 @@ def _copy(src: Path, dst: Path, link: tuple[str, ...]) -> None:
             os.symlink(src / name, dst / name)
 
 
+def _expand(root: Path, pattern: str) -> list[str]:
+    return sorted(f.relative_to(root).as_posix() for f in root.glob(pattern)) or [pattern]
+
+
 def run_case(p: Project, src: Path, case: Case, tools: Path, tally: Tally) -> str:
     env = {**os.environ, **dict(p.env), "NO_COLOR": "1"}
     cmd = [a.replace("{tools}", str(tools)) for a in p.command]
@@ -405,6 +420,8 @@ def run_case(p: Project, src: Path, case: Case, tools: Path, tally: Tally) -> st
         if p.eco == "rust":
             env["CARGO_TARGET_DIR"] = str(Path(tmp) / "target")
         (work / case.file).write_text(case.text, "utf-8")
+        # a `*` argument is the copy's files it names (javac takes no folder), sorted
+        cmd = [x for a in cmd for x in (_expand(work, a) if "*" in a else [a])]
         if _run(cmd, work, env).returncode == 0:
             tally.unbroken += 1
             return "unbroken"

@@ -14,10 +14,10 @@ from faultlens.classifier.columns import column_unit
 from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
-from ..fixes import go_brackets, py_batch, py_brackets, rust_help, ts_imports
+from ..fixes import go_brackets, java_imports, py_batch, py_brackets, rust_help, ts_imports
 from ..fixes.scan import suggestion
 from ..model import Plan, Refusal, TextEdit
-from ..names import go_names, js_names, js_scope
+from ..names import go_names, java_index, js_names, js_scope
 from ..names.nearest import nearest
 from ..safety import valid
 
@@ -254,3 +254,39 @@ def ts_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
         "the one line end where the closer makes the file parse (TypeScript's parser)",
         [edit],
     )
+
+
+def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """javac's `cannot find symbol ... class List`: the one public JDK class of
+    that name (java.base's first) imported, with the file's other unbound
+    names that one JDK class provides, in one edit; several: the candidates."""
+    rec = ctx.record
+    kind = rec.hint.get("symbol_kind")
+    if kind not in ("class", "variable") or not name[:1].isupper():
+        return None
+    home = java_index.jdk_home(ctx.command, ctx.env.get("JAVA_HOME") or os.environ.get("JAVA_HOME"))
+    if home is None:
+        return None
+    folder = (ctx.root / src).parent
+    same_package = {p.stem for p in folder.glob("*.java")} if folder.is_dir() else set()
+    if name in same_package:
+        return None
+    found = java_index.providers(home, name)
+    if len(found) > 1:
+        return Refusal(
+            f"'{name}' is a class of several JDK packages; which one is yours to choose",
+            suggestions=[f"import {c};" for c in found[:5]],
+            details=[f"candidates: {', '.join(found[:5])}"],
+        )
+    if not found:
+        return None
+    classes = [found[0]]
+    for other in java_imports.unresolved_classes(text, same_package) or []:
+        more = java_index.providers(home, other) if other != name else []
+        if len(more) == 1:
+            classes.append(more[0])
+    edits = java_imports.import_edits(src, text, classes)
+    if not edits:
+        return None
+    title = f"Import {found[0]}" + (f" (and {len(classes) - 1} more)" if len(classes) > 1 else "")
+    return plan_of(ctx, title, f"the JDK's classes ({home})", edits)
