@@ -35,3 +35,18 @@ def test_rustc_add_semicolon_before_a_keyword_is_an_edit_at_the_line_end():
     assert found is not None
     tok, edit = found
     assert tok == ";" and (edit.start_line, edit.start_col) == (1, len("    let n = xs.len()"))
+
+
+def test_javacs_semicolon_expected_is_an_edit_at_its_caret():
+    d, recs = _records("java/javac-semicolon-expected")
+    (rec,) = recs
+    text = (d / "src" / "Csv.java").read_text("utf-8")
+    found = rust_help.terminator_edit(
+        rec.message or "", "src/Csv.java", text, rec.source_line, rec.source_column, None
+    )
+    assert found is not None
+    tok, edit = found
+    assert tok == ";" and (edit.start_line, edit.start_col) == (
+        2,
+        len('        return line.split(",")'),
+    )

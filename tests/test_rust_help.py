@@ -133,3 +133,18 @@ def test_a_lost_workspace_header_is_included_again_outside_conditionals(tmp_path
     assert report.outcomes and all(o.result == "recovered" for o in report.outcomes)
     text = (tmp_path / "box.c").read_text()
     assert text.startswith('#include <stdio.h>\n#include "box.h"\n\n#ifdef USE_LOCALE\n')
+
+
+def test_javacs_semicolon_expected_is_applied_at_its_caret(tmp_path):
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("javac not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Csv.java").write_text(
+        "public class Csv {\n    static String[] split(String line) {\n"
+        '        return line.split(",")\n    }\n}\n'
+    )
+    report, _ = run_recover_in_process([javac, "-d", "out", "Csv.java"], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert '        return line.split(",");\n' in (tmp_path / "Csv.java").read_text()

@@ -1,4 +1,4 @@
-"""Rust (and gcc/clang's "expected ';' before ..."): the compilers' helps read
+"""Rust (and gcc/clang's "expected ';' before ...", javac's "';' expected"): the compilers' helps read
 off their text output as their JSON or parseable fix-its would give them.
 
 `help: add `;` here` is MachineApplicable in rustc's JSON and points at the
@@ -21,11 +21,12 @@ from ..names.nearest import nearest
 
 # rustc: "expected `;`, found `y`" (or "found keyword `unsafe`", "found reserved identifier
 # `_`", "found doc comment `/// x`"); gcc/clang: "expected ';' before 'return'" (gcc shows
-# the `;` under its caret: its fix-it)
+# the `;` under its caret: its fix-it); javac: "';' expected"
 _EXPECTED = lazy_compile(
     r"^(?:error: )?expected [`'\u2018](?P<tok>[;,)\]}])[`'\u2019]"
     r"(?:, found (?:keyword |reserved identifier |doc comment )?`[^`\n]{1,80}`"
     r"| (?:before|after) .{1,80}| at end of input)$"
+    r"|^(?:error: )?'(?P<jtok>[;)\]])' expected$"  # javac, its caret just past the code
 )
 _SIMILAR = lazy_compile(r"with a similar name exists")
 _DECLARED = lazy_compile(
@@ -56,7 +57,7 @@ def terminator_edit(
     rest = line[at:].strip()
     if at <= 0 or at > len(line) or (rest and not rest.startswith("//")):
         return None
-    tok = m.group("tok")
+    tok = m.group("tok") or m.group("jtok")
     return tok, TextEdit(rel, line1 - 1, at, line1 - 1, at, tok)
 
 
