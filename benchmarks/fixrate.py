@@ -105,6 +105,21 @@ PROJECTS = (
         ("src/main/java/org/json/*.java",),
     ),
     Project(
+        "csharp",
+        "simplejson",
+        "github.com/Bunny83/SimpleJSON at its newest snapshot; mcs (Mono 6.8, Debian's mono-mcs) "
+        "of its three BCL-only files",
+        (
+            "mcs",
+            "-target:library",
+            "-out:SimpleJSON.dll",
+            "SimpleJSON.cs",
+            "SimpleJSONBinary.cs",
+            "SimpleJSONDotNetTypes.cs",
+        ),
+        ("SimpleJSON.cs", "SimpleJSONBinary.cs", "SimpleJSONDotNetTypes.cs"),
+    ),
+    Project(
         "c",
         "cJSON",
         "github.com/DaveGamble/cJSON at its newest snapshot; its Makefile's compile of cJSON.c",
@@ -142,6 +157,7 @@ _IMPORT_LINE = {
     "rust": re.compile(r"^\s*(?:pub\s+)?use\s+[^;]+;\s*$"),
     "c": re.compile(r"^\s*#\s*include\s"),
     "java": re.compile(r"^\s*import\s"),
+    "csharp": re.compile(r"^\s*using\s+[A-Z][\w.]*\s*;"),
 }
 _DECLARED = {
     "go": re.compile(
@@ -153,6 +169,9 @@ _DECLARED = {
     "c": re.compile(r"\b(?:int|size_t|char|double|cJSON_bool|unsigned)\s+\*?([a-z_]\w{2,})\s*[=;]"),
     "java": re.compile(
         r"\b(?:int|long|boolean|char|double|String|Object|var)\s+([a-z]\w{2,})\s*[=;:,)]"
+    ),
+    "csharp": re.compile(
+        r"\b(?:int|long|bool|char|double|float|string|object|var)\s+([a-z]\w{2,})\s*[=;:,)]"
     ),
 }
 _KEYWORDS = frozenset(

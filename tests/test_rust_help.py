@@ -148,3 +148,19 @@ def test_javacs_semicolon_expected_is_applied_at_its_caret(tmp_path):
     (outcome,) = report.outcomes
     assert outcome.result == "recovered", outcome.reason
     assert '        return line.split(",");\n' in (tmp_path / "Csv.java").read_text()
+
+
+def test_mcs_semicolon_expected_on_the_next_line_is_applied_on_the_line_before(tmp_path):
+    mcs = shutil.which("mcs")
+    if mcs is None:
+        pytest.skip("mono's mcs not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Store.cs").write_text(
+        "public class Store {\n    int value;\n    public void Set(int v) {\n"
+        "        value = v\n    }\n}\n"
+    )
+    cmd = [mcs, "-target:library", f"-out:{tmp_path / 's.dll'}", "Store.cs"]
+    report, _ = run_recover_in_process(cmd, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "        value = v;\n" in (tmp_path / "Store.cs").read_text()

@@ -46,7 +46,7 @@ def _gofmt_parses(text: str) -> bool:
     return gofmt is not None and checker([gofmt, "-e"], ".go")(text)
 
 
-def _end_of_code(line: str) -> int:
+def end_of_code(line: str) -> int:
     """Where a line's code ends, a string at its end included (the blanked
     code ends before `'option maxAge is invalid'`) and a `//` or `/*` comment
     outside strings left out."""
@@ -92,7 +92,7 @@ def close_edit(
     for i in at:
         if not code[i].strip():
             continue
-        end = max(len(code[i].rstrip()), _end_of_code(lines[i]))
+        end = max(len(code[i].rstrip()), end_of_code(lines[i]))
         for closer in CLOSERS:
             line = lines[i]
             candidate = "".join([*lines[:i], line[:end] + closer + line[end:], *lines[i + 1 :]])

@@ -18,6 +18,7 @@ from faultlens.classifier.lazyre import lazy_compile
 
 from ..model import TextEdit
 from ..names.nearest import nearest
+from . import go_brackets
 
 # rustc: "expected `;`, found `y`" (or "found keyword `unsafe`", "found reserved identifier
 # `_`", "found doc comment `/// x`"); gcc/clang: "expected ';' before 'return'" (gcc shows
@@ -27,6 +28,7 @@ _EXPECTED = lazy_compile(
     r"(?:, found (?:keyword |reserved identifier |doc comment )?`[^`\n]{1,80}`"
     r"| (?:before|after) .{1,80}| at end of input)$"
     r"|^(?:error: )?'(?P<jtok>[;)\]])' expected$"  # javac, its caret just past the code
+    r"|^(?P<ctok>;) expected$"  # C#'s CS1002 (mcs: at the next line's first token)
 )
 _SIMILAR = lazy_compile(r"with a similar name exists")
 _DECLARED = lazy_compile(
@@ -54,10 +56,19 @@ def terminator_edit(
         return None
     line = lines[line1 - 1]
     at = code_point_column(line, col1 - 1, unit)
+    tok = m.group("tok") or m.group("jtok") or m.group("ctok")
+    if m.group("ctok") and at == len(line) - len(line.lstrip()) and line1 > 1:
+        # mcs puts the caret on the token after the missing `;`: the code line before it
+        before = next((i for i in range(line1 - 2, -1, -1) if lines[i].strip()), None)
+        if before is None or lines[before].lstrip().startswith(("//", "/*", "*", "#")):
+            return None
+        end = go_brackets.end_of_code(lines[before])
+        if end == 0 or lines[before][end - 1] in "{};,":
+            return None  # that line is complete: the `;` is missing elsewhere
+        return tok, TextEdit(rel, before, end, before, end, tok)
     rest = line[at:].strip()
     if at <= 0 or at > len(line) or (rest and not rest.startswith("//")):
         return None
-    tok = m.group("tok") or m.group("jtok")
     return tok, TextEdit(rel, line1 - 1, at, line1 - 1, at, tok)
 
 

@@ -362,7 +362,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             )
         notes.append("the tool's suggestion is not machine-applicable")
 
-    if src and text is not None and src.endswith((".rs", ".java", *C_EXTS)):
+    if src and text is not None and src.endswith((".rs", ".java", ".cs", *C_EXTS)):
         terminated = compile_names.rust_terminator(ctx, src, text)
         if terminated is not None:
             return terminated
@@ -439,6 +439,11 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         edit = suggest.rust_use_edit(src, text, stmt)
         if edit is not None:
             return plan_of(ctx, f"Add `{stmt}`", "rustc's import suggestion", [edit])
+
+    if name and src.endswith(".cs") and valid("identifier", name):
+        cs = compile_names.cs_using(ctx, src, text, name)
+        if cs is not None:
+            return cs
 
     if name and src.endswith(".java") and valid("identifier", name):
         java = compile_names.java_import(ctx, src, text, name)

@@ -14,10 +14,18 @@ from faultlens.classifier.columns import column_unit
 from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
-from ..fixes import go_brackets, java_imports, py_batch, py_brackets, rust_help, ts_imports
-from ..fixes.scan import suggestion
+from ..fixes import (
+    cs_usings,
+    go_brackets,
+    java_imports,
+    py_batch,
+    py_brackets,
+    rust_help,
+    ts_imports,
+)
+from ..fixes.scan import read_small, suggestion, walk_sources
 from ..model import Plan, Refusal, TextEdit
-from ..names import go_names, java_index, js_names, js_scope
+from ..names import cs_index, go_names, java_index, js_names, js_scope
 from ..names.nearest import nearest
 from ..safety import valid
 
@@ -290,3 +298,61 @@ def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refu
         return None
     title = f"Import {found[0]}" + (f" (and {len(classes) - 1} more)" if len(classes) > 1 else "")
     return plan_of(ctx, title, f"the JDK's classes ({home})", edits)
+
+
+_CS_MISSING_USING = lazy_compile(r"Are you missing [`'](?P<ns>[A-Z][\w.]*)' using directive")
+_CS_CODES = ("CS0246", "CS0103", "CS1061", "CS1929", "CS0305")
+MAX_CS_FILES = 300
+
+
+def _cs_declared(root: Path) -> set[str]:
+    """The type names the workspace's C# files declare (bounded)."""
+    out: set[str] = set()
+    for n, path in enumerate(walk_sources(root, (".cs",))):
+        if n >= MAX_CS_FILES:
+            break
+        body = read_small(path) or ""
+        out |= {m.group(1) for m in _CS_TYPE_DECL.finditer(body)}
+    return out
+
+
+_CS_TYPE_DECL = lazy_compile(r"\b(?:class|struct|interface|enum|record)\s+([A-Z]\w*)")
+
+
+def cs_using(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """C#'s CS0246/CS0103 (and a missing extension method): the namespace the
+    compiler names (mcs: "Are you missing `System.Text' using directive?"), else
+    the one the base class library's index has for the name; with the
+    namespaces the file's other unbound names need, one edit each, one
+    attempt.  Several namespaces for the name: the candidates."""
+    rec = ctx.record
+    if rec.code not in _CS_CODES:
+        return None
+    told = _CS_MISSING_USING.search(rec.message or "")
+    declared = _cs_declared(ctx.root)
+    if name in declared:
+        return None  # the workspace's own type: not a base class library using
+    lookup = cs_index.namespaces_of_extension if rec.code in ("CS1061", "CS1929") else None
+    spaces = [told.group("ns")] if told else (lookup or cs_index.namespaces_of_type)(name)
+    if rec.code == "CS0305":  # the generic one was found: the other namespaces' type was meant
+        generic = str(rec.hint.get("generic") or "")
+        found_in = generic.rpartition(".")[0] if "." in generic else None
+        spaces = [ns for ns in spaces if ns != found_in and ns not in cs_usings.imported(text)]
+    if len(spaces) > 1:
+        return Refusal(
+            f"'{name}' is in several namespaces; which one is yours to choose",
+            suggestions=[f"using {ns};" for ns in spaces[:5]],
+            details=[f"candidates: {', '.join(spaces[:5])}"],
+        )
+    if not spaces:
+        return None
+    more = cs_usings.batch(
+        src, text, declared, cs_index.namespaces_of_type, cs_index.namespaces_of_extension
+    )
+    wanted = list(dict.fromkeys([spaces[0], *more]))
+    edits = [e for ns in wanted if (e := cs_usings.using_edit(src, text, ns)) is not None]
+    if not edits:
+        return None
+    why = "the compiler's using hint" if told else "the base class library's namespaces (mono)"
+    title = f"Add using {spaces[0]};" + (f" (and {len(edits) - 1} more)" if len(edits) > 1 else "")
+    return plan_of(ctx, title, why, edits)
