@@ -19,6 +19,8 @@ from .nearest import ranked
 
 _NOT_A_FUNCTION = frozenset(["if", "for", "while", "switch", "catch", "with", "return", "typeof"])
 _WORD_BEFORE = re.compile(r"([A-Za-z_$][\w$]*)\s*$")
+_THROWS = re.compile(r"(?<=\))\s*throws\s+[\w.]+(?:\s*,\s*[\w.]+)*$")
+_ACCESSOR = re.compile(r"(?:^|[\s;{}\]])(get|set|init)$")
 _ARROW_PARAM = re.compile(r"([A-Za-z_$][\w$]*)\s*=>\s*$")
 MAX_DEPTH = 200
 
@@ -47,13 +49,16 @@ def _matching_open(code: str, close: int) -> int:
 def _header_start(code: str, brace: int) -> int:
     """Where the function whose body opens at `brace` starts its parameters,
     or -1 when the `{` opens another block."""
-    before = code[:brace].rstrip()
+    before = _THROWS.sub("", code[:brace].rstrip())  # Java's `f() throws IOException {`
     if before.endswith("=>"):
         arrow = before[:-2].rstrip()
         if arrow.endswith(")"):
             return _matching_open(code, len(arrow) - 1)
         m = _ARROW_PARAM.search(before)
         return m.start(1) if m else -1
+    accessor = _ACCESSOR.search(before)  # C#'s property accessors: `set { m_Data = value; }`
+    if accessor:
+        return accessor.start(1)
     if before.endswith(")"):  # TypeScript's `): T {` is not told apart: no function
         open_at = _matching_open(code, len(before) - 1)
         if open_at < 0:
@@ -105,7 +110,9 @@ def _declared_in(region: str) -> set[str]:
     return js_names.declared("function " + region)
 
 
-def near_misses_in_function(text: str, line1: int | None, name: str) -> list[str]:
+def near_misses_in_function(
+    text: str, line1: int | None, name: str, col1: int | None = None
+) -> list[str]:
     """The names visible at 1-based `line1` nearest to `name` (one or two
     edits; several on a tie), when `name` appears once in its function and no
     visible binding has it; else none."""
@@ -114,7 +121,9 @@ def near_misses_in_function(text: str, line1: int | None, name: str) -> list[str
     lines = text.split("\n")
     if line1 > len(lines):
         return []
-    offset = sum(len(x) + 1 for x in lines[: line1 - 1])
+    line = lines[line1 - 1]
+    at = col1 - 1 if col1 and 0 < col1 <= len(line) else len(line) - len(line.lstrip())
+    offset = sum(len(x) + 1 for x in lines[: line1 - 1]) + at
     found = visible_at(text, offset)
     if found is None:
         return []

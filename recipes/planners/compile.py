@@ -38,7 +38,7 @@ from ..fixes.scan import (
     suggestion,
 )
 from ..model import CommandStep, Plan, Refusal
-from ..names import c_std, go_names
+from ..names import c_std, go_names, typed_scope
 from . import compile_names
 from .compile_names import plan_of
 
@@ -458,9 +458,17 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
+        if not sugg and src.endswith((".java", ".cs")) and name[:1].islower():
+            # javac and C# compilers name no near name for a misspelt local
+            near = typed_scope.near_misses(text, rec.source_line, name, rec.source_column)
+            if len(near) > 1:
+                notes.append(
+                    f"several names in scope are as near to '{name}': {', '.join(near[:5])}"
+                )
+            sugg, why = (near[0] if len(near) == 1 else None), "the nearest name in scope"
         if not sugg and src.endswith(TS_EXTS):
             sugg, why = (
-                compile_names.js_near_miss(text, rec.source_line, name, notes),
+                compile_names.js_near_miss(text, rec.source_line, name, notes, rec.source_column),
                 "the nearest name in scope",
             )
         if (

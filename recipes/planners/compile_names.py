@@ -166,7 +166,9 @@ def go_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
     )
 
 
-def js_near_miss(text: str, line1: int | None, name: str, notes: list[str]) -> str | None:
+def js_near_miss(
+    text: str, line1: int | None, name: str, notes: list[str], col1: int | None = None
+) -> str | None:
     """The one name a JS/TS file declares (or Node provides globally) one or
     two edits from `name`, when `name` appears once in the file's code (a
     name used in several places was lost, not mistyped); else the one such
@@ -175,7 +177,7 @@ def js_near_miss(text: str, line1: int | None, name: str, notes: list[str]) -> s
     no name, its candidates noted."""
     code = js_names.code_only(text)
     if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)) != 1:
-        near = js_scope.near_misses_in_function(text, line1, name)
+        near = js_scope.near_misses_in_function(text, line1, name, col1)
         if len(near) > 1:
             notes.append(f"several names in scope are as near to '{name}': {', '.join(near[:5])}")
         return near[0] if len(near) == 1 else None
