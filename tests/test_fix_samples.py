@@ -50,3 +50,21 @@ def test_javacs_semicolon_expected_is_an_edit_at_its_caret():
         2,
         len('        return line.split(",")'),
     )
+
+
+def test_gccs_expected_expression_before_a_brace_after_a_bare_return_gets_its_semicolon():
+    d, recs = _records("c/gcc-return-semicolon-dropped")
+    (rec,) = [r for r in recs if r.source_line == 12]
+    text = (d / "hooks.c").read_text("utf-8")
+    found = rust_help.terminator_edit(
+        rec.message or "", "hooks.c", text, rec.source_line, rec.source_column, None
+    )
+    assert found is not None
+    tok, edit = found
+    assert tok == ";" and (edit.start_line, edit.start_col) == (10, len("        return"))
+
+
+def test_a_brace_after_a_value_is_not_a_bare_return():
+    text = "int f(void)\n{\n    return 1 +\n}\n"
+    message = "expected expression before \u2018}\u2019 token"
+    assert rust_help.terminator_edit(message, "f.c", text, 4, 1, None) is None

@@ -164,3 +164,20 @@ def test_mcs_semicolon_expected_on_the_next_line_is_applied_on_the_line_before(t
     (outcome,) = report.outcomes
     assert outcome.result == "recovered", outcome.reason
     assert "        value = v;\n" in (tmp_path / "Store.cs").read_text()
+
+
+def test_gccs_bare_return_without_its_semicolon_gets_it(tmp_path):
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc not installed")
+    import os
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "h.c").write_text(
+        "static int n;\n\nvoid reset(int hard)\n{\n    if (hard)\n    {\n        n = 0;\n"
+        "        return\n    }\n    n = 1;\n}\n"
+    )
+    report, _ = run_recover_in_process([gcc, "-c", "h.c", "-o", os.devnull], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "        return;\n    }\n" in (tmp_path / "h.c").read_text()

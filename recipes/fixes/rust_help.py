@@ -38,6 +38,26 @@ _DECLARED = lazy_compile(
 )
 
 
+# gcc/clang on `return` whose `;` was dropped before the block's `}`: "expected expression
+# before '}' token" (a return with no value reads the `}` as its value)
+_BARE_RETURN = lazy_compile(
+    r"^(?:error: )?expected expression before [`'\u2018]\}[`'\u2019] token$"
+)
+
+
+def _bare_return(rel: str, lines: list[str], line1: int) -> tuple[str, TextEdit] | None:
+    """`;` after a bare `return` ending the code line before the reported `}`."""
+    if line1 > len(lines) or not lines[line1 - 1].lstrip().startswith("}"):
+        return None
+    before = next((i for i in range(line1 - 2, -1, -1) if lines[i].strip()), None)
+    if before is None:
+        return None
+    end = go_brackets.end_of_code(lines[before])
+    if not re.search(r"(?:^|[\s;{}])return$", lines[before][:end]):
+        return None
+    return ";", TextEdit(rel, before, end, before, end, ";")
+
+
 def terminator_edit(
     message: str,
     rel: str,
@@ -48,6 +68,8 @@ def terminator_edit(
 ) -> tuple[str, TextEdit] | None:
     """(token, edit) for rustc's "expected `;`, found ..." at 1-based
     (line1, col1), when that place ends the code on its line."""
+    if _BARE_RETURN.match(message) and line1 and line1 > 1:
+        return _bare_return(rel, text.splitlines(), line1)
     m = _EXPECTED.match(message)
     if m is None or not line1 or not col1:
         return None
