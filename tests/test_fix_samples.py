@@ -4,12 +4,15 @@ the edit the recipe would apply to the sample's own source."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from faultlens.classifier import Options, classify_text
 from faultlens.classifier.columns import column_unit
 from faultlens.classifier.record import FailureRecord
+from faultlens.recipes.edits import apply_to_text
 from faultlens.recipes.fixes import rust_help
+from faultlens.recipes.model import Plan
 
 SAMPLES = Path(__file__).parent / "samples"
 
@@ -68,3 +71,29 @@ def test_a_brace_after_a_value_is_not_a_bare_return():
     text = "int f(void)\n{\n    return 1 +\n}\n"
     message = "expected expression before \u2018}\u2019 token"
     assert rust_help.terminator_edit(message, "f.c", text, 4, 1, None) is None
+
+
+def _plan_in_copy(case: str, tmp_path: Path) -> tuple[Path, object]:
+    from faultlens.recipes import Workspace
+    from faultlens.recipes.planning import plan
+
+    proj = tmp_path / "proj"
+    shutil.copytree(SAMPLES / case, proj)
+    (rec,) = classify_text((proj / "output.txt").read_text("utf-8"), Options(cwd=str(proj)))
+    return proj, plan(rec, Workspace.at(proj))
+
+
+def test_gccs_did_you_mean_for_a_misspelt_field_is_applied_at_its_caret(tmp_path):
+    proj, result = _plan_in_copy("c/gcc-no-member-did-you-mean", tmp_path)
+    assert isinstance(result, Plan), result
+    assert result.title == "Change 'lenth' to 'length'"
+    fixed = apply_to_text((proj / "buf.c").read_text(), result.edits)
+    assert "    return input_buffer->offset >= input_buffer->length;\n" in fixed
+
+
+def test_gccs_semicolon_expected_before_the_next_lines_brace_goes_on_the_line_before(tmp_path):
+    """`return true` (a macro): gcc's caret is on the `}` below, not at the line's end."""
+    proj, result = _plan_in_copy("c/gcc-expected-semicolon-before-brace", tmp_path)
+    assert isinstance(result, Plan), result
+    fixed = apply_to_text((proj / "value.c").read_text(), result.edits)
+    assert "        return true;\n    }\n" in fixed

@@ -79,8 +79,9 @@ def terminator_edit(
     line = lines[line1 - 1]
     at = code_point_column(line, col1 - 1, unit)
     tok = m.group("tok") or m.group("jtok") or m.group("ctok")
-    if m.group("ctok") and at == len(line) - len(line.lstrip()) and line1 > 1:
-        # mcs puts the caret on the token after the missing `;`: the code line before it
+    if tok == ";" and at == len(line) - len(line.lstrip()) and line1 > 1:
+        # mcs (and gcc before a `}`) put the caret on the token after the missing `;`: the
+        # code line before it
         before = next((i for i in range(line1 - 2, -1, -1) if lines[i].strip()), None)
         if before is None or lines[before].lstrip().startswith(("//", "/*", "*", "#")):
             return None
