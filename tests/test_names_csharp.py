@@ -116,3 +116,22 @@ def test_removed_usings_are_restored_in_one_attempt_verified_by_mcs(tmp_path, mo
         "using System.Linq;",
         "using System.Text;",
     ]
+
+
+def test_mcs_unexpected_symbol_at_a_lines_start_is_the_lost_semicolon_of_the_line_before(
+    tmp_path,
+):
+    """CS1525 before `return` (no expectation said) and before `}` ("expecting `;'"),
+    mcs's column one short of the token's."""
+    proj, recs = _records("mcs-unexpected-symbol-semicolon-dropped", tmp_path)
+    text = (proj / "src" / "Dict.cs").read_text()
+    edits = []
+    for rec in recs:
+        found = rust_help.terminator_edit(
+            rec.message or "", "src/Dict.cs", text, rec.source_line, rec.source_column, None
+        )
+        assert found is not None, rec.message
+        edits.append(found[1])
+    fixed = apply_to_text(text, edits).splitlines()
+    assert fixed[9] == "            m_Dict.Remove(item.Key);"
+    assert fixed[13] == "            return m_Dict.Count;"

@@ -29,6 +29,10 @@ _EXPECTED = lazy_compile(
     r"| (?:before|after) .{1,80}| at end of input)$"
     r"|^(?:error: )?'(?P<jtok>[;)\]])' expected$"  # javac, its caret just past the code
     r"|^(?P<ctok>;) expected$"  # C#'s CS1002 (mcs: at the next line's first token)
+    # mcs's CS1525 at the next line's first token: "Unexpected symbol `}', expecting `;'", or a
+    # statement's keyword, which no expression continues into
+    r"|^Unexpected symbol `[^`'\n]{1,40}', expecting `(?P<mtok>;)'"
+    r"|^Unexpected symbol `(?P<mkw>return|if|for|foreach|while|do|throw|break|continue|var)'$"
 )
 _SIMILAR = lazy_compile(r"with a similar name exists")
 _DECLARED = lazy_compile(
@@ -78,8 +82,12 @@ def terminator_edit(
         return None
     line = lines[line1 - 1]
     at = code_point_column(line, col1 - 1, unit)
-    tok = m.group("tok") or m.group("jtok") or m.group("ctok")
-    if tok == ";" and at == len(line) - len(line.lstrip()) and line1 > 1:
+    tok = m.group("tok") or m.group("jtok") or m.group("ctok") or m.group("mtok")
+    tok = tok or (";" if m.group("mkw") else "")
+    indent = len(line) - len(line.lstrip())
+    # mcs's CS1525 counts its column one short (`(145,8)` for the `}` after 8 spaces)
+    slack = 1 if m.group("mtok") or m.group("mkw") else 0
+    if tok == ";" and indent - slack <= at <= indent and line1 > 1:
         # mcs (and gcc before a `}`) put the caret on the token after the missing `;`: the
         # code line before it
         before = next((i for i in range(line1 - 2, -1, -1) if lines[i].strip()), None)
@@ -89,6 +97,8 @@ def terminator_edit(
         if end == 0 or lines[before][end - 1] in "{};,":
             return None  # that line is complete: the `;` is missing elsewhere
         return tok, TextEdit(rel, before, end, before, end, tok)
+    if m.group("mkw"):
+        return None  # a keyword reported elsewhere than a line's start: not a lost `;`
     rest = line[at:].strip()
     if at <= 0 or at > len(line) or (rest and not rest.startswith("//")):
         return None
