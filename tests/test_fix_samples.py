@@ -7,6 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from faultlens.classifier import Options, classify_text
 from faultlens.classifier.columns import column_unit
 from faultlens.classifier.record import FailureRecord
@@ -97,3 +99,14 @@ def test_gccs_semicolon_expected_before_the_next_lines_brace_goes_on_the_line_be
     assert isinstance(result, Plan), result
     fixed = apply_to_text((proj / "value.c").read_text(), result.edits)
     assert "        return true;\n    }\n" in fixed
+
+
+def test_go_parsers_expected_string_after_an_import_block_gets_its_paren(tmp_path):
+    """go build's "expected 'STRING', found 'type'": the `)` goes after the last
+    import, a line of a string alone (where gofmt -e then parses the file)."""
+    if shutil.which("gofmt") is None:
+        pytest.skip("gofmt not installed")
+    proj, result = _plan_in_copy("go/build-import-paren-dropped", tmp_path)
+    assert isinstance(result, Plan), result
+    fixed = apply_to_text((proj / "ips.go").read_text(), result.edits)
+    assert '\t"strings")\n' in fixed
