@@ -98,6 +98,28 @@ PROJECTS = (
         ("src/*.rs",),
     ),
     Project(
+        "java",
+        "jsonjava",
+        "github.com/stleary/JSON-java at its newest snapshot; javac of its main sources (JDK 17)",
+        ("javac", "-nowarn", "-d", "build/classes", "src/main/java/org/json/*.java"),
+        ("src/main/java/org/json/*.java",),
+    ),
+    Project(
+        "csharp",
+        "simplejson",
+        "github.com/Bunny83/SimpleJSON at its newest snapshot; mcs (Mono 6.8, Debian's mono-mcs) "
+        "of its three BCL-only files",
+        (
+            "mcs",
+            "-target:library",
+            "-out:SimpleJSON.dll",
+            "SimpleJSON.cs",
+            "SimpleJSONBinary.cs",
+            "SimpleJSONDotNetTypes.cs",
+        ),
+        ("SimpleJSON.cs", "SimpleJSONBinary.cs", "SimpleJSONDotNetTypes.cs"),
+    ),
+    Project(
         "c",
         "cJSON",
         "github.com/DaveGamble/cJSON at its newest snapshot; its Makefile's compile of cJSON.c",
@@ -134,6 +156,8 @@ _IMPORT_LINE = {
     "typescript": re.compile(r"^\s*import\s"),
     "rust": re.compile(r"^\s*(?:pub\s+)?use\s+[^;]+;\s*$"),
     "c": re.compile(r"^\s*#\s*include\s"),
+    "java": re.compile(r"^\s*import\s"),
+    "csharp": re.compile(r"^\s*using\s+[A-Z][\w.]*\s*;"),
 }
 _DECLARED = {
     "go": re.compile(
@@ -143,6 +167,12 @@ _DECLARED = {
     "typescript": re.compile(r"\b(?:const|let|var)\s+([A-Za-z_]\w{2,})"),
     "rust": re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w{2,})"),
     "c": re.compile(r"\b(?:int|size_t|char|double|cJSON_bool|unsigned)\s+\*?([a-z_]\w{2,})\s*[=;]"),
+    "java": re.compile(
+        r"\b(?:int|long|boolean|char|double|String|Object|var)\s+([a-z]\w{2,})\s*[=;:,)]"
+    ),
+    "csharp": re.compile(
+        r"\b(?:int|long|bool|char|double|float|string|object|var)\s+([a-z]\w{2,})\s*[=;:,)]"
+    ),
 }
 _KEYWORDS = frozenset(
     [
@@ -250,7 +280,10 @@ def _import_cases(eco: str, rel: str, text: str) -> Iterator[Case]:
             if not in_block and not line.startswith("import "):
                 continue
         if pattern.search(line):
-            yield Case("import", rel, line.strip(), "".join(lines[:i] + lines[i + 1 :]))
+            a = i  # Rust: the item's outer attributes (`#[cfg(...)]`) go with it
+            while eco == "rust" and a > 0 and re.match(r"^\s*#\[.*\]\s*$", lines[a - 1]):
+                a -= 1
+            yield Case("import", rel, line.strip(), "".join(lines[:a] + lines[i + 1 :]))
 
 
 def _misspell(name: str, rng: random.Random) -> str:
@@ -274,6 +307,13 @@ def _python_locals(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+_LITERALS = {
+    "javascript": re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`(?:\\.|[^`\\])*`|//.*"),
+    "typescript": re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|`(?:\\.|[^`\\])*`|//.*"),
+    "c": re.compile(r'"(?:\\.|[^"\\])*"|//.*'),
+}
+
+
 def _token_uses(eco: str, text: str) -> list[tuple[int, int, str]]:
     names: set[str] = set()
     for m in _DECLARED[eco].finditer(text):
@@ -283,8 +323,12 @@ def _token_uses(eco: str, text: str) -> list[tuple[int, int, str]]:
                 names.update(words[:1])
     names -= _KEYWORDS
     out = []
-    for i, line in enumerate(text.splitlines()):
-        code = re.sub(r'"(?:\\.|[^"\\])*"|//.*|/\*.*?\*/', lambda m: " " * len(m.group(0)), line)
+    blank: Callable[[re.Match[str]], str] = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
+    # a use is code: comments (a `/* ... */` over several lines too) and strings are not
+    # (JS/TS quote with ' and ` as well; Rust's ' starts a lifetime, C's a character)
+    literal = _LITERALS.get(eco, _LITERALS["c"])
+    for i, line in enumerate(re.sub(r"/\*.*?\*/", blank, text, flags=re.S).splitlines()):
+        code = literal.sub(blank, line)
         for m in re.finditer(r"(?<![\w.$#])([A-Za-z_]\w*)(?![\w(]*\s*:=)", code):
             if m.group(1) in names:
                 out.append((i, m.start(), m.group(1)))
@@ -382,6 +426,10 @@ def _copy(src: Path, dst: Path, link: tuple[str, ...]) -> None:
             os.symlink(src / name, dst / name)
 
 
+def _expand(root: Path, pattern: str) -> list[str]:
+    return sorted(f.relative_to(root).as_posix() for f in root.glob(pattern)) or [pattern]
+
+
 def run_case(p: Project, src: Path, case: Case, tools: Path, tally: Tally) -> str:
     env = {**os.environ, **dict(p.env), "NO_COLOR": "1"}
     cmd = [a.replace("{tools}", str(tools)) for a in p.command]
@@ -391,6 +439,8 @@ def run_case(p: Project, src: Path, case: Case, tools: Path, tally: Tally) -> st
         if p.eco == "rust":
             env["CARGO_TARGET_DIR"] = str(Path(tmp) / "target")
         (work / case.file).write_text(case.text, "utf-8")
+        # a `*` argument is the copy's files it names (javac takes no folder), sorted
+        cmd = [x for a in cmd for x in (_expand(work, a) if "*" in a else [a])]
         if _run(cmd, work, env).returncode == 0:
             tally.unbroken += 1
             return "unbroken"

@@ -41,6 +41,30 @@ def _go() -> int:
     return len(go_imports.std_packages())
 
 
+def _c() -> int:
+    from faultlens.recipes.names import c_std
+
+    c_std._MEMO.clear()
+    cc = c_std.compiler_of(["gcc"])
+    return len(c_std.index(cc)) if cc else 0
+
+
+def _java() -> int:
+    from faultlens.recipes.names import java_index
+
+    java_index._MEMO.clear()
+    home = java_index.jdk_home(["javac"], os.environ.get("JAVA_HOME"))
+    tiers = java_index.index(home) if home else {}
+    return sum(len(names) for names in tiers.values())
+
+
+def _csharp() -> int:
+    from faultlens.recipes.names import cs_index
+
+    cs_index._MEMO.clear()
+    return len(cs_index.index().get("types", {}))
+
+
 def measure(name: str, build: Callable[[], int], repeat: int) -> tuple[float, float, int]:
     """(best cold seconds, best warm seconds, entries)."""
     cold = warm = float("inf")
@@ -68,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         (f"Python ({args.python})", _python(args.python)),
         ("Node (globals, built-in modules' exports)", _node),
         ("Go (`go list std`)", _go),
+        ("C (the compiler's include folders' `#define`s)", _c),
+        ("Java (the JDK's SE classes, `jimage list`)", _java),
+        ("C# (Mono's base class library types)", _csharp),
     ):
         cold, warm, size = measure(name, build, args.repeat)
         print(f"| {name} | {size} | {cold:.2f} s | {warm:.3f} s |")

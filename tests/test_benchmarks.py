@@ -159,3 +159,20 @@ def test_the_fix_rate_breakages_are_deterministic_and_of_each_kind(tmp_path):
     assert "import time" not in gone.text and "from functools import wraps" in gone.text
     for typo in (c for c in first if c.kind == "typo"):
         assert typo.text != (tmp_path / "src" / "cachetools" / "m.py").read_text()
+
+
+def test_the_fix_rate_breaks_code_not_comments_or_strings_and_a_use_with_its_attributes():
+    import random
+
+    from benchmarks.fixrate import _import_cases, _typo_cases
+
+    rust = '#[cfg(feature = "x")]\nuse x::y;\nuse core::str;\n'
+    gone = {c.what: c.text for c in _import_cases("rust", "lib.rs", rust)}
+    assert gone["use x::y;"] == "use core::str;\n"  # the attribute went with it
+    js = (
+        "/*\n * val is a value\n */\nfunction f () {\n  var val = g()\n"
+        "  if (!val) throw new TypeError('argument val is invalid')\n  return val\n}\n"
+    )
+    typos = _typo_cases("javascript", "i.js", js, random.Random(3))
+    assert typos and all(c.what.startswith(("i.js:6 ", "i.js:7 ")) for c in typos)
+    assert all("'argument val is invalid'" in c.text for c in typos)

@@ -307,3 +307,56 @@ def test_a_dropped_parenthesis_is_put_back_where_node_then_parses_the_file(tmp_p
     (outcome,) = report.outcomes
     assert outcome.result == "recovered", outcome.reason
     assert "    ? decodeURIComponent(str)\n" in (tmp_path / "main.js").read_text()
+
+
+def test_a_misspelt_parameter_is_the_one_name_visible_in_its_function(tmp_path):
+    """mocha 10 on `function serialize (name, vaule)` using `value`: the file
+    has a `value` of its own elsewhere (parse's), so the file-wide rule
+    (the name once in the file) does not hold; in serialize's scope `value`
+    appears once and `vaule` is the one visible name near it."""
+    proj, rec = _sample_record("js_test/mocha-reference-error-misspelt-parameter", tmp_path)
+    assert (rec.source_file, rec.hint["name"]) == ("lib/cookie.js", "value")
+    result = plan(rec, Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    assert result.title == "Change 'value' to 'vaule'"
+    fixed = apply_to_text((proj / "lib" / "cookie.js").read_text(), result.edits)
+    assert "  return name + '=' + encodeURIComponent(vaule)\n" in fixed
+    assert "  return { name: str.slice(0, eq), value: value }\n" in fixed
+
+
+def test_names_visible_in_a_function_tie_is_no_edit_and_names_them():
+    """`val` in a function whose parameter is `vla`: Node's global `eval` is as
+    near (one edit each), so no name is chosen; both are the candidates."""
+    from faultlens.recipes.planners.compile_names import js_near_miss
+
+    text = (
+        "function parse (val) {\n  return val.trim()\n}\n\n"
+        "function serialize (name, vla) {\n  return name + '=' + val\n}\n"
+    )
+    notes: list[str] = []
+    if shutil.which("node") is None:
+        pytest.skip("node not installed")
+    assert js_near_miss(text, 6, "val", notes) is None
+    assert notes == ["several names in scope are as near to 'val': eval, vla"]
+
+
+@pytest.mark.real_tool
+def test_a_paren_dropped_after_a_string_goes_after_the_string(tmp_path):
+    """node's "missing ) after argument list" on `throw new TypeError('...'`
+    (real mocha output): the `)` goes after the string, where node --check
+    then parses the file, not before it."""
+    if shutil.which("node") is None:
+        pytest.skip("node not installed")
+    import re
+
+    name = "mocha-syntax-error-string-then-missing-paren"
+    proj = tmp_path / "proj"
+    shutil.copytree(SAMPLES / "js_test" / name, proj)
+    # node prints the module's absolute path: the folder it was captured in becomes the copy
+    out = re.sub(rf"/\S*/{name}(?=/)", str(proj), (proj / "output.txt").read_text())
+    (rec,) = classify_bytes(out.encode(), Options(cwd=str(proj)))
+    assert rec.source_file == "lib/age.js"
+    result = plan(rec, Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    fixed = apply_to_text((proj / "lib" / "age.js").read_text(), result.edits)
+    assert "    throw new TypeError('option maxAge is invalid')\n" in fixed

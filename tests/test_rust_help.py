@@ -36,6 +36,17 @@ def test_rustc_add_semicolon_here_is_applied_from_its_text_output(tmp_path, monk
     assert "    let y = x + 1;\n" in (tmp_path / "src" / "lib.rs").read_text()
 
 
+def test_rustc_add_semicolon_before_a_keyword_is_applied(tmp_path, monkeypatch):
+    # itoa's `let (pair1, pair2) = divmod100(quad as u32)` before `unsafe {`: "expected `;`,
+    # found keyword `unsafe`"
+    lib = "pub fn first(xs: &[u32]) -> u32 {\n    let n = xs.len()\n    unsafe { *xs.get_unchecked(n - 1) }\n}\n"
+    _crate(tmp_path, lib, monkeypatch)
+    report, _ = run_recover_in_process(CARGO, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "    let n = xs.len();\n" in (tmp_path / "src" / "lib.rs").read_text()
+
+
 CODEC = """\
 pub mod codec {
     pub fn encode(x: u32) -> u32 {
@@ -122,3 +133,51 @@ def test_a_lost_workspace_header_is_included_again_outside_conditionals(tmp_path
     assert report.outcomes and all(o.result == "recovered" for o in report.outcomes)
     text = (tmp_path / "box.c").read_text()
     assert text.startswith('#include <stdio.h>\n#include "box.h"\n\n#ifdef USE_LOCALE\n')
+
+
+def test_javacs_semicolon_expected_is_applied_at_its_caret(tmp_path):
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("javac not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Csv.java").write_text(
+        "public class Csv {\n    static String[] split(String line) {\n"
+        '        return line.split(",")\n    }\n}\n'
+    )
+    report, _ = run_recover_in_process([javac, "-d", "out", "Csv.java"], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert '        return line.split(",");\n' in (tmp_path / "Csv.java").read_text()
+
+
+def test_mcs_semicolon_expected_on_the_next_line_is_applied_on_the_line_before(tmp_path):
+    mcs = shutil.which("mcs")
+    if mcs is None:
+        pytest.skip("mono's mcs not installed")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Store.cs").write_text(
+        "public class Store {\n    int value;\n    public void Set(int v) {\n"
+        "        value = v\n    }\n}\n"
+    )
+    cmd = [mcs, "-target:library", f"-out:{tmp_path / 's.dll'}", "Store.cs"]
+    report, _ = run_recover_in_process(cmd, tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "        value = v;\n" in (tmp_path / "Store.cs").read_text()
+
+
+def test_gccs_bare_return_without_its_semicolon_gets_it(tmp_path):
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc not installed")
+    import os
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "h.c").write_text(
+        "static int n;\n\nvoid reset(int hard)\n{\n    if (hard)\n    {\n        n = 0;\n"
+        "        return\n    }\n    n = 1;\n}\n"
+    )
+    report, _ = run_recover_in_process([gcc, "-c", "h.c", "-o", os.devnull], tmp_path, "T")
+    (outcome,) = report.outcomes
+    assert outcome.result == "recovered", outcome.reason
+    assert "        return;\n    }\n" in (tmp_path / "h.c").read_text()

@@ -18,7 +18,11 @@ from ..names import probe
 from ..names.go_names import code_only
 
 TIMEOUT = 20.0
-_SYNTAX = re.compile(r"syntax error: unexpected (?:newline|\}|\)|\]|[\w\"]+)")
+# the compiler's "syntax error: unexpected ..." and go/parser's (go list, before the compiler
+# runs): "expected 'STRING', found 'type'" when an import block's `)` was dropped
+_SYNTAX = re.compile(
+    r"syntax error: unexpected (?:newline|\}|\)|\]|[\w\"]+)|expected '[\w;,)\]}]+', found '\w+'"
+)
 CLOSERS = (")", "]", "}")
 
 
@@ -46,6 +50,35 @@ def _gofmt_parses(text: str) -> bool:
     return gofmt is not None and checker([gofmt, "-e"], ".go")(text)
 
 
+def end_of_code(line: str) -> int:
+    """Where a line's code ends, a string at its end included (the blanked
+    code ends before `'option maxAge is invalid'`) and a `//` or `/*` comment
+    outside strings left out."""
+    quote, last, i = "", 0, 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote, last = "", i + 1
+        elif c in "'\"`":
+            quote = c
+        elif line.startswith(("//", "/*"), i):
+            break
+        elif not c.isspace():
+            last = i + 1
+        i += 1
+    return last
+
+
+def _is_code(blanked: str, line: str) -> bool:
+    """Whether a line holds code: its blanked form, or a string alone (an import's
+    `"strings"`, blanked to nothing)."""
+    return bool(blanked.strip()) or line.lstrip().startswith(('"', "`", "'"))
+
+
 def close_edit(
     rel: str,
     text: str,
@@ -62,14 +95,14 @@ def close_edit(
     if line1 > len(lines):
         return None
     at = [line1 - 1]
-    before = next((i for i in range(line1 - 2, -1, -1) if code[i].strip()), None)
+    before = next((i for i in range(line1 - 2, -1, -1) if _is_code(code[i], lines[i])), None)
     if before is not None:
         at.insert(0, before)
     found: list[tuple[str, TextEdit]] = []
     for i in at:
-        end = len(code[i].rstrip())
-        if end == 0:
+        if not _is_code(code[i], lines[i]):
             continue
+        end = max(len(code[i].rstrip()), end_of_code(lines[i]))
         for closer in CLOSERS:
             line = lines[i]
             candidate = "".join([*lines[:i], line[:end] + closer + line[end:], *lines[i + 1 :]])

@@ -77,6 +77,8 @@ _NAME_PATTERNS = (
     lazy_compile(r"use of undeclared (?:type|crate or module) `(?P<v>\w+)`"),
     lazy_compile(r"'(?P<v>[A-Za-z_]\w*)' (?:undeclared|was not declared in this scope)"),
     lazy_compile(r"implicit declaration of function '(?P<v>[A-Za-z_]\w*)'"),
+    # gcc/clang: a misspelt field (gcc quotes with U+2018/U+2019 in a UTF-8 locale)
+    lazy_compile(r"has no member named [\u2018'](?P<v>[A-Za-z_]\w*)[\u2019']"),
     lazy_compile(r"(?P<v>[A-Za-z_]\w*) is not defined"),
 )
 _SUGGESTION_PATTERNS = (

@@ -14,8 +14,11 @@ import tempfile
 MAX_OUTPUT = 32 << 20
 
 
-def run(argv: list[str], timeout: float, env: dict[str, str] | None = None) -> str | None:
-    """The stdout of `argv` run in an empty temporary directory (so no
+def run(
+    argv: list[str], timeout: float, env: dict[str, str] | None = None, merge_stderr: bool = False
+) -> str | None:
+    """The stdout of `argv` (with its stderr when `merge_stderr`: where gcc
+    prints its search folders) run in an empty temporary directory (so no
     workspace file is on its path), or None when it fails, times out or
     prints too much."""
     with tempfile.TemporaryDirectory(prefix="faultlens-probe-") as empty:
@@ -26,7 +29,7 @@ def run(argv: list[str], timeout: float, env: dict[str, str] | None = None) -> s
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.STDOUT if merge_stderr else subprocess.DEVNULL,
                 start_new_session=True,
             )
         except OSError:

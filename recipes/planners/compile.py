@@ -38,7 +38,7 @@ from ..fixes.scan import (
     suggestion,
 )
 from ..model import CommandStep, Plan, Refusal
-from ..names import go_names
+from ..names import c_std, go_names, typed_scope
 from . import compile_names
 from .compile_names import plan_of
 
@@ -362,7 +362,7 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
             )
         notes.append("the tool's suggestion is not machine-applicable")
 
-    if src and text is not None and src.endswith((".rs", *C_EXTS)):
+    if src and text is not None and src.endswith((".rs", ".java", ".cs", *C_EXTS)):
         terminated = compile_names.rust_terminator(ctx, src, text)
         if terminated is not None:
             return terminated
@@ -440,6 +440,16 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if edit is not None:
             return plan_of(ctx, f"Add `{stmt}`", "rustc's import suggestion", [edit])
 
+    if name and src.endswith(".cs") and valid("identifier", name):
+        cs = compile_names.cs_using(ctx, src, text, name)
+        if cs is not None:
+            return cs
+
+    if name and src.endswith(".java") and valid("identifier", name):
+        java = compile_names.java_import(ctx, src, text, name)
+        if java is not None:
+            return java
+
     if name:
         p = _workspace_import(ctx, src, text, name, notes)
         if p is not None:
@@ -448,8 +458,19 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"
+        if not sugg and src.endswith((".java", ".cs")) and name[:1].islower():
+            # javac and C# compilers name no near name for a misspelt local
+            near = typed_scope.near_misses(text, rec.source_line, name, rec.source_column)
+            if len(near) > 1:
+                notes.append(
+                    f"several names in scope are as near to '{name}': {', '.join(near[:5])}"
+                )
+            sugg, why = (near[0] if len(near) == 1 else None), "the nearest name in scope"
         if not sugg and src.endswith(TS_EXTS):
-            sugg, why = compile_names.js_near_miss(text, name), "the nearest name in scope"
+            sugg, why = (
+                compile_names.js_near_miss(text, rec.source_line, name, notes, rec.source_column),
+                "the nearest name in scope",
+            )
         if (
             sugg
             and src.endswith(".rs")
@@ -481,15 +502,20 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
                 return plan_of(ctx, f"Change '{name}' to '{sugg}'", why, [edit])
             notes.append(f"could not place the suggestion '{sugg}' on line {rec.source_line}")
 
-    header = include_header(rec)
+    header, why = include_header(rec), "the compiler's include hint"
     if not header and src.endswith(C_EXTS):
         header = c_headers.header_for(
             ctx.root, ctx.root / src, text, rec.source_line, rec.message or ""
         )
+    if not header and src.endswith(C_EXTS) and name and valid("identifier", name):
+        # a macro gcc names no header for (`'DBL_EPSILON' undeclared`)
+        header, said = c_std.header_for(c_std.compiler_of(ctx.command), [name], text)
+        notes += said
+        why = f"the one system header defining {name} (the compiler's include folders)"
     if header and src.endswith(C_EXTS):
         edit = suggest.include_edit(src, text, header)
         if edit is not None:
-            return plan_of(ctx, f"Add #include {header}", "the compiler's include hint", [edit])
+            return plan_of(ctx, f"Add #include {header}", why, [edit])
 
     if module:
         found = _install(ctx, src, module)

@@ -14,10 +14,18 @@ from faultlens.classifier.columns import column_unit
 from faultlens.classifier.lazyre import lazy_compile
 
 from ..context import PlanContext
-from ..fixes import go_brackets, py_batch, py_brackets, rust_help, ts_imports
-from ..fixes.scan import suggestion
+from ..fixes import (
+    cs_usings,
+    go_brackets,
+    java_imports,
+    py_batch,
+    py_brackets,
+    rust_help,
+    ts_imports,
+)
+from ..fixes.scan import read_small, suggestion, walk_sources
 from ..model import Plan, Refusal, TextEdit
-from ..names import go_names, js_names
+from ..names import cs_index, go_names, java_index, js_names, js_scope
 from ..names.nearest import nearest
 from ..safety import valid
 
@@ -158,13 +166,21 @@ def go_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
     )
 
 
-def js_near_miss(text: str, name: str) -> str | None:
+def js_near_miss(
+    text: str, line1: int | None, name: str, notes: list[str], col1: int | None = None
+) -> str | None:
     """The one name a JS/TS file declares (or Node provides globally) one or
     two edits from `name`, when `name` appears once in the file's code (a
-    name used in several places was lost, not mistyped)."""
+    name used in several places was lost, not mistyped); else the one such
+    name visible in the function at `line1`, when `name` appears once there
+    and nothing visible binds it (a function's misspelt parameter); a tie is
+    no name, its candidates noted."""
     code = js_names.code_only(text)
     if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)) != 1:
-        return None
+        near = js_scope.near_misses_in_function(text, line1, name, col1)
+        if len(near) > 1:
+            notes.append(f"several names in scope are as near to '{name}': {', '.join(near[:5])}")
+        return near[0] if len(near) == 1 else None
     return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
 
 
@@ -248,3 +264,97 @@ def ts_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
         "the one line end where the closer makes the file parse (TypeScript's parser)",
         [edit],
     )
+
+
+def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """javac's `cannot find symbol ... class List`: the one public JDK class of
+    that name (java.base's first) imported, with the file's other unbound
+    names that one JDK class provides, in one edit; several: the candidates."""
+    rec = ctx.record
+    kind = rec.hint.get("symbol_kind")
+    if kind not in ("class", "variable") or not name[:1].isupper():
+        return None
+    home = java_index.jdk_home(ctx.command, ctx.env.get("JAVA_HOME") or os.environ.get("JAVA_HOME"))
+    if home is None:
+        return None
+    folder = (ctx.root / src).parent
+    same_package = {p.stem for p in folder.glob("*.java")} if folder.is_dir() else set()
+    if name in same_package:
+        return None
+    found = java_index.providers(home, name)
+    if len(found) > 1:
+        return Refusal(
+            f"'{name}' is a class of several JDK packages; which one is yours to choose",
+            suggestions=[f"import {c};" for c in found[:5]],
+            details=[f"candidates: {', '.join(found[:5])}"],
+        )
+    if not found:
+        return None
+    classes = [found[0]]
+    for other in java_imports.unresolved_classes(text, same_package) or []:
+        more = java_index.providers(home, other) if other != name else []
+        if len(more) == 1:
+            classes.append(more[0])
+    edits = java_imports.import_edits(src, text, classes)
+    if not edits:
+        return None
+    title = f"Import {found[0]}" + (f" (and {len(classes) - 1} more)" if len(classes) > 1 else "")
+    return plan_of(ctx, title, f"the JDK's classes ({home})", edits)
+
+
+_CS_MISSING_USING = lazy_compile(r"Are you missing [`'](?P<ns>[A-Z][\w.]*)' using directive")
+_CS_CODES = ("CS0246", "CS0103", "CS1061", "CS1929", "CS0305")
+MAX_CS_FILES = 300
+
+
+def _cs_declared(root: Path) -> set[str]:
+    """The type names the workspace's C# files declare (bounded)."""
+    out: set[str] = set()
+    for n, path in enumerate(walk_sources(root, (".cs",))):
+        if n >= MAX_CS_FILES:
+            break
+        body = read_small(path) or ""
+        out |= {m.group(1) for m in _CS_TYPE_DECL.finditer(body)}
+    return out
+
+
+_CS_TYPE_DECL = lazy_compile(r"\b(?:class|struct|interface|enum|record)\s+([A-Z]\w*)")
+
+
+def cs_using(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """C#'s CS0246/CS0103 (and a missing extension method): the namespace the
+    compiler names (mcs: "Are you missing `System.Text' using directive?"), else
+    the one the base class library's index has for the name; with the
+    namespaces the file's other unbound names need, one edit each, one
+    attempt.  Several namespaces for the name: the candidates."""
+    rec = ctx.record
+    if rec.code not in _CS_CODES:
+        return None
+    told = _CS_MISSING_USING.search(rec.message or "")
+    declared = _cs_declared(ctx.root)
+    if name in declared:
+        return None  # the workspace's own type: not a base class library using
+    lookup = cs_index.namespaces_of_extension if rec.code in ("CS1061", "CS1929") else None
+    spaces = [told.group("ns")] if told else (lookup or cs_index.namespaces_of_type)(name)
+    if rec.code == "CS0305":  # the generic one was found: the other namespaces' type was meant
+        generic = str(rec.hint.get("generic") or "")
+        found_in = generic.rpartition(".")[0] if "." in generic else None
+        spaces = [ns for ns in spaces if ns != found_in and ns not in cs_usings.imported(text)]
+    if len(spaces) > 1:
+        return Refusal(
+            f"'{name}' is in several namespaces; which one is yours to choose",
+            suggestions=[f"using {ns};" for ns in spaces[:5]],
+            details=[f"candidates: {', '.join(spaces[:5])}"],
+        )
+    if not spaces:
+        return None
+    more = cs_usings.batch(
+        src, text, declared, cs_index.namespaces_of_type, cs_index.namespaces_of_extension
+    )
+    wanted = list(dict.fromkeys([spaces[0], *more]))
+    edits = [e for ns in wanted if (e := cs_usings.using_edit(src, text, ns)) is not None]
+    if not edits:
+        return None
+    why = "the compiler's using hint" if told else "the base class library's namespaces (mono)"
+    title = f"Add using {spaces[0]};" + (f" (and {len(edits) - 1} more)" if len(edits) > 1 else "")
+    return plan_of(ctx, title, why, edits)

@@ -22,10 +22,17 @@ _NO_TYPE = lazy_compile(
 )
 
 
+# CS0305: the generic type found where a non-generic one of the name was meant (a using of
+# System.Collections removed: `IEnumerator` is System.Collections.Generic.IEnumerator<T>)
+_GENERIC_FOUND = lazy_compile(r"Using the generic type [`'](?P<generic>(?:[\w]+\.)*(?P<name>\w+))<")
+
+
 def _cs_hint(message: str) -> dict[str, Any]:
     for pattern in (_NO_DEFINITION, _NOT_IN_CONTEXT, _NO_TYPE):
         if m := pattern.search(message):
             return {"name": m.group("name")}
+    if m := _GENERIC_FOUND.search(message):
+        return {"name": m.group("name"), "generic": m.group("generic")}
     return {}
 
 
@@ -56,7 +63,8 @@ def csharp_compiler(m: re.Match[str], ctx: LineContext) -> Hit:
     failed with 1 error(s)` line.  Windows and CI-runner paths are mapped
     onto the working tree; MSBuild's repeat of every error after `Build
     FAILED.` is the same record.  hint["name"] is the missing member, name or
-    type.  Warnings (`warning CS0168`) are warning hits: a failure only when
+    type (CS0305's type used without its type arguments, hint["generic"] the
+    generic one the compiler found instead).  Warnings (`warning CS0168`) are warning hits: a failure only when
     warnings failed the run (`-warnaserror`, `TreatWarningsAsErrors`; see
     docs/warnings.md); mcs's
     `(Location of the symbol related to previous error)` lines are not

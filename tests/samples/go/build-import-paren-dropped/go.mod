@@ -1,0 +1,3 @@
+module example.com/ips
+
+go 1.19

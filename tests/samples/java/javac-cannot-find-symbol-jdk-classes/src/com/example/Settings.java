@@ -1,0 +1,7 @@
+package com.example;
+
+import java.util.Map;
+
+public class Settings {
+    public Settings(Map<String, String> values) {}
+}

@@ -1,0 +1,5 @@
+public class Csv {
+    public static String[] split(String line) {
+        return line.split(",")
+    }
+}
