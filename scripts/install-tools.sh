@@ -146,6 +146,8 @@ test_tools() {
   # real-runner tests (tests/test_recover_minitest.py)
   command -v ruby >/dev/null || need+=(ruby)
   command -v rspec >/dev/null || need+=(ruby-rspec)
+  # mono's C# compiler: the C# name index and fixes (tests/test_names_csharp.py)
+  command -v mcs >/dev/null || need+=(mono-mcs)
   if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
