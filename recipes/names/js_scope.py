@@ -110,20 +110,28 @@ def _declared_in(region: str) -> set[str]:
     return js_names.declared("function " + region)
 
 
+def place(text: str, line1: int | None, col1: int | None = None) -> int | None:
+    """The offset in `text` of 1-based `line1`, at 1-based `col1` of it, else
+    at the start of its code (None: no such line)."""
+    if not line1:
+        return None
+    lines = text.split("\n")
+    if line1 > len(lines):
+        return None
+    line = lines[line1 - 1]
+    at = col1 - 1 if col1 and 0 < col1 <= len(line) else len(line) - len(line.lstrip())
+    return sum(len(x) + 1 for x in lines[: line1 - 1]) + at
+
+
 def near_misses_in_function(
     text: str, line1: int | None, name: str, col1: int | None = None
 ) -> list[str]:
     """The names visible at 1-based `line1` nearest to `name` (one or two
     edits; several on a tie), when `name` appears once in its function and no
     visible binding has it; else none."""
-    if not line1:
+    offset = place(text, line1, col1)
+    if offset is None:
         return []
-    lines = text.split("\n")
-    if line1 > len(lines):
-        return []
-    line = lines[line1 - 1]
-    at = col1 - 1 if col1 and 0 < col1 <= len(line) else len(line) - len(line.lstrip())
-    offset = sum(len(x) + 1 for x in lines[: line1 - 1]) + at
     found = visible_at(text, offset)
     if found is None:
         return []

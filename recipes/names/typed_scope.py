@@ -33,14 +33,11 @@ def near_misses(text: str, line1: int | None, name: str, col1: int | None = None
     """The visible names nearest to `name` at 1-based `line1` (several on a
     tie; the place is 1-based `col1` of the line, else its code's start),
     when `name` appears once in its method and nothing visible binds it."""
-    if not line1 or len(text) > js_names.MAX_TEXT:
+    if len(text) > js_names.MAX_TEXT:
         return []
-    lines = text.split("\n")
-    if line1 > len(lines):
+    offset = js_scope.place(text, line1, col1)
+    if offset is None:
         return []
-    line = lines[line1 - 1]
-    at = col1 - 1 if col1 and 0 < col1 <= len(line) else len(line) - len(line.lstrip())
-    offset = sum(len(x) + 1 for x in lines[: line1 - 1]) + at
     code = js_names.code_only(text)
     regions = js_scope.functions(code)
     around = [r for r in regions if r.start <= offset <= r.end]
