@@ -455,7 +455,9 @@ def redact_argv(argv: Sequence[str]) -> list[str]:
 
 # Words of a text that may start a command-line secret form (a cheap test
 # before the text is read word by word).
-_WORD_HINTS = ("pass", "pwd", "secret", "token", "key", "auth", "credential", "-p", "-t", "-u")
+_WORD_HINTS = (
+    "pass", "pwd", "secret", "token", "key", "auth", "credential", "bearer", "-p", "-t", "-u", "-h",
+)  # fmt: skip
 # The words without which `_plan_word` never masks anything, found in one
 # search: an `Authorization:` header, `-H`, a secret-named option or
 # assignment, a user option, or a program whose short options take a secret

@@ -6,7 +6,7 @@ own line, and a command continued by a backslash is read as one line."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from faultlens.classifier import redact
@@ -31,6 +31,7 @@ _line = st.lists(_word, min_size=1, max_size=12).map(" ".join)
 
 @settings(max_examples=600, deadline=None)
 @given(_line)
+@example("-H Bearer mysql")  # found here: a header option, but no hint word in the line
 def test_the_prefilter_changes_no_span_of_a_command_line(line: str) -> None:
     assert redact._command_words(line) == redact._walk_words(line)
 
@@ -41,6 +42,7 @@ def test_the_prefilter_changes_no_span_of_a_command_line(line: str) -> None:
         "building\nrun: mysql -u root -p hunter2x db\nok",
         "step 1\ncurl -H Authorization: Bearer abcdef123456 https://x\nstep 2",
         "docker login \\\n  -p hunter2x registry.example\ndone",
+        "curl\n-H Bearer abcdef123456 https://x",  # found by the property test: no hint but -H
     ],
 )
 def test_a_secret_on_one_line_of_many_is_masked(text: str) -> None:
