@@ -29,7 +29,7 @@ _word = st.builds(
 _line = st.lists(_word, min_size=1, max_size=12).map(" ".join)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=600, deadline=None, derandomize=True)  # the same draw each run
 @given(_line)
 @example("-H Bearer mysql")  # found here: a header option, but no hint word in the line
 def test_the_prefilter_changes_no_span_of_a_command_line(line: str) -> None:
