@@ -23,4 +23,4 @@ echo "== ruff"
 echo "== mypy"
 scripts/typecheck.sh
 echo "== pytest"
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest --durations=30 "$@"
