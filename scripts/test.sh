@@ -23,4 +23,8 @@ echo "== ruff"
 echo "== mypy"
 scripts/typecheck.sh
 echo "== pytest"
+# The faultlens processes the tests start read compiled modules, not sources,
+# even where PYTHONDONTWRITEBYTECODE is set (tests/conftest.py keeps the
+# suite's own; the venv's packages were compiled by pip)
+.venv/bin/python -m compileall -q -j 0 agents classifier cli recipes remote server
 exec .venv/bin/python -m pytest --durations=30 "$@"

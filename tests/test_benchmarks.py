@@ -104,6 +104,7 @@ def test_benchmark_command_prints_its_tables_at_a_tiny_size():
     assert "## faultlens run" in out
 
 
+@pytest.mark.slow  # several processes: the full suite's, not the inner loop's
 def test_the_recover_benchmark_runs_end_to_end_at_a_tiny_size():
     res = subprocess.run(
         [
@@ -127,6 +128,7 @@ def test_the_recover_benchmark_runs_end_to_end_at_a_tiny_size():
     assert "(exit 1)" in row and row.count("(exit 0)") == 1  # broken bare, recovered
 
 
+@pytest.mark.slow  # several processes: the full suite's, not the inner loop's
 def test_the_triage_benchmark_runs_end_to_end_at_a_tiny_size():
     res = subprocess.run(
         [sys.executable, "-m", "benchmarks.triage", "--repeat", "1", "--runs", "5"],

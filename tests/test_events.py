@@ -99,6 +99,7 @@ def _append_many(state: str, worker: int, n: int) -> None:
         log.emit("failure.classified", rec)
 
 
+@pytest.mark.slow  # several processes: the full suite's, not the inner loop's
 def test_two_processes_appending_events_never_interleave(tmp_path):
     state = tmp_path / ".faultlens"
     ctx = mp.get_context("spawn")

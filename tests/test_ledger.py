@@ -123,6 +123,7 @@ def _writer(state_dir: str, worker: int, n: int, shared: int) -> None:
         ledger.note_retry(f"T-{worker}-{i % 3}", 1000)
 
 
+@pytest.mark.slow  # several processes: the full suite's, not the inner loop's
 def test_two_processes_recording_at_once_lose_nothing(tmp_path):
     ws = Workspace.at(tmp_path)
     Ledger.open(ws)
@@ -237,6 +238,7 @@ def _type_claimer(state: str, run_id: int, out: mp.Queue) -> None:  # type: igno
     out.put(Ledger.open(ws).claim_type("TASK-1", run_id, "compile", ["x"]))
 
 
+@pytest.mark.slow  # several processes: the full suite's, not the inner loop's
 def test_two_processes_claiming_one_type_attempt_get_it_once(tmp_path):
     ws = Workspace.at(tmp_path)
     Ledger.open(ws)
@@ -279,6 +281,7 @@ def test_the_gitignore_keeps_the_state_out_of_git(tmp_path):
     assert out.stdout == ""
 
 
+@pytest.mark.slow  # several processes: the full suite's, not the inner loop's
 def test_wal_mode_is_set_while_another_process_reads_a_new_ledger(tmp_path):
     """Two runs starting together on a new ledger: SQLite refuses the switch
     to WAL at once (no busy wait) while the other holds a read lock; one run
