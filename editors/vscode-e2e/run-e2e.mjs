@@ -109,9 +109,10 @@ function readExtensionLog(logs) {
   return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
 }
 
-// On `page`, `ask()` as a user does, then wait (20 s) until `read()` gives what `wanted` accepts;
-// when what it gives still calls for asking again (`again`) 3 s after the last ask,
-// ask again, up to 4 asks in all.  The asks are counted in result[counter].
+// On `page`, `ask()` as a user does, then wait (up to 90 s: a bound for a busy machine,
+// not a timing) until `read()` gives what `wanted` accepts; when what it gives still
+// calls for asking again (`again`), ask again once the last ask had 3 s, then 6 s,
+// then 12 s to answer, up to 4 asks in all.  The asks are counted in result[counter].
 async function askUntil(page, ask, read, wanted, again, counter, what) {
   let asked = 0;
   const askNow = async () => {
@@ -125,12 +126,13 @@ async function askUntil(page, ask, read, wanted, again, counter, what) {
     if (wanted(value)) {
       return value;
     }
-    if (again(value) && Date.now() - asked > 3_000 && result[counter] < 4) {
+    const patience = 3_000 * 2 ** (result[counter] - 1);
+    if (again(value) && Date.now() - asked > patience && result[counter] < 4) {
       await page.keyboard.press("Escape");
       await askNow();
     }
     return undefined;
-  }, 20_000, what);
+  }, 90_000, what);
 }
 
 /**
@@ -195,7 +197,7 @@ async function main() {
   const browser = await chromium.launch({ executablePath: scenario.chromium ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(60_000);
     const consoleErrors = [];
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
     await page.goto(`${server.url}/?folder=${encodeURIComponent(scenario.workspace)}`);
