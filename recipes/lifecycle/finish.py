@@ -48,30 +48,18 @@ def finish(
     commands, verify, decide, and settle into the slot `attempt_id` (the
     claim taken before planning).  A crash of the verification escalates."""
     known = _known_ids(ledger, record)
-    tried = plan.title
+
+    def escalated(reason: str, details: Sequence[str] = ()) -> Outcome:
+        return make_outcome(record, ws, ledger, "escalated", plan.title, reason, details)
+
     try:
-        if not applied.ok:
-            outcome = make_outcome(
-                record,
-                ws,
-                ledger,
-                "escalated",
-                tried,
-                f"the fix could not be applied: {applied.error}",
-                plan.details,
-            )
-        else:
+        if applied.ok:
             outcome = _verified(record, plan, ws, ledger, known, attempt_id, echo, command)
+        else:
+            outcome = escalated(f"the fix could not be applied: {applied.error}", plan.details)
     except Exception as exc:  # verification itself broke
         log.warning("recipe %s crashed for %s", record.failure_type.value, record.id, exc_info=exc)
-        outcome = make_outcome(
-            record,
-            ws,
-            ledger,
-            "escalated",
-            tried,
-            f"the recipe crashed: {type(exc).__name__}: {exc}",
-        )
+        outcome = escalated(f"the recipe crashed: {type(exc).__name__}: {exc}")
     return settle(ledger, events, outcome, attempt_id, note=plan.success_note)
 
 
