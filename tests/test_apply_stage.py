@@ -190,3 +190,19 @@ def test_a_planner_crash_settles_the_claimed_slot(tmp_path, monkeypatch):
     assert "the recipe crashed: RuntimeError: planner bug" in done.outcome.reason
     row = Ledger.open(ws).automatic_attempt(rec.id, "T")
     assert row is not None and row.state == "escalated"  # settled, not left pending
+
+
+def test_the_clis_attempt_settles_a_planner_crash_in_its_slot_too(tmp_path, monkeypatch):
+    from faultlens.recipes import attempt
+
+    ran: list[str] = []
+    ws, rec = _sample(tmp_path, ran)
+
+    def crash(*_a: Any, **_k: Any) -> Any:
+        raise RuntimeError("planner bug")
+
+    monkeypatch.setattr("faultlens.recipes.single_attempt.plan", crash)
+    out = attempt(rec, ws, command=TSC, cwd=".")
+    assert out.result == "escalated" and "planner bug" in out.reason
+    row = Ledger.open(ws).automatic_attempt(rec.id, "T")
+    assert row is not None and row.state == "escalated"  # before: left pending for good
