@@ -39,13 +39,12 @@ if TYPE_CHECKING:
     )
     from .run_recovery import recover_run
     from .single_attempt import (
+        Attempted,
         attempt,
+        attempt_offered,
         availability,
-        claim,
-        complete_attempt,
         escalate,
         plan,
-        refuse,
     )
     from .tasks import retry_task, skip_task, stop_task
     from .trust import mark_reviewed
@@ -63,12 +62,11 @@ _EXPORTS: dict[str, str] = {
     "recipe_doc": "docs",
     "apply_edits": "edits",
     "recover_interrupted": "edits",
+    "Attempted": "single_attempt",
     "attempt": "single_attempt",
+    "attempt_offered": "single_attempt",
     "availability": "single_attempt",
-    "claim": "single_attempt",
-    "refuse": "single_attempt",
     "recover_run": "run_recovery",
-    "complete_attempt": "single_attempt",
     "escalate": "single_attempt",
     "plan": "single_attempt",
     "retry_task": "tasks",
@@ -111,6 +109,7 @@ __all__ = [
     "DEFAULT_TASK",
     "EVENTS",
     "ApplyError",
+    "Attempted",
     "Availability",
     "BoxContent",
     "CommandStep",
@@ -132,9 +131,8 @@ __all__ = [
     "Workspace",
     "apply_edits",
     "attempt",
+    "attempt_offered",
     "availability",
-    "claim",
-    "complete_attempt",
     "conflict_hunks",
     "escalate",
     "has_markers",
@@ -143,7 +141,6 @@ __all__ = [
     "recipe_doc",
     "recover_interrupted",
     "recover_run",
-    "refuse",
     "render_box",
     "resolve_hunk",
     "retry_task",

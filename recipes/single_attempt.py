@@ -1,14 +1,17 @@
-"""One failure's attempt (the single-attempt path): plan → apply → verify → record.
+"""One failure's attempt: claim → plan → apply → verify → settle.
 
-`attempt(record, ws)` is the whole automatic path (the CLI's `run --recover`):
-the anti-loop check and claim in the ledger, the planner, the atomic edits,
-the commands, the verification and the logs.  It never raises because of a
-recipe: a crash becomes an escalated Outcome, and one failure's recipe
-failing never stops the others.
+`attempt(record, ws)` is the whole automatic path (the CLI's `faultlens
+recover`, MCP `recover`): the anti-loop check and claim in the ledger, the
+planner, the edits through the disk applier, the commands, the verification
+and the logs.  It never raises because of a recipe: a crash becomes an
+escalated Outcome, and one failure's recipe failing never stops the others.
 
-The language server splits the same path: `availability` (cheap) and `plan`
-(recipes/planning.py) for the code action, `claim` before planning, then,
-after the client applied the edits, `complete_attempt(..., attempt_id=...)`.
+`attempt_offered(record, ws, applier)` is the same path for an attempt a
+human chose from what a front offered (the editor's code action): the
+applier is the editor's `workspace/applyEdit` (server/editor_apply.py), the
+plan may be the one made when the action was offered, and a recipe that is
+not enabled is declined with nothing written.  Both go through `_claimed`;
+the stages are recipes/lifecycle/ (apply.py, finish.py, settle.py, ...).
 `faultlens run --recover` does one attempt per failure type instead
 (recipes/run_recovery.py).
 """
@@ -21,13 +24,12 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import revert
-from .batch import ApplyLock
 from .context import command_of
-from .edits import apply_edits
 from .events import EventLog
 from .ledger import Ledger
+from .lifecycle.apply import Applier, ApplyResult, DiskApplier, Fixing
 from .lifecycle.claim import (
+    IN_PROGRESS,
     NEVER_AUTOMATIC,
     is_never_automatic,
     repeat,
@@ -36,25 +38,20 @@ from .lifecycle.claim import (
     settled_details,
     settled_reason,
 )
-from .lifecycle.judge import judge
+from .lifecycle.finish import finish
 from .lifecycle.settle import settle
-from .lifecycle.undo import edited_files, undo_wrong_fix, undone
 from .model import (
     DEFAULT_TASK,
-    ApplyError,
     Option,
     Outcome,
     Plan,
     Refusal,
     Result,
-    UnsafeEdit,
-    VerifyResult,
     Workspace,
 )
 from .outcome import make_outcome
 from .planning import availability, plan
-from .runner import Sink, run_commands
-from .verify import verify
+from .runner import Sink
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
@@ -62,6 +59,16 @@ if TYPE_CHECKING:
     from .ledger import AttemptRow
 
 log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Attempted:
+    """What an offered attempt came to, for a front that words each case itself."""
+
+    outcome: Outcome | None = None  # settled (None: nothing was attempted)
+    declined: str | None = None  # why nothing was attempted (not enabled, the slot taken)
+    refused: bool = False  # the planner refused: the outcome says why
+    crash: Exception | None = None  # the planner crashed: the outcome escalates it
 
 
 # -- outcomes -------------------------------------------------------------------------
@@ -76,161 +83,6 @@ def _outcome(
     **extra: Any,
 ) -> Outcome:
     return make_outcome(record, ws, ledger, result, tried, reason, details, **extra)
-
-
-def complete_attempt(
-    record: FailureRecord,
-    plan: Plan,
-    ws: Workspace,
-    *,
-    applied: bool,
-    error: str | None = None,
-    echo: Sink | None = None,
-    command: Sequence[str] | None = None,
-    attempt_id: int | None = None,
-    _attempt_id: int | None = None,
-    _announced: bool = False,
-) -> Outcome:
-    """Finish an attempt whose edits were applied (by `apply_edits` or by an editor
-    through workspace/applyEdit): run the plan's commands, verify, decide
-    recovered / escalated / skipped, and write the ledger, events and logs.
-
-    `attempt_id` is the slot `claim(record, ws)` took before planning (the
-    editor's path); without it the attempt is recorded now."""
-    ledger = Ledger.open(ws)
-    events = EventLog(ws)
-    _attempt_id = attempt_id if attempt_id is not None else _attempt_id
-    known = _known_ids(ledger, record)
-    if not _announced:
-        events.emit("recovery.attempted", record, tried=plan.title, summary=plan.summary)
-    tried = plan.title
-    try:
-        if not applied or error:
-            outcome = _outcome(
-                record,
-                ws,
-                ledger,
-                "escalated",
-                tried,
-                f"the fix could not be applied: {error or 'edits not applied'}",
-                plan.details,
-            )
-        else:
-            failure = run_commands(plan.commands, ws, echo)
-            if failure is not None:
-                outcome = _outcome(
-                    record, ws, ledger, plan.on_failure, tried, failure, plan.details
-                )
-            else:
-                vres, verified = verify(
-                    plan,
-                    ws,
-                    record,
-                    echo=echo,
-                    command=list(command) if command else None,
-                    known=known,
-                )
-                # Recovered means verified: a fix nothing could check is "applied",
-                # and the next run of the failure confirms it (recipes/confirm.py).
-                result: Result = (
-                    ("recovered" if verified else "applied") if vres.ok else plan.on_failure
-                )
-                if result == "applied":
-                    vres.reason += "; the next run that shows this output decides"
-                details = list(plan.details)
-                reason = vres.reason
-                if not vres.ok:
-                    undone = _undo_if_wrong(record, plan, ws, ledger, vres, known, _attempt_id)
-                    if undone is not None:
-                        reason, more = undone
-                        details.extend(more)
-                if (
-                    not vres.ok
-                    and vres.output_tail
-                    and plan.verify_by == "exit"
-                    and not any(d.startswith("Expected:") for d in details)
-                ):
-                    details.extend(_expected_actual(vres.output_tail))
-                outcome = _outcome(
-                    record,
-                    ws,
-                    ledger,
-                    result,
-                    tried,
-                    reason,
-                    details,
-                    verified=verified,
-                    exit_code=vres.exit_code,
-                    full_rerun=vres.full_rerun,
-                    new_records=vres.records,
-                )
-    except Exception as exc:  # verification itself broke
-        log.warning("recipe %s crashed for %s", record.failure_type.value, record.id, exc_info=exc)
-        outcome = _outcome(
-            record,
-            ws,
-            ledger,
-            "escalated",
-            tried,
-            f"the recipe crashed: {type(exc).__name__}: {exc}",
-        )
-    return settle(ledger, events, outcome, _attempt_id, note=plan.success_note)
-
-
-def _undo_if_wrong(
-    record: FailureRecord,
-    plan: Plan,
-    ws: Workspace,
-    ledger: Ledger,
-    vres: VerifyResult,
-    known: set[str] | None,
-    attempt_id: int | None,
-) -> tuple[str, list[str]] | None:
-    """A wrong fix never stays: when the re-run shows the same failure, or a new
-    one in a file the fix edited, its edit is undone now (the reason and detail
-    lines that say so), else None."""
-    edited = edited_files([e.path for e in plan.edits])
-    if not edited:
-        return None
-    cwd = plan.verify.cwd if plan.verify is not None else "."
-    j = judge([record.id], vres.records, known=known, edited=edited, cwd=cwd, root=ws.root)
-    if j.wrong is None:
-        return None
-    done = undo_wrong_fix(ws, ledger, record.id, attempt_id)
-    return undone(j.wrong, done) if done is not None else None
-
-
-def _known_ids(ledger: Ledger, record: FailureRecord) -> set[str] | None:
-    """The ids the run that reported `record` had reported (None when unknown)."""
-    from .rerun_proof import base_id
-
-    found = ledger.find_record(record.id)
-    if found is None:
-        return None
-    return {base_id(str(r.get("id", ""))) for r in ledger.run_records(found[1].id)}
-
-
-def claim(record: FailureRecord, ws: Workspace) -> int | None:
-    """Take the record's one automatic slot before planning (the editor's path:
-    then `plan`, the client's edit, `complete_attempt(..., attempt_id=...)`);
-    None when it was taken already (by a concurrent call, or an earlier attempt)."""
-    return Ledger.open(ws).claim(record.id, record.task, record.failure_type.value, record)
-
-
-def refuse(record: FailureRecord, ws: Workspace, attempt_id: int, reason: str) -> Outcome:
-    """Close a claimed attempt that found nothing safe to do (escalated)."""
-    ledger = Ledger.open(ws)
-    outcome = _outcome(record, ws, ledger, "escalated", "nothing (no safe fix)", reason)
-    return settle(ledger, EventLog(ws), outcome, attempt_id)
-
-
-def _expected_actual(output: str) -> list[str]:
-    from .fixes.test_rerun import expected_actual
-
-    pair = expected_actual(output)
-    if pair is None:
-        return []
-    return [f"Expected: {pair[0]}", f"Actual: {pair[1]}"]
 
 
 def attempt(
@@ -297,35 +149,87 @@ def _attempt(
         if not manual:
             return _repeat(record, ws, ledger, events)
         attempt_id = ledger.claim(record.id, record.task, ft, record, automatic=False)
-    with ApplyLock(ws):  # planned against the files as they are, applied before release
-        p = plan(record, ws, command=command, cwd=cwd)
-        error: str | None = None
+    attempted = _claimed(
+        record, ws, attempt_id, DiskApplier(ws, ledger), command, cwd, echo, manual=manual
+    )
+    assert attempted.outcome is not None  # a claimed attempt always settles
+    return attempted.outcome
+
+
+def attempt_offered(
+    record: FailureRecord,
+    ws: Workspace,
+    applier: Applier,
+    *,
+    planned: Plan | None = None,
+    command: Sequence[str] | None = None,
+    cwd: str | None = None,
+    echo: Sink | None = None,
+) -> Attempted:
+    """An attempt a front offered and a human chose (the editor's code action):
+    nothing is written when the recipe is not enabled or its slot is taken
+    (`declined`); else the slot is claimed, the plan made (or `planned`, made
+    when the action was offered) and applied through `applier` (the editor's
+    `workspace/applyEdit`), even when it is not automatic, then verified and
+    settled like every attempt."""
+    avail = availability(record, ws)
+    if not avail.enabled:
+        return Attempted(declined=avail.reason)
+    # The failure's one slot is taken before anything is planned or applied: of two
+    # concurrent calls for it, the second is told so and changes nothing.
+    ledger = Ledger.open(ws)
+    attempt_id = ledger.claim(record.id, record.task, record.failure_type.value, record)
+    if attempt_id is None:
+        return Attempted(declined=IN_PROGRESS)
+    return _claimed(
+        record, ws, attempt_id, applier, command, cwd, echo, manual=True, planned=planned
+    )
+
+
+def _claimed(
+    record: FailureRecord,
+    ws: Workspace,
+    attempt_id: int | None,
+    applier: Applier,
+    command: Sequence[str] | None,
+    cwd: str | None,
+    echo: Sink | None,
+    *,
+    manual: bool,
+    planned: Plan | None = None,
+) -> Attempted:
+    """The attempt whose slot is taken: plan, apply, verify, settle (every path)."""
+    ledger = Ledger.open(ws)
+    events = EventLog(ws)
+    applied = ApplyResult()
+    with applier.lock():  # planned against the files as they are, applied before release
+        try:
+            p = planned if planned is not None else plan(record, ws, command=command, cwd=cwd)
+        except Exception as exc:
+            log.warning(
+                "recipe %s crashed for %s", record.failure_type.value, record.id, exc_info=exc
+            )
+            detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            outcome = _outcome(
+                record, ws, ledger, "escalated", "the recipe", f"the recipe crashed: {detail}"
+            )
+            return Attempted(settle(ledger, events, outcome, attempt_id), crash=exc)
         if isinstance(p, Plan) and (p.automatic or manual):
             events.emit("recovery.attempted", record, tried=p.title, summary=p.summary)
-            try:
-                written = apply_edits(p.edits, ws)
-                revert.remember(
-                    ledger,
-                    written,
-                    task=record.task,
-                    failure_ids=[record.id],
-                    attempt_ids=[attempt_id] if attempt_id is not None else [],
-                    title=p.title,
-                )
-            except (UnsafeEdit, ApplyError) as exc:
-                error = str(exc)
+            ids = (attempt_id,) if attempt_id is not None else ()
+            applied = applier.apply(p.edits, Fixing(record.task, (record.id,), ids, p.title))
     if isinstance(p, Refusal):
         events.emit("recovery.attempted", record, tried="planning", summary=p.reason)
         outcome = _outcome(
             record,
             ws,
             ledger,
-            _refusal_result(record, p),
+            p.result,
             "nothing (no safe fix)",
             p.reason,
             [*p.details, *(f"Suggested: {s}" for s in p.suggestions)],
         )
-        return settle(ledger, events, outcome, attempt_id)
+        return Attempted(settle(ledger, events, outcome, attempt_id), refused=True)
     if not p.automatic and not manual:
         events.emit("recovery.attempted", record, tried=p.title, summary="not automatic")
         outcome = _outcome(
@@ -337,22 +241,12 @@ def _attempt(
             "this recipe is not automatic here: apply it by hand (code action or `faultlens recover`)",
             p.details,
         )
-        return settle(ledger, events, outcome, attempt_id)
-    return complete_attempt(
-        record,
-        p,
-        ws,
-        applied=error is None,
-        error=error,
-        echo=echo,
-        command=command or command_of(record.hint.get("command")),
-        _attempt_id=attempt_id,
-        _announced=True,
+        return Attempted(settle(ledger, events, outcome, attempt_id))
+    command = command or command_of(record.hint.get("command"))
+    done = finish(
+        record, p, ws, ledger, events, applied, attempt_id=attempt_id, echo=echo, command=command
     )
-
-
-def _refusal_result(record: FailureRecord, refusal: Refusal) -> Result:
-    return refusal.result
+    return Attempted(done)
 
 
 def _repeat(record: FailureRecord, ws: Workspace, ledger: Ledger, events: EventLog) -> Outcome:
@@ -410,11 +304,10 @@ def escalate(
 __all__ = [
     "DEFAULT_TASK",
     "NEVER_AUTOMATIC",
+    "Attempted",
     "attempt",
+    "attempt_offered",
     "availability",
-    "claim",
-    "complete_attempt",
     "escalate",
     "plan",
-    "refuse",
 ]

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import revert
-from .batch import ApplyLock, merge_plans
-from .edits import apply_edits
+from .batch import merge_plans
 from .known_flakes import NOT_RERUN, only_known_flakes, split
+from .lifecycle.apply import DiskApplier, Fixing
 from .lifecycle.judge import Judgement, judge
 from .lifecycle.tally import SYNC_RULE
 from .lifecycle.undo import undo_wrong_fix, undone
 from .lifecycle.verify_loop import verify_loop
-from .model import ApplyError, Plan, Refusal, Result, UnsafeEdit
+from .model import Plan, Refusal, Result
 from .planning import plan
 from .rerun_proof import base_id
 from .run_state import RunState, note_result, rerun_original
@@ -77,7 +76,8 @@ def test_attempt(st: RunState, records: list[FailureRecord]) -> str:
 # -- compile and the rest: one batch ---------------------------------------------------------------
 def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
     ws = st.ws
-    with ApplyLock(ws):
+    applier = DiskApplier(ws, st.ledger)
+    with applier.lock():
         # Planned under the lock, against the files as they are now.
         plans: list[tuple[FailureRecord, Plan | Refusal]] = [
             (
@@ -119,23 +119,21 @@ def batch_attempt(st: RunState, ft: str, records: list[FailureRecord]) -> str:
                         st, rec, "escalated", p.title, "its edit overlaps another fix's edit"
                     )
             todo = [(r, p) for r, p in todo if p not in batch.conflicts]
-        try:
-            if batch.edits:
-                written = apply_edits(batch.edits, ws)
-                st.changes += 1
-                revert.remember(  # what the fix wrote, so it can be reverted exactly
-                    st.ledger,
-                    written,
-                    task=st.task,
-                    failure_ids=[r.id for r, _ in todo],
-                    attempt_ids=[st.claims[r.id] for r, _ in todo if r.id in st.claims],
-                    title=batch.title,
-                    run_id=st.run_id,
-                )
-        except (UnsafeEdit, ApplyError) as exc:
-            for rec, p in todo:
-                note_result(st, rec, "escalated", p.title, f"the fix could not be applied: {exc}")
-            return batch.title
+        if batch.edits:
+            fixing = Fixing(
+                st.task,
+                tuple(r.id for r, _ in todo),
+                tuple(st.claims[r.id] for r, _ in todo if r.id in st.claims),
+                batch.title,
+                st.run_id,
+            )
+            applied = applier.apply(batch.edits, fixing)
+            if not applied.ok:
+                for rec, p in todo:
+                    reason = f"the fix could not be applied: {applied.error}"
+                    note_result(st, rec, "escalated", p.title, reason)
+                return batch.title
+            st.changes += 1
     from faultlens.classifier.redact import shown_command
 
     for step in batch.commands:

@@ -20,12 +20,13 @@ from faultlens.classifier.redact import shown_command
 from . import actions, convert, runner
 from . import protocol as P
 from .app import FaultLensServer, PendingPlan
+from .editor_apply import EditorApplier, offered_plan
 from .runlog import LOG_HOLD_LINES, default_key, open_run_log, run_source
 from .store import TaskInfo
 
 if TYPE_CHECKING:
     from faultlens.classifier.record import FailureRecord
-    from faultlens.recipes import CommandStep, Outcome, Plan, TextEdit
+    from faultlens.recipes import CommandStep, Outcome, TextEdit, Workspace
 
 REPORT_EVERY = 0.2  # seconds between $/progress reports
 
@@ -341,34 +342,6 @@ async def ingest_output(ls: FaultLensServer, a: P.IngestArgs) -> None:
 
 
 # -- recipes -----------------------------------------------------------------------------
-def _snapshot(ls: FaultLensServer, plan: Plan) -> dict[Path, str | None]:
-    return {ls.root / e.path: _read(ls.root / e.path) for e in plan.edits}
-
-
-def _pending(ls: FaultLensServer, plan: Plan) -> PendingPlan:
-    """A plan with the files as they are before its edit (text to compare,
-    bytes to revert to)."""
-    from faultlens.recipes import revert
-
-    raw = revert.snapshot(ls.recipe_workspace(), [e.path for e in plan.edits])
-    return PendingPlan(plan=plan, before=_snapshot(ls, plan), raw=raw)
-
-
-def _remember(ls: FaultLensServer, record: FailureRecord, attempt_id: int, p: PendingPlan) -> None:
-    """Keep what the editor's edit wrote, so the fix can be reverted exactly."""
-    from faultlens.recipes import Ledger, revert
-
-    ws = ls.recipe_workspace()
-    revert.remember(
-        Ledger.open(ws),
-        revert.written_since(ws, p.raw),
-        task=record.task,
-        failure_ids=[record.id],
-        attempt_ids=[attempt_id],
-        title=p.plan.title,
-    )
-
-
 async def resolve_action(
     ls: FaultLensServer,
     action: T.CodeAction,
@@ -389,7 +362,7 @@ async def resolve_action(
         if not isinstance(p, Plan):
             action.disabled = T.CodeActionDisabled(reason=p.reason)
             return action
-        ls.pending[fid] = await asyncio.to_thread(_pending, ls, p)
+        ls.pending[fid] = await asyncio.to_thread(offered_plan, ls, p)
         if p.edits:
             action.edit = actions.workspace_edit(p.edits, ls.root, ls.text_of)
         action.command = T.Command(
@@ -449,124 +422,40 @@ def conflict_edit(ls: FaultLensServer, uri: str, line: int, choice: str) -> T.Wo
     return None
 
 
-async def _apply_via_client(ls: FaultLensServer, plan: Plan) -> tuple[bool, str | None]:
-    if not ls.supports("workspace.apply_edit"):  # a client that cannot edit: write the files
-        from faultlens.recipes import apply_edits
-
-        try:
-            await asyncio.to_thread(apply_edits, plan.edits, ls.recipe_workspace())
-        except Exception as exc:
-            return False, str(exc)
-        return True, None
-    edit = actions.workspace_edit(plan.edits, ls.root, ls.text_of)
-    result = await ls.workspace_apply_edit_async(
-        T.ApplyWorkspaceEditParams(edit=edit, label=f"faultlens: {plan.title}")
-    )
-    return result.applied, result.failure_reason
-
-
-def _sync_disk(ls: FaultLensServer, pending: PendingPlan) -> str | None:
-    """Make sure the files on disk carry the edit before verifying.
-
-    An editor applies a workspace edit to its buffers; verification re-runs the
-    build, which reads the disk.  When a file still holds its old text the same
-    edits are written (atomically, all or none).  Returns a problem, or None.
-    """
-    from faultlens.recipes import apply_edits
-
-    stale = [p for p, before in pending.before.items() if _read(p) == before and before is not None]
-    if not stale:
-        return None
-    stale_edits = [e for e in pending.plan.edits if (ls.root / e.path) in stale]
-    try:
-        apply_edits(stale_edits, ls.recipe_workspace())
-    except Exception as exc:
-        return f"could not write the edit to disk: {exc}"
-    return None
-
-
-def _read(path: Path) -> str | None:
-    """A file a plan edits, as it is now (None: missing, special, too large or not UTF-8)."""
-    from faultlens.classifier.files import read_text
-
-    try:
-        return read_text(path)
-    except (OSError, ValueError):
-        return None
-
-
 async def apply_recipe(
     ls: FaultLensServer, failure_id: str, *, edit_applied: bool
 ) -> dict[str, Any]:
-    """Apply a recipe (edits through the client), verify, record, re-publish."""
-    from faultlens.recipes import Plan, availability, claim, complete_attempt, plan, refuse
-    from faultlens.recipes.lifecycle.claim import IN_PROGRESS
+    """Apply a recipe (edits through the client), verify, record, re-publish: the
+    one lifecycle (recipes' `attempt_offered`) in a worker thread, with the editor's
+    applier and, in watch mode, the watcher's next cycle for the re-run."""
+    from faultlens.recipes import attempt_offered
 
     entry = ls.store.get(failure_id)
     if entry is None:
         raise _invalid(f"unknown failure {failure_id}")
-    ws = ls.recipe_workspace()
-    record = entry.record
-    avail = await asyncio.to_thread(availability, record, ws)
     pending = ls.pending.pop(failure_id, None)
-    watching = ls.watches.get(entry.task)
-    if watching is not None:  # verified by the watcher's first cycle begun after the fix
-        from faultlens.recipes.watch_board import rerun_by_next_cycle
-
-        since = min(pending.at, time.monotonic()) if pending else time.monotonic()
-        hook = rerun_by_next_cycle(watching, ls.settings.watch_verify_timeout, since)
-        ws = ls.recipe_workspace(rerun=hook)
+    ws = _attempt_workspace(ls, entry.task, pending)
     argv, rel = ls.command_of(entry.task)
-    if not avail.enabled:
-        ls.info(f"faultlens: recipe for {failure_id} not run: {avail.reason}")
-        return {"result": "disabled", "reason": avail.reason}
-    # The failure's one slot is taken before anything is planned or applied: of two
-    # concurrent calls for it, the second is told so and changes nothing.
-    attempt_id = await asyncio.to_thread(claim, record, ws)
-    if attempt_id is None:
-        reason = IN_PROGRESS
-        ls.info(f"faultlens: recipe for {failure_id} not run: {reason}")
-        return {"result": "disabled", "reason": reason}
-    if pending is None or not edit_applied:
-        try:
-            p = await asyncio.to_thread(lambda: plan(record, ws, command=argv, cwd=rel))
-        except Exception as exc:
-            ls.crashed(f"recipe {record.failure_type}", exc)
-            await asyncio.to_thread(refuse, record, ws, attempt_id, f"the recipe crashed: {exc}")
-            return {"result": "error", "reason": str(exc)}
-        if not isinstance(p, Plan):
-            ls.info(f"faultlens: no recipe for {failure_id}: {p.reason}")
-            await asyncio.to_thread(refuse, record, ws, attempt_id, p.reason)
-            return {"result": "refused", "reason": p.reason}
-        pending = await asyncio.to_thread(_pending, ls, p)
-        edit_applied = False
-    applied, error = True, None
-    if pending.plan.edits and not edit_applied:
-        applied, error = await _apply_via_client(ls, pending.plan)
-    if applied and pending.plan.edits:
-        error = await asyncio.to_thread(_sync_disk, ls, pending)
-        applied = error is None
-    if applied and pending.plan.edits:
-        try:
-            await asyncio.to_thread(_remember, ls, record, attempt_id, pending)
-        except Exception as exc:  # the fix stands; it just cannot be reverted
-            ls.crashed("keeping the fix for a revert", exc)
-    ls.info(f"faultlens: {pending.plan.title}: edit applied={applied}; verifying")
+    offered = pending if pending is not None and edit_applied else None
+    applier = EditorApplier(ls, ws, asyncio.get_running_loop(), offered=offered)
+    record, planned = entry.record, offered.plan if offered is not None else None
     try:
-        outcome = await asyncio.to_thread(
-            lambda: complete_attempt(
-                record,
-                pending.plan,
-                ws,
-                applied=applied,
-                error=error,
-                command=argv,
-                attempt_id=attempt_id,
-            )
+        done = await asyncio.to_thread(
+            lambda: attempt_offered(record, ws, applier, planned=planned, command=argv, cwd=rel)
         )
     except Exception as exc:
         ls.crashed(f"recipe {record.failure_type}", exc)
         return {"result": "error", "reason": str(exc)}
+    if done.outcome is None:
+        ls.info(f"faultlens: recipe for {failure_id} not run: {done.declined}")
+        return {"result": "disabled", "reason": done.declined}
+    if done.crash is not None:
+        ls.crashed(f"recipe {record.failure_type}", done.crash)
+        return {"result": "error", "reason": str(done.crash)}
+    outcome = done.outcome
+    if done.refused:
+        ls.info(f"faultlens: no recipe for {failure_id}: {outcome.reason}")
+        return {"result": "refused", "reason": outcome.reason}
     await after_outcome(ls, entry.task, entry.cwd, outcome, source=entry.source)
     return {
         "result": outcome.result,
@@ -574,6 +463,19 @@ async def apply_recipe(
         "tried": outcome.tried,
         "box": outcome.box,
     }
+
+
+def _attempt_workspace(ls: FaultLensServer, task: str, pending: PendingPlan | None) -> Workspace:
+    """The workspace for an attempt: a followed watcher's failure is verified by
+    its first cycle begun after the fix (before the plan was offered, at most)."""
+    watching = ls.watches.get(task)
+    if watching is None:
+        return ls.recipe_workspace()
+    from faultlens.recipes.watch_board import rerun_by_next_cycle
+
+    since = min(pending.at, time.monotonic()) if pending else time.monotonic()
+    hook = rerun_by_next_cycle(watching, ls.settings.watch_verify_timeout, since)
+    return ls.recipe_workspace(rerun=hook)
 
 
 async def after_outcome(
