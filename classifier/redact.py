@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from .detectors import finder, looks_secret
 from .lazyre import lazy_compile
+from .wordset import WordSet
 
 if TYPE_CHECKING:
     from .record import FailureRecord
@@ -69,7 +70,7 @@ _ASSIGN = lazy_compile(
 
 # Every _ASSIGN name contains one of these (casefolded, as (?i) matches):
 # password/passwd, passphrase, pwd, secret, *key, *token, credential(s).
-_ASSIGN_WORDS = ("passw", "passp", "pwd", "secret", "key", "token", "credential")
+_ASSIGN_WORDS = WordSet(("passw", "passp", "pwd", "secret", "key", "token", "credential"))
 
 _ALREADY = "…("
 
@@ -155,12 +156,13 @@ def _patterns(text: str) -> str:
     # try every position; the literals are found in one scan).
     for d in finder().candidates(text):
         spans.extend(d.spans(text))
-    if ("=" in text or ":" in text) and any(w in text.casefold() for w in _ASSIGN_WORDS):
+    low = text.casefold()  # (what the word tests below look for)
+    if ("=" in text or ":" in text) and _ASSIGN_WORDS.found_in(low):
         for m in _ASSIGN.finditer(text):
             found = _assign_span(m)
             if found is not None:
                 spans.append(found)
-    spans.extend(_command_words(text))
+    spans.extend(_command_words(text, low))
     return _mask_spans(text, spans) if spans else text
 
 
@@ -455,9 +457,9 @@ def redact_argv(argv: Sequence[str]) -> list[str]:
 
 # Words of a text that may start a command-line secret form (a cheap test
 # before the text is read word by word).
-_WORD_HINTS = (
+_WORD_HINTS = WordSet((
     "pass", "pwd", "secret", "token", "key", "auth", "credential", "bearer", "-p", "-t", "-u", "-h",
-)  # fmt: skip
+))  # fmt: skip
 # The words without which `_plan_word` never masks anything, found in one
 # search: an `Authorization:` header, `-H`, a secret-named option or
 # assignment, a user option, or a program whose short options take a secret
@@ -482,15 +484,15 @@ _WORD = lazy_compile(r"\S+")
 _METAVAR = lazy_compile(r"[A-Z][A-Z0-9_]*|<[^<>]*>|\[[^\[\]]*\]|[*xX•.]+|\.\.\.")
 
 
-def _command_words(text: str) -> list[tuple[int, int]]:
+def _command_words(text: str, low: str | None = None) -> list[tuple[int, int]]:
     """The spans of the secrets a text shows as command-line words: a command
     quoted in a message (``env DB_PASSWORD=hunter sh -c ...``), `--password X`
     as separate words, `mysql -p X`: the rules of `redact_argv`, each word's
     quotes and brackets set aside; placeholders (`--token TOKEN`, `<pw>`) kept.
     A command is one line (lines joined by a trailing backslash count as one):
-    only the lines holding a trigger word are read, each from its start."""
-    low = text.casefold()
-    if not any(h in low for h in _WORD_HINTS):
+    only the lines holding a trigger word are read, each from its start.
+    `low`: the text casefolded, when the caller has it."""
+    if not _WORD_HINTS.found_in(text.casefold() if low is None else low):
         return []
     spans: list[tuple[int, int]] = []
     done = 0
