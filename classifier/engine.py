@@ -643,14 +643,14 @@ class Classifier:
             # the same failure again (a long output repeats it): only the hint
             # keys the record lacks, and its identity, are masked and read
             fresh = [k for k in hit.hint if k not in existing.hint or k in IDENTITY_KEYS]
-            redact_hit_details(hit, secrets, fresh)
+            redact_hit_details(hit, secrets, fresh, self._masked)
             self._merge(existing, hit)
             self.repeats[id(existing)] = self.repeats.get(id(existing), 0) + 1
             _keep_raw(existing, hit, identity)
             if not hit.warning:  # the same finding reported as an error
                 self.warning_keys.discard(key)
             return
-        redact_hit_details(hit, secrets)
+        redact_hit_details(hit, secrets, memo=self._masked)
         if hit.warning:
             self.warning_keys.add(key)
         normalised = normalise_message(message)

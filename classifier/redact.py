@@ -190,17 +190,18 @@ def _mask_once(secret: str) -> str:
 _patterns_cached = lru_cache(maxsize=4096)(_patterns)
 
 
-def redact_value(value: Any, vault: Iterable[str] = ()) -> Any:
-    """Redact every string inside JSON-like data (dicts, lists, tuples)."""
+def redact_value(value: Any, vault: Iterable[str] = (), memo: TextMemo | None = None) -> Any:
+    """Redact every string inside JSON-like data (dicts, lists, tuples);
+    through `memo` (whose vault is `vault`) when given."""
     if isinstance(value, str):
-        return redact(value, vault)
+        return memo.redact(value) if memo is not None else redact(value, vault)
     if isinstance(value, dict):
-        return {k: redact_value(v, vault) for k, v in value.items()}
+        return {k: redact_value(v, vault, memo) for k, v in value.items()}
     kind = type(value)
     if kind is list:
-        return [redact_value(v, vault) for v in value]
+        return [redact_value(v, vault, memo) for v in value]
     if isinstance(value, _SEQUENCES):
-        return kind(redact_value(v, vault) for v in value)
+        return kind(redact_value(v, vault, memo) for v in value)
     return value
 
 
@@ -219,7 +220,8 @@ def take_secret(hint: dict[str, Any], vault: set[str]) -> None:
 
 
 class TextMemo:
-    """The masked forms of the signals and messages of one output, by text.
+    """The masked forms of the texts of one output's hits (signals, messages,
+    hint values, related messages), by text.
 
     A long output repeats the same failure lines, and `redact` of a text is
     pure while the vault stays the same; a vault only grows, so a change of
@@ -267,15 +269,23 @@ def redact_hit_text(hit: Hit, vault: set[str], memo: TextMemo | None = None) -> 
     return secrets
 
 
-def redact_hit_details(hit: Hit, secrets: Sequence[str], keys: Iterable[str] | None = None) -> None:
-    """The second half (after `redact_hit_text`): the hint (only `keys` of it, when
-    given: a hit merged into an existing record gives it no more) and the
-    related locations' messages."""
+def redact_hit_details(
+    hit: Hit,
+    secrets: Sequence[str],
+    keys: Iterable[str] | None = None,
+    memo: TextMemo | None = None,
+) -> None:
+    """The second half (after `redact_hit_text`, given the same `memo`): the
+    hint (only `keys` of it, when given: a hit merged into an existing
+    record gives it no more) and the related locations' messages.  A long
+    output repeats the same hint values, so through `memo` each distinct
+    string is masked once."""
     if keys is None:
-        hit.hint = redact_value(hit.hint, secrets)
-        hit.related = [(f, ln, col, redact(msg, secrets)) for f, ln, col, msg in hit.related]
+        hit.hint = redact_value(hit.hint, secrets, memo)
+        text = memo.redact if memo is not None else (lambda msg: redact(msg, secrets))
+        hit.related = [(f, ln, col, text(msg)) for f, ln, col, msg in hit.related]
         return
-    hit.hint = {k: redact_value(hit.hint[k], secrets) for k in keys if k in hit.hint}
+    hit.hint = {k: redact_value(hit.hint[k], secrets, memo) for k in keys if k in hit.hint}
     hit.related = []
 
 
