@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
+from .heap import keep_freed_buffers
 from .jobsteps import TRIGGERS as STEP_TRIGGERS
 from .jobsteps import JobLayout, JobSteps
 from .locate import Locator
@@ -50,6 +51,7 @@ TAIL_BYTES = 64 * 1024
 TAIL_ENDS = 16  # chunk ends kept unsplit (many short feeds: a server's stream)
 MAX_SIGNAL = 500
 UNCLAIMED_LINES = 16  # prefiltered lines no rule claimed, kept for the fallback record
+LARGE_OUTPUT = 8 << 20  # bytes read before the C heap keeps freed chunk buffers (heap.py)
 
 
 @dataclass(slots=True)
@@ -329,6 +331,8 @@ class Classifier:
     # -- input ---------------------------------------------------------------
     def feed(self, data: bytes) -> None:
         """Feed raw output bytes (any split, any encoding junk)."""
+        if self.bytes_read < LARGE_OUTPUT <= self.bytes_read + len(data):
+            keep_freed_buffers()  # (a long output: its chunk buffers are reused)
         self.bytes_read += len(data)
         head = self._pending  # the unfinished line (never holds a line end)
         cut = data.rfind(b"\n")
