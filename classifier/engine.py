@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import effective_rules
 from .fingerprint import fingerprint_normalised, normalise_message, same_failure_text
+from .heap import keep_freed_buffers
 from .jobsteps import TRIGGERS as STEP_TRIGGERS
 from .jobsteps import JobLayout, JobSteps
 from .locate import Locator
@@ -50,6 +51,7 @@ TAIL_BYTES = 64 * 1024
 TAIL_ENDS = 16  # chunk ends kept unsplit (many short feeds: a server's stream)
 MAX_SIGNAL = 500
 UNCLAIMED_LINES = 16  # prefiltered lines no rule claimed, kept for the fallback record
+LARGE_OUTPUT = 8 << 20  # bytes read before the C heap keeps freed chunk buffers (heap.py)
 
 
 @dataclass(slots=True)
@@ -329,6 +331,8 @@ class Classifier:
     # -- input ---------------------------------------------------------------
     def feed(self, data: bytes) -> None:
         """Feed raw output bytes (any split, any encoding junk)."""
+        if self.bytes_read < LARGE_OUTPUT <= self.bytes_read + len(data):
+            keep_freed_buffers()  # (a long output: its chunk buffers are reused)
         self.bytes_read += len(data)
         head = self._pending  # the unfinished line (never holds a line end)
         cut = data.rfind(b"\n")
@@ -643,14 +647,14 @@ class Classifier:
             # the same failure again (a long output repeats it): only the hint
             # keys the record lacks, and its identity, are masked and read
             fresh = [k for k in hit.hint if k not in existing.hint or k in IDENTITY_KEYS]
-            redact_hit_details(hit, secrets, fresh)
+            redact_hit_details(hit, secrets, fresh, self._masked)
             self._merge(existing, hit)
             self.repeats[id(existing)] = self.repeats.get(id(existing), 0) + 1
             _keep_raw(existing, hit, identity)
             if not hit.warning:  # the same finding reported as an error
                 self.warning_keys.discard(key)
             return
-        redact_hit_details(hit, secrets)
+        redact_hit_details(hit, secrets, memo=self._masked)
         if hit.warning:
             self.warning_keys.add(key)
         normalised = normalise_message(message)

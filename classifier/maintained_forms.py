@@ -33,6 +33,10 @@ from .secret_form import Detector, required_literals
 MAX_PLUGIN_FILE = 256 * 1024
 CACHE_PREFIX = "detectors-"
 CACHE_FORMAT = 1  # what a cached set holds (a change of it reads the set again)
+# Cached sets kept: one per installed detect-secrets, and each virtualenv has
+# its own (with 2, a third project's runs evicted another's, and every run
+# parsed the plugins again: ~20 ms).  A set is ~3 KB.
+CACHE_FILES = 8
 NOT_SECRETS = frozenset({"Public IP (ipv4)"})  # detect-secrets kinds that are not credentials
 _FLAGS = {
     name: getattr(re, name)
@@ -149,7 +153,7 @@ def maintained() -> Maintained:
         return found
     found = _read(folder, files)
     if name is not None and cachefile.write(name, _to_cache(found)):
-        cachefile.prune(CACHE_PREFIX, name, 2)
+        cachefile.prune(CACHE_PREFIX, name, CACHE_FILES)
     return found
 
 

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from .detectors import finder, looks_secret
 from .lazyre import lazy_compile
+from .wordset import WordSet
 
 if TYPE_CHECKING:
     from .record import FailureRecord
@@ -69,7 +70,7 @@ _ASSIGN = lazy_compile(
 
 # Every _ASSIGN name contains one of these (casefolded, as (?i) matches):
 # password/passwd, passphrase, pwd, secret, *key, *token, credential(s).
-_ASSIGN_WORDS = ("passw", "passp", "pwd", "secret", "key", "token", "credential")
+_ASSIGN_WORDS = WordSet(("passw", "passp", "pwd", "secret", "key", "token", "credential"))
 
 _ALREADY = "…("
 
@@ -155,12 +156,13 @@ def _patterns(text: str) -> str:
     # try every position; the literals are found in one scan).
     for d in finder().candidates(text):
         spans.extend(d.spans(text))
-    if ("=" in text or ":" in text) and any(w in text.casefold() for w in _ASSIGN_WORDS):
+    low = text.casefold()  # (what the word tests below look for)
+    if ("=" in text or ":" in text) and _ASSIGN_WORDS.found_in(low):
         for m in _ASSIGN.finditer(text):
             found = _assign_span(m)
             if found is not None:
                 spans.append(found)
-    spans.extend(_command_words(text))
+    spans.extend(_command_words(text, low))
     return _mask_spans(text, spans) if spans else text
 
 
@@ -188,17 +190,18 @@ def _mask_once(secret: str) -> str:
 _patterns_cached = lru_cache(maxsize=4096)(_patterns)
 
 
-def redact_value(value: Any, vault: Iterable[str] = ()) -> Any:
-    """Redact every string inside JSON-like data (dicts, lists, tuples)."""
+def redact_value(value: Any, vault: Iterable[str] = (), memo: TextMemo | None = None) -> Any:
+    """Redact every string inside JSON-like data (dicts, lists, tuples);
+    through `memo` (whose vault is `vault`) when given."""
     if isinstance(value, str):
-        return redact(value, vault)
+        return memo.redact(value) if memo is not None else redact(value, vault)
     if isinstance(value, dict):
-        return {k: redact_value(v, vault) for k, v in value.items()}
+        return {k: redact_value(v, vault, memo) for k, v in value.items()}
     kind = type(value)
     if kind is list:
-        return [redact_value(v, vault) for v in value]
+        return [redact_value(v, vault, memo) for v in value]
     if isinstance(value, _SEQUENCES):
-        return kind(redact_value(v, vault) for v in value)
+        return kind(redact_value(v, vault, memo) for v in value)
     return value
 
 
@@ -217,7 +220,8 @@ def take_secret(hint: dict[str, Any], vault: set[str]) -> None:
 
 
 class TextMemo:
-    """The masked forms of the signals and messages of one output, by text.
+    """The masked forms of the texts of one output's hits (signals, messages,
+    hint values, related messages), by text.
 
     A long output repeats the same failure lines, and `redact` of a text is
     pure while the vault stays the same; a vault only grows, so a change of
@@ -265,15 +269,23 @@ def redact_hit_text(hit: Hit, vault: set[str], memo: TextMemo | None = None) -> 
     return secrets
 
 
-def redact_hit_details(hit: Hit, secrets: Sequence[str], keys: Iterable[str] | None = None) -> None:
-    """The second half (after `redact_hit_text`): the hint (only `keys` of it, when
-    given: a hit merged into an existing record gives it no more) and the
-    related locations' messages."""
+def redact_hit_details(
+    hit: Hit,
+    secrets: Sequence[str],
+    keys: Iterable[str] | None = None,
+    memo: TextMemo | None = None,
+) -> None:
+    """The second half (after `redact_hit_text`, given the same `memo`): the
+    hint (only `keys` of it, when given: a hit merged into an existing
+    record gives it no more) and the related locations' messages.  A long
+    output repeats the same hint values, so through `memo` each distinct
+    string is masked once."""
     if keys is None:
-        hit.hint = redact_value(hit.hint, secrets)
-        hit.related = [(f, ln, col, redact(msg, secrets)) for f, ln, col, msg in hit.related]
+        hit.hint = redact_value(hit.hint, secrets, memo)
+        text = memo.redact if memo is not None else (lambda msg: redact(msg, secrets))
+        hit.related = [(f, ln, col, text(msg)) for f, ln, col, msg in hit.related]
         return
-    hit.hint = {k: redact_value(hit.hint[k], secrets) for k in keys if k in hit.hint}
+    hit.hint = {k: redact_value(hit.hint[k], secrets, memo) for k in keys if k in hit.hint}
     hit.related = []
 
 
@@ -455,9 +467,9 @@ def redact_argv(argv: Sequence[str]) -> list[str]:
 
 # Words of a text that may start a command-line secret form (a cheap test
 # before the text is read word by word).
-_WORD_HINTS = (
+_WORD_HINTS = WordSet((
     "pass", "pwd", "secret", "token", "key", "auth", "credential", "bearer", "-p", "-t", "-u", "-h",
-)  # fmt: skip
+))  # fmt: skip
 # The words without which `_plan_word` never masks anything, found in one
 # search: an `Authorization:` header, `-H`, a secret-named option or
 # assignment, a user option, or a program whose short options take a secret
@@ -482,15 +494,15 @@ _WORD = lazy_compile(r"\S+")
 _METAVAR = lazy_compile(r"[A-Z][A-Z0-9_]*|<[^<>]*>|\[[^\[\]]*\]|[*xX•.]+|\.\.\.")
 
 
-def _command_words(text: str) -> list[tuple[int, int]]:
+def _command_words(text: str, low: str | None = None) -> list[tuple[int, int]]:
     """The spans of the secrets a text shows as command-line words: a command
     quoted in a message (``env DB_PASSWORD=hunter sh -c ...``), `--password X`
     as separate words, `mysql -p X`: the rules of `redact_argv`, each word's
     quotes and brackets set aside; placeholders (`--token TOKEN`, `<pw>`) kept.
     A command is one line (lines joined by a trailing backslash count as one):
-    only the lines holding a trigger word are read, each from its start."""
-    low = text.casefold()
-    if not any(h in low for h in _WORD_HINTS):
+    only the lines holding a trigger word are read, each from its start.
+    `low`: the text casefolded, when the caller has it."""
+    if not _WORD_HINTS.found_in(text.casefold() if low is None else low):
         return []
     spans: list[tuple[int, int]] = []
     done = 0

@@ -58,7 +58,7 @@ def clean_bytes(data: bytes) -> bytes:
     (CRLF and bare CRs are handled per line by `decode_line`)."""
     if b"\x1b" in data:
         data = _strip_escapes(data)
-    if b"^[" in data:
+    if has_caret_escape(data, 0, len(data)):
         data = _CARET_ESC.sub(b"", data)
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
@@ -86,6 +86,27 @@ def _has_c1(data: bytes, start: int, end: int) -> bool:
 _C1_PEEKS = 16
 
 
+def has_caret_escape(data: bytes, start: int, end: int) -> bool:
+    """Whether data[start:end] holds `^[` (`data.find(b"^[", start, end) >= 0`).
+
+    CPython looks for a two-byte needle byte by byte (~0.7 GB/s, a third of
+    a second on 200 MB), for one byte with memchr: so each `^` is found with
+    memchr and the byte after it is looked at.  Output dense with `^` (a
+    compiler's caret lines) falls back to the plain search past a budget of
+    one `^` per 512 bytes."""
+    find = data.find
+    budget = (end - start) >> 9
+    at = find(b"^", start, end)
+    while at >= 0:
+        if at + 1 < end and data[at + 1] == 0x5B:  # `[`
+            return True
+        budget -= 1
+        if budget < 0:
+            return find(b"^[", at + 1, end) >= 0
+        at = find(b"^", at + 1, end)
+    return False
+
+
 def clean_joined(head: bytes, data: bytes, start: int, end: int) -> bytes:
     """`clean_bytes(head + data[start:end])` (`data[end - 1]` a line end, `head`
     without one), built with at most one copy: large copies are what the
@@ -97,7 +118,7 @@ def clean_joined(head: bytes, data: bytes, start: int, end: int) -> bytes:
         or b"\xc2" in head
         or b"^[" in head
         or data.find(b"\x00", start, end) >= 0
-        or data.find(b"^[", start, end) >= 0
+        or has_caret_escape(data, start, end)
         or _has_c1(data, start, end)
     ):
         return clean_bytes(head + data[start:end])  # (rare: an escape may span the two)

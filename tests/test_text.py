@@ -16,6 +16,7 @@ from faultlens.classifier.text import (
     clean_joined,
     decode_line,
     decode_lines,
+    has_caret_escape,
     visible,
 )
 
@@ -75,6 +76,24 @@ def test_a_c1_control_after_many_other_0xc2_bytes_is_still_found():
     raw = b"\xc2\xa0" * 100 + b"\xc2\x9b31m" + b"x\n"
     assert _has_c1(raw, 0, len(raw))
     assert not _has_c1(raw, 0, 200)
+
+
+caret_text = st.lists(
+    st.sampled_from([b"^", b"[", b"^[", b"^[[31m", b"x" * 300, b"\n"]), max_size=40
+)
+
+
+@settings(max_examples=400)
+@given(caret_text.map(b"".join), st.integers(0, 4000), st.integers(0, 4000))
+def test_a_caret_escape_is_found_wherever_the_plain_search_finds_one(raw, a, b):
+    start, end = sorted((min(a, len(raw)), min(b, len(raw))))
+    assert has_caret_escape(raw, start, end) == (raw.find(b"^[", start, end) >= 0)
+
+
+def test_a_caret_escape_after_many_lone_carets_is_still_found():
+    raw = b"    ^~~~~\n" * 200 + b"^[[31mred\n"
+    assert has_caret_escape(raw, 0, len(raw))
+    assert not has_caret_escape(raw, 0, len(raw) - 9)  # up to its `^`
 
 
 @settings(max_examples=400)
