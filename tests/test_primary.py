@@ -126,3 +126,20 @@ def test_the_agents_answer_lists_the_primary_first():
     shuffled = [*recs[1:], recs[0]]
     result = classify_result(shuffled, lambda r: (True, ""))
     assert result.failures[0].id == recs[0].id
+
+
+# Agent CLIs captured against the model stand-in (cmd.txt: `# exit status 0`):
+# the session answered without the MCP server or hook that did not start.
+STARTED_WITHOUT = [
+    "mcp/claude-code-stream-json-failed",
+    "mcp/claude-code-startup-failures",
+    "plugin/claude-code-hook-failures",
+    "plugin/claude-code-plugin-manifest-invalid",
+]
+
+
+@pytest.mark.parametrize("case", STARTED_WITHOUT)
+def test_what_did_not_start_is_the_verdict_on_an_agent_run_that_exited_0(case):
+    recs = records(case, exit_code=0)
+    assert recs[0].primary and [r.primary for r in recs].count(True) == 1
+    assert recs[0].failure_type.value in ("mcp_startup", "plugin_startup")
