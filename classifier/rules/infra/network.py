@@ -21,6 +21,8 @@ from .common import (
 _NET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dns", lazy_compile(r"Could not resolve host:? '?(?P<host>[\w.-]+)")),
     ("dns", lazy_compile(r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?P<host>[\w.-]+)")),
+    # the JVM's cause at the end of a chain (Maven's, Gradle's `Caused by:`)
+    ("dns", lazy_compile(r"UnknownHostException: (?P<host>[\w.-]+)")),
     (
         "dns",
         lazy_compile(
@@ -92,7 +94,7 @@ _STATUS_PREFIXES = (
     tool="network",
     pattern=(
         r"Could not resolve host|getaddrinfo E|Temporary failure in name resolution|Name or service not known"
-        r"|nodename nor servname provided|no such host|ECONNREFUSED|[Cc]onnection refused|Connection reset by peer"
+        r"|nodename nor servname provided|no such host|UnknownHostException: |ECONNREFUSED|[Cc]onnection refused|Connection reset by peer"
         r"|ECONNRESET|socket hang up|connection reset|ETIMEDOUT|Connection timed out|Operation timed out|i/o timeout"
         r"|Network is unreachable|No route to host|ENETUNREACH|EHOSTUNREACH|SSL certificate problem"
         r"|certificate verify failed|CERT_HAS_EXPIRED|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN"
@@ -107,6 +109,7 @@ _STATUS_PREFIXES = (
         "Name or service not known",
         "nodename nor servname",
         "no such host",
+        "UnknownHostException: ",
         "ECONNREFUSED",
         "onnection refused",
         "Connection reset by peer",
