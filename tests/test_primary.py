@@ -74,9 +74,43 @@ def test_a_conflict_in_the_first_failed_step_beats_later_steps_failures():
 
 
 def test_the_runners_verdict_beats_what_it_cut_short():
-    recs = records("infra/gha-runner-shutdown")
-    assert [r.rule for r in recs] == ["infra.runner_lost", "infra.job_cancelled"]
-    assert recs[0].primary and recs[0].hint["transient"] is True
+    # a lost runner, then the cancel it caused: one failure, the verdict's
+    (rec,) = records("infra/gha-runner-shutdown")
+    assert rec.rule == "infra.runner_lost" and rec.primary and rec.hint["transient"] is True
+    assert [s["rule"] for s in rec.hint["also_seen_as"]] == ["infra.job_cancelled"]
+
+
+@pytest.mark.parametrize(
+    ("case", "verdict", "folded"),
+    [
+        ("infra/gha-step-timeout-interrupted", "infra.job_timeout", ["python.traceback"]),
+        (
+            "infra/gha-runner-shutdown-interrupted",
+            "infra.runner_lost",
+            ["python.traceback", "infra.job_cancelled"],
+        ),
+    ],
+)
+def test_a_stopped_steps_keyboardinterrupt_is_the_runners_verdict(case, verdict, folded):
+    # the runner stops a step with SIGINT first: Python's traceback says where it was
+    (rec,) = records(case)
+    assert (rec.rule, rec.primary) == (verdict, True)
+    assert [s["rule"] for s in rec.hint["also_seen_as"]] == folded
+    assert [(loc.file, loc.line) for loc in rec.related] == [("wait_for_export.py", 9)]
+    assert rec.source_file is None
+
+
+def test_a_keyboardinterrupt_with_no_runner_verdict_stands():
+    # the same traceback as a terminal shows it (Ctrl-C): no runner stopped it
+    d = SAMPLES / "infra/gha-step-timeout-interrupted"
+    lines = (d / "output.txt").read_text().splitlines()
+    start = next(
+        i for i, line in enumerate(lines) if line.endswith("Traceback (most recent call last):")
+    )
+    end = next(i for i, line in enumerate(lines) if line.endswith(" KeyboardInterrupt"))
+    text = "\n".join(line.split(" ", 1)[1] for line in lines[start : end + 1]) + "\n"
+    (rec,) = classify_bytes(text.encode(), Options(cwd=str(d)))
+    assert (rec.rule, rec.hint["kind"]) == ("python.traceback", "interrupted")
 
 
 def test_the_step_summary_is_primary_only_when_nothing_else_explains_the_failure():
