@@ -28,7 +28,7 @@ from ..taxonomy import FailureType
 # What a refused, reset or timed-out connection or a failed name lookup says,
 # in Python (errno text, requests/urllib3/httpx/aiohttp/psycopg/redis), Node
 # (libuv codes), Go (net package errors), Rust (io::Error's Display and Debug
-# forms) and the C library.  A test runner's own timeout ("Timeout of 2000ms
+# forms), Java (java.net's exceptions) and the C library.  A test runner's own timeout ("Timeout of 2000ms
 # exceeded", "Exceeded timeout of 5000 ms") is not here: it says a test hung.
 _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -44,7 +44,7 @@ _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         lazy_compile(
             r"ENOTFOUND|EAI_AGAIN|getaddrinfo failed|Name or service not known|nodename nor servname"
             r"|Temporary failure in name resolution|[Nn]o such host|[Cc]ould not resolve host"
-            r"|failed to lookup address"
+            r"|failed to lookup address|UnknownHost(?:Exception)?\b"
         ),
     ),
     (
@@ -78,6 +78,7 @@ _NET_NEEDLES = (
     "name resolution",
     "o such host",
     "resolve",
+    "UnknownHost",
     "TIMEDOUT",
     "timed out",
     "imeout",
@@ -93,6 +94,9 @@ _ADDRESSES: tuple[re.Pattern[str], ...] = (
     # Node: "connect ECONNREFUSED 127.0.0.1:5432", "getaddrinfo ENOTFOUND db.internal"
     lazy_compile(r"\b(?:connect|read|write) E[A-Z]+ " + _HOST + r":(?P<port>\d{1,5})\b"),
     lazy_compile(r"\bgetaddrinfo E[A-Z_]+ " + _HOST),
+    # Java: "java.net.UnknownHostException: db.internal: Name or service not known"
+    # (surefire's summary abbreviates it: "» UnknownHost db.internal: ...")
+    lazy_compile(r"\bUnknownHost(?:Exception:)? " + _HOST),
     # Go: "dial tcp 127.0.0.1:5432: connect: connection refused", "lookup db on ...: no such host"
     lazy_compile(r"\bdial (?:tcp|udp|unix)[46]? " + _HOST + r":(?P<port>\d{1,5})\b"),
     lazy_compile(r"\blookup " + _HOST + r"(?: on [^:]+)?: "),
