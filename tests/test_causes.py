@@ -197,6 +197,21 @@ def test_junit_tests_under_surefire_failing_on_the_network_are_infra_where_the_c
     assert is_transient(refused) and is_transient(dns)
 
 
+def test_exunit_tests_failing_on_inet_errors_are_infra_with_the_address_the_code_used():
+    # {:error, :econnrefused} / :nxdomain name no address: the test's `code:` line does
+    refused, dns, httpc, _env = classify("elixir/exunit-infra-causes")
+    assert [
+        (r.failure_type.value, r.hint["kind"], r.hint.get("host")) for r in (refused, dns, httpc)
+    ] == [
+        ("infra", "refused", "127.0.0.1:54331"),
+        ("infra", "dns", "ledger-db.internal:5432"),
+        ("infra", "refused", "localhost:54332"),  # httpc's {:to_address, {'localhost', 54332}}
+    ]
+    assert (refused.source_file, refused.source_line) == ("lib/ledger/client.ex", 5)
+    assert refused.hint["test_id"] == "test/client_test.exs:4"
+    assert all(is_transient(r) for r in (refused, dns, httpc))
+
+
 # -- a variable that is not set -------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("case", "variables"),
@@ -209,6 +224,8 @@ def test_junit_tests_under_surefire_failing_on_the_network_are_infra_where_the_c
         ("rust/cargo-test-doc-service-env", ["SHOP_DATABASE_URL"]),  # must be set: NotPresent
         # surefire: java.lang.IllegalStateException: LEDGER_DB_URL is not set
         ("java/maven-surefire-infra-causes", ["LEDGER_DB_URL"]),
+        # ExUnit: ** (System.EnvError) could not fetch environment variable "LEDGER_DB_URL" ...
+        ("elixir/exunit-infra-causes", ["LEDGER_DB_URL"]),
     ],
 )
 def test_a_missing_environment_variable_inside_tests_is_permanent_infra_naming_it(case, variables):
