@@ -10,6 +10,9 @@ repeats), each an object:
     {"sse": "anthropic", "tool": {"name": "Bash", "input": {...}}}   a streamed tool call
     {"sse": "openai", "text": "done"}                                a Responses API stream (Codex CLI)
     {"sse": "openai", "fail": {"code": "...", "message": "..."}}     a stream that ends in response.failed
+    {"sse": "gemini", "text": "done"}                                a Gemini API answer (Gemini CLI): a
+                                                                     stream for `:streamGenerateContent?alt=sse`,
+                                                                     one JSON object for `:generateContent`
     {"drop": true}                                                   close the connection unanswered
     {"hang": 30}                                                     accept, answer nothing for N seconds
 
@@ -145,6 +148,24 @@ def _openai_sse(text: str, fail: dict[str, Any] | None = None) -> bytes:
     return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
 
 
+def _gemini(text: str, stream: bool) -> tuple[str, bytes]:
+    """A generateContent answer: (content type, body)."""
+    answer = {
+        "candidates": [
+            {
+                "content": {"parts": [{"text": text}], "role": "model"},
+                "finishReason": "STOP",
+                "index": 0,
+            }
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": "gemini-standin",
+    }
+    if stream:
+        return "text/event-stream", f"data: {json.dumps(answer)}\n\n".encode()
+    return "application/json", json.dumps(answer).encode()
+
+
 class _Script:
     def __init__(self, answers: list[dict[str, Any]], log: str | None) -> None:
         self.answers = answers
@@ -174,6 +195,14 @@ def _handler(script: _Script) -> type[BaseHTTPRequestHandler]:
                 return
             if answer.get("hang"):
                 time.sleep(float(answer["hang"]))
+                return
+            if answer.get("sse") == "gemini":
+                ctype, data = _gemini(str(answer.get("text", "ok")), "alt=sse" in self.path)
+                self.send_response(int(answer.get("status", 200)))
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
                 return
             if answer.get("sse") in ("anthropic", "anthropic-text", "openai"):
                 if answer["sse"] == "openai":
