@@ -169,6 +169,8 @@ STARTED_WITHOUT = [
     "mcp/claude-code-startup-failures",
     "plugin/claude-code-hook-failures",
     "plugin/claude-code-plugin-manifest-invalid",
+    "mcp/codex-server-startup-log",  # Codex CLI 0.171.0, RUST_LOG at warn for codex_mcp
+    "mcp/gemini-cli-startup-failures",  # Gemini CLI 0.61.0 --debug
 ]
 
 
