@@ -179,3 +179,13 @@ def test_what_did_not_start_is_the_verdict_on_an_agent_run_that_exited_0(case):
     recs = records(case, exit_code=0)
     assert recs[0].primary and [r.primary for r in recs].count(True) == 1
     assert recs[0].failure_type.value in ("mcp_startup", "plugin_startup")
+
+
+def test_a_required_mcp_server_that_never_answers_is_its_start_up_timeout():
+    (rec,) = records("mcp/codex-required-server-timeout", exit_code=1)
+    assert (rec.failure_type.value, rec.hint["server"], rec.hint["stage"], rec.primary) == (
+        "mcp_startup",
+        "ledger-index",
+        "initialize-timeout",
+        True,
+    )
