@@ -11,20 +11,24 @@ from ..agent.common import NodeErrorDump
 from ..base import Hit, LineContext
 from ..registry import rule
 from .common import PRIORITY, stage
-from .hosts import _PY_FRAME, _ServerStderr
+from .hosts import _ServerStderr
 
 _DISCOVERY = lazy_compile(
     r"\[MCP error\] Error during discovery for MCP server '(?P<server>[^']+)': (?P<message>.+?)\s*$"
 )
 _STDERR = lazy_compile(r"\[MCP STDERR \((?P<server>[^)]+)\)\]:\s+(?P<text>.*)$")
 _CRASH_START = lazy_compile(r"^Traceback \(most recent call last\)|^\S+:\d+$")
+_TRACE_HEAD = lazy_compile(
+    r"^(?:Traceback \(|During handling|The above exception|[\w.]*(?:Error|Exception|Exit)\b)"
+)
 _NOT_FOUND = lazy_compile(r"\bENOENT\b|command not found|No such file or directory")
 
 
 class _RelayedCrash(_ServerStderr):
     """The server's traceback as Gemini CLI relays it: each chunk of its
     stderr led by `[DEBUG] [MCP STDERR (NAME)]:  `, the lines of a chunk
-    after the first as they came."""
+    after the first as they came.  Python writes a traceback in many
+    writes, so a chunk may be a frame, its code, one caret or an indent."""
 
     def feed(self, line: str, line_no: int) -> bool:
         relayed = _STDERR.search(line)
@@ -32,8 +36,12 @@ class _RelayedCrash(_ServerStderr):
             if relayed.group("server") != self.server:
                 return False
             text = relayed.group("text")
-            # a chunk may begin at a frame: a frame it is, indented or not
-            line = f"  {text}" if _PY_FRAME.match(text) else text
+            if not text.strip():
+                return True  # a chunk of whitespace (a line's indent, written alone)
+            # a chunk may begin anywhere in the trace (a frame, its code, the
+            # carets under it): what is not a header or the exception is
+            # the trace's indented body
+            line = text if _TRACE_HEAD.match(text) else f"  {text}"
         return super().feed(line, line_no)
 
 
