@@ -189,3 +189,27 @@ def test_a_required_mcp_server_that_never_answers_is_its_start_up_timeout():
         "initialize-timeout",
         True,
     )
+
+
+@pytest.mark.parametrize(
+    ("case", "config", "line"),
+    [
+        ("mcp/gemini-cli-workspace-server-missing", ".gemini/settings.json", 3),
+        ("mcp/codex-project-server-missing", ".codex/config.toml", 3),  # [mcp_servers.ledger-docs]
+    ],
+)
+def test_a_server_that_did_not_start_is_placed_on_its_entry_in_the_projects_config(
+    case, config, line
+):
+    (rec,) = records(case)
+    assert (rec.source_file, rec.source_line, rec.hint["config"]) == (config, line, config)
+    assert rec.hint["server_command"] == ["ledger-docs-mcp", "--stdio"]
+
+
+def test_the_mcp_probe_reads_a_codex_config_toml():
+    from faultlens.recipes.fixes.mcp_probe import load_spec
+
+    d = SAMPLES / "mcp/codex-project-server-missing"
+    text = (d / ".codex/config.toml").read_text()
+    spec = load_spec(text, "ledger-docs", {}, d, toml=True)
+    assert (spec.command, spec.args) == ("ledger-docs-mcp", ["--stdio"])
