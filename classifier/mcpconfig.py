@@ -1,5 +1,7 @@
 """Where an MCP server is declared: its entry in `.mcp.json`,
-`.vscode/mcp.json` or `.cursor/mcp.json` under the working directory.
+`.vscode/mcp.json`, `.cursor/mcp.json`, Gemini CLI's `.gemini/settings.json`
+or Codex CLI's `.codex/config.toml` (`[mcp_servers.NAME]`) under the working
+directory.
 
 An MCP start-up failure rarely names a source file; the place a human fixes
 it is the server's entry in the client configuration.  This module finds
@@ -22,14 +24,25 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .files import inside, text_or_none
+from .lazyre import lazy_compile
 from .redact import redact, redact_argv
 
 if TYPE_CHECKING:
     from .record import FailureRecord
 
 # Where each client keeps its project configuration, and the key its servers
-# live under (Claude Code and Cursor: "mcpServers"; VS Code: "servers").
-CONFIG_FILES: tuple[str, ...] = (".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json")
+# live under (Claude Code, Cursor and Gemini CLI: "mcpServers"; VS Code:
+# "servers"; Codex CLI's TOML: the tables `[mcp_servers.NAME]`).
+CONFIG_FILES: tuple[str, ...] = (
+    ".mcp.json",
+    ".vscode/mcp.json",
+    ".cursor/mcp.json",
+    ".gemini/settings.json",
+    ".codex/config.toml",
+)
+_TOML_TABLE = lazy_compile(
+    r'^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:"(?P<q>[^"]+)"|(?P<bare>[\w-]+))[ \t]*\]'
+)
 SERVER_KEYS: tuple[str, ...] = ("mcpServers", "servers")
 MAX_CONFIG_BYTES = 1 << 20
 
@@ -144,9 +157,48 @@ def _strings(value: Any) -> tuple[str, ...]:
     return ()
 
 
+def parse_toml_servers(text: str, file: str) -> list[ServerEntry]:
+    """The servers a Codex CLI config.toml declares, each at the line of its
+    `[mcp_servers.NAME]` table (empty when the text is not TOML)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return []
+    servers = data.get("mcp_servers")
+    if not isinstance(servers, dict):
+        return []
+    lines: dict[str, int] = {}
+    for no, line in enumerate(text.splitlines(), 1):
+        m = _TOML_TABLE.match(line)
+        if m:
+            lines.setdefault(m.group("q") or m.group("bare"), no)
+    entries: list[ServerEntry] = []
+    for name, spec in servers.items():
+        if not isinstance(spec, dict):
+            continue
+        command, url, env = spec.get("command"), spec.get("url"), spec.get("env")
+        entries.append(
+            ServerEntry(
+                name=str(name),
+                file=file,
+                line=lines.get(str(name), 1),
+                column=1,
+                command=command if isinstance(command, str) else None,
+                args=_strings(spec.get("args")),
+                url=url if isinstance(url, str) else None,
+                env=tuple(str(k) for k in env) if isinstance(env, dict) else (),
+            )
+        )
+    return entries
+
+
 def parse_servers(text: str, file: str) -> list[ServerEntry]:
     """The servers a configuration file's text declares (empty when the text
-    is not JSON or declares none)."""
+    is not JSON or declares none; a `.toml` file is read as Codex CLI's)."""
+    if file.endswith(".toml"):
+        return parse_toml_servers(text, file)
     try:
         data = json.loads(text)
     except ValueError:

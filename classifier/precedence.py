@@ -32,6 +32,11 @@ The table (docs/precedence.md explains each row):
 6. anything specific over a CI step summary: GitHub Actions' "Process
    completed with exit code N." only says which step failed; when the log
    shows why (a conflict, a test, a leaked key), those records stand alone.
+7. the runner's verdict over what stopping the job printed: a time limit
+   or a lost runner is followed by the runner's cancel (`The operation was
+   canceled.`), and a stopped step's process reports its interrupt (the
+   runner sends SIGINT first: Python's KeyboardInterrupt traceback,
+   pytest's `!!! KeyboardInterrupt !!!`): one failure, the verdict's.
 
 Pure: records in, records out.  Two records are "the same failure" when
 they name the same thing (one's message is contained in the other's text)
@@ -302,10 +307,45 @@ def drop_ci_step_summaries(records: list[FailureRecord]) -> list[FailureRecord]:
     return specific
 
 
+# hint["kind"] of the runner's verdicts on a job (the primary tier 0, classifier/primary.py)
+# and of a process's report that it was interrupted (rules/python/interpreter.py, pytest's)
+_CANCELLED, _INTERRUPTED = "cancelled", "interrupted"
+
+
+def fold_into_runner_verdict(records: list[FailureRecord]) -> list[FailureRecord]:
+    """7. What the runner's stopping of a job printed joins its verdict: the
+    cancel after a time limit or a lost runner, an interrupted process."""
+    from .primary import RUNNER_VERDICTS
+
+    verdicts = [
+        r
+        for r in records
+        if r.failure_type is FailureType.INFRA and r.hint.get("kind") in RUNNER_VERDICTS
+    ]
+    if not verdicts:
+        return records
+    winner = next((r for r in verdicts if r.hint.get("kind") != _CANCELLED), verdicts[0])
+    out: list[FailureRecord] = []
+    for r in records:
+        kind = r.hint.get("kind")
+        if r is winner or not (kind == _INTERRUPTED or (r in verdicts and kind == _CANCELLED)):
+            out.append(r)
+            continue
+        why = "the runner stopped the job" if kind == _CANCELLED else "the runner interrupted it"
+        seen = winner.hint.setdefault("also_seen_as", [])
+        if isinstance(seen, list):
+            seen.append({"failure_type": r.failure_type.value, "rule": r.rule, "why": why})
+        if r.source_file:  # where the stopped process was: a hang's place
+            winner.related.append(
+                Location(file=r.source_file, line=r.source_line, message=r.signal)
+            )
+    return out
+
+
 def apply(records: list[FailureRecord], table: tuple[Row, ...] = TABLE) -> list[FailureRecord]:
     """The records after precedence: losers merged into winners or moved to
     the winning category; order kept."""
-    out = drop_ci_step_summaries(list(records))
+    out = fold_into_runner_verdict(drop_ci_step_summaries(list(records)))
     for row in table:
         keep: list[FailureRecord] = []
         for r in out:

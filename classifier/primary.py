@@ -10,7 +10,10 @@ record", explains the order):
   it leaves the list, and the primary record lists it in
   `hint["incidental"]`.
 * `mark`: `primary = True` on exactly one record when the run is not
-  known to have succeeded, and that record first.  The candidates are the
+  known to have succeeded (or when it is, on a start-up failure its
+  host ran on without: an MCP server or a plugin that did not start,
+  which an agent CLI or an editor reports and still exits 0), and that
+  record first.  The candidates are the
   records of the first failed step when the log has steps (any record
   otherwise); among them the runner's own verdict on the job (time limit,
   cancellation, lost runner) comes first, then what git left (a
@@ -70,6 +73,13 @@ _TIER_OF_TYPE = {
     FailureType.TEST: 3,
 }
 _SUMMARY_TIER = 5
+
+# failures a host reports and runs on without, so its exit status does not
+# tell them: an agent CLI whose MCP server or hook did not start answers
+# without it and exits 0 (Claude Code's init `"status": "failed"`, its
+# debug log's `MCP server "x" ... failed`), as an editor keeps running
+# without the extension that did not activate
+STARTUP_TYPES = frozenset({FailureType.MCP_STARTUP, FailureType.PLUGIN_STARTUP})
 
 
 def is_summary(r: FailureRecord) -> bool:
@@ -134,9 +144,13 @@ def choose(
     records: list[FailureRecord], layout: JobLayout | None, exit_code: int | None
 ) -> FailureRecord | None:
     """The record that explains the failure, or None (nothing failed, or
-    the run is known to have succeeded)."""
-    if not records or exit_code == 0 or (layout is not None and layout.job_failed is False):
+    the run is known to have succeeded and nothing failed to start)."""
+    if not records:
         return None
+    if exit_code == 0 or (layout is not None and layout.job_failed is False):
+        # what did not start (STARTUP_TYPES) is the verdict on a run its
+        # exit status calls a success; anything else it got past
+        return next((r for r in records if r.failure_type in STARTUP_TYPES), None)
     candidates = records
     if layout is not None:
         verdicts = [r for r in records if tier(r) == 0]

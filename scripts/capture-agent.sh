@@ -16,7 +16,9 @@ family=$1 case=$2 port=$3 script=$4; shift 4
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir="$root/tests/samples/$family/$case"
 [ -f "$dir/$script" ] || { echo "$0: no $dir/$script" >&2; exit 2; }
-scratch=$(mktemp -d)
+# CAPTURE_SCRATCH: where the scratch HOME goes (default: the temp dir). Codex CLI
+# will not write its helpers under the temp dir, and says so: put it elsewhere.
+scratch=$(mktemp -d "${CAPTURE_SCRATCH:-${TMPDIR:-/tmp}}/capture-agent.XXXXXX")
 setsid python3 "$root/scripts/llm_standin.py" "$port" "$dir/$script" --log "$scratch/requests.log" &
 standin=$!
 trap 'kill -- -$standin 2>/dev/null || true; rm -rf "$scratch"' EXIT
@@ -24,6 +26,7 @@ sleep 0.5
 export HOME="$scratch/home" && mkdir -p "$HOME"
 export ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-ant-standin
 export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 CLAUDE_CODE_MAX_RETRIES=${CLAUDE_CODE_MAX_RETRIES:-1}
+# Codex CLI reads its provider's base_url from $CODEX_HOME/config.toml (the case's home/.codex/)
 export OPENAI_BASE_URL="http://127.0.0.1:$port/v1" OPENAI_API_KEY=sk-standin CODEX_HOME="$HOME/.codex"
 export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=standin-key
 if [ -d "$dir/home" ]; then cp -r "$dir/home/." "$HOME/"; fi

@@ -26,7 +26,8 @@ hold real tool output in the runner's real frame:
 
 `--pass` runs every step even after one failed (GitHub's `if: always()`).
 `--stop timeout|cancel|shutdown:SECONDS` stops the step still running after
-SECONDS (its process group killed) and writes what the runner writes then:
+SECONDS (its process group stopped as the runner's ProcessInvoker stops
+it: SIGINT, 7.5 s, SIGTERM, 2.5 s, SIGKILL) and writes what the runner writes then:
 github `##[error]The action 'Run …' has timed out after M minutes.`
 (StepsRunner.cs, M = SECONDS/60), `##[error]The operation was canceled.`
 (the step's OperationCanceledException), `##[error]The runner has received
@@ -53,6 +54,27 @@ TIMEOUT = 600
 STOPPED = -1000  # run_step's status for a step stopped by --stop
 
 
+# actions/runner src/Runner.Sdk/ProcessInvoker.cs: a cancelled or timed-out
+# step's process group gets SIGINT, then SIGTERM, then is killed
+SIGINT_WAIT, SIGTERM_WAIT = 7.5, 2.5
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> bytes:
+    """Stop a step as the runner does; what it printed, to the end."""
+    for sig, wait in ((signal.SIGINT, SIGINT_WAIT), (signal.SIGTERM, SIGTERM_WAIT)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            out, _ = proc.communicate(timeout=wait)
+            return out
+        except subprocess.TimeoutExpired:
+            continue
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    out, _ = proc.communicate()
+    return out
+
+
 def run_step(script: str, limit: float = TIMEOUT) -> tuple[int, list[str]]:
     """Run one step as the runners do (a script file, `bash -e`): its status
     and lines (STOPPED when it ran past `limit` seconds and was killed)."""
@@ -71,8 +93,7 @@ def run_step(script: str, limit: float = TIMEOUT) -> tuple[int, list[str]]:
         try:
             out, _ = proc.communicate(timeout=limit)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
+            out = _stop(proc)
             stopped = True
         finally:
             if proc.poll() is None:

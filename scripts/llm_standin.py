@@ -8,6 +8,11 @@ repeats), each an object:
     {"status": 429, "headers": {"retry-after": "3"}, "body": {...}}  a JSON answer
     {"sse": "anthropic", "text": "done"}                             a streamed answer
     {"sse": "anthropic", "tool": {"name": "Bash", "input": {...}}}   a streamed tool call
+    {"sse": "openai", "text": "done"}                                a Responses API stream (Codex CLI)
+    {"sse": "openai", "fail": {"code": "...", "message": "..."}}     a stream that ends in response.failed
+    {"sse": "gemini", "text": "done"}                                a Gemini API answer (Gemini CLI): a
+                                                                     stream for `:streamGenerateContent?alt=sse`,
+                                                                     one JSON object for `:generateContent`
     {"drop": true}                                                   close the connection unanswered
     {"hang": 30}                                                     accept, answer nothing for N seconds
 
@@ -84,6 +89,83 @@ def _anthropic_sse(text: str, tool: dict[str, Any] | None = None) -> bytes:
     )
 
 
+def _openai_sse(text: str, fail: dict[str, Any] | None = None) -> bytes:
+    """A Responses API stream (POST /v1/responses, `stream: true`): one
+    message with one output_text part, ending in response.completed, or in
+    response.failed carrying `fail` as the response's error."""
+    rid, mid = "resp_standin", "msg_standin"
+    item: dict[str, Any] = {
+        "id": mid,
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+    }
+    part = {"type": "output_text", "text": text, "annotations": []}
+    usage = {
+        "input_tokens": 10,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 5,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 15,
+    }
+    base = {"id": rid, "object": "response", "model": "gpt-5", "output": []}
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {**base, "status": "in_progress"}},
+    ]
+    if fail is not None:
+        events.append(
+            {"type": "response.failed", "response": {**base, "status": "failed", "error": fail}}
+        )
+    else:
+        events += [
+            {
+                "type": "response.output_item.added",
+                "output_index": 0,
+                "item": {**item, "content": []},
+            },
+            {
+                "type": "response.output_text.delta",
+                "item_id": mid,
+                "output_index": 0,
+                "content_index": 0,
+                "delta": text,
+            },
+            {
+                "type": "response.output_item.done",
+                "output_index": 0,
+                "item": {**item, "content": [part]},
+            },
+            {
+                "type": "response.completed",
+                "response": {
+                    **base,
+                    "status": "completed",
+                    "output": [{**item, "content": [part]}],
+                    "usage": usage,
+                },
+            },
+        ]
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+def _gemini(text: str, stream: bool) -> tuple[str, bytes]:
+    """A generateContent answer: (content type, body)."""
+    answer = {
+        "candidates": [
+            {
+                "content": {"parts": [{"text": text}], "role": "model"},
+                "finishReason": "STOP",
+                "index": 0,
+            }
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": "gemini-standin",
+    }
+    if stream:
+        return "text/event-stream", f"data: {json.dumps(answer)}\n\n".encode()
+    return "application/json", json.dumps(answer).encode()
+
+
 class _Script:
     def __init__(self, answers: list[dict[str, Any]], log: str | None) -> None:
         self.answers = answers
@@ -114,8 +196,19 @@ def _handler(script: _Script) -> type[BaseHTTPRequestHandler]:
             if answer.get("hang"):
                 time.sleep(float(answer["hang"]))
                 return
-            if answer.get("sse") in ("anthropic", "anthropic-text"):
-                data = _anthropic_sse(str(answer.get("text", "ok")), answer.get("tool"))
+            if answer.get("sse") == "gemini":
+                ctype, data = _gemini(str(answer.get("text", "ok")), "alt=sse" in self.path)
+                self.send_response(int(answer.get("status", 200)))
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+            if answer.get("sse") in ("anthropic", "anthropic-text", "openai"):
+                if answer["sse"] == "openai":
+                    data = _openai_sse(str(answer.get("text", "ok")), answer.get("fail"))
+                else:
+                    data = _anthropic_sse(str(answer.get("text", "ok")), answer.get("tool"))
                 self.send_response(int(answer.get("status", 200)))
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Content-Length", str(len(data)))

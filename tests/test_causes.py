@@ -173,6 +173,45 @@ def test_a_rust_connection_refused_panic_is_transient_infra():
     assert is_transient(r)
 
 
+def test_junit_tests_under_surefire_failing_on_the_network_are_infra_where_the_code_connects():
+    refused, dns, _env = classify("java/maven-surefire-infra-causes")
+    assert (refused.failure_type.value, refused.hint["kind"], refused.hint["transient"]) == (
+        "infra",
+        "refused",
+        True,
+    )
+    # java.net.ConnectException names no address; the frame in the project's code that connected
+    assert (refused.source_file, refused.source_line) == (
+        "src/main/java/com/example/ledger/LedgerClient.java",
+        29,
+    )
+    assert (refused.hint["test_id"], refused.hint["test_line"]) == (
+        "LedgerClientTest#pingsTheLocalLedger",
+        11,
+    )
+    assert (dns.hint["kind"], dns.hint["host"], dns.source_line) == (
+        "dns",
+        "ledger-db.internal",
+        27,
+    )
+    assert is_transient(refused) and is_transient(dns)
+
+
+def test_exunit_tests_failing_on_inet_errors_are_infra_with_the_address_the_code_used():
+    # {:error, :econnrefused} / :nxdomain name no address: the test's `code:` line does
+    refused, dns, httpc, _env = classify("elixir/exunit-infra-causes")
+    assert [
+        (r.failure_type.value, r.hint["kind"], r.hint.get("host")) for r in (refused, dns, httpc)
+    ] == [
+        ("infra", "refused", "127.0.0.1:54331"),
+        ("infra", "dns", "ledger-db.internal:5432"),
+        ("infra", "refused", "localhost:54332"),  # httpc's {:to_address, {'localhost', 54332}}
+    ]
+    assert (refused.source_file, refused.source_line) == ("lib/ledger/client.ex", 5)
+    assert refused.hint["test_id"] == "test/client_test.exs:4"
+    assert all(is_transient(r) for r in (refused, dns, httpc))
+
+
 # -- a variable that is not set -------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("case", "variables"),
@@ -183,6 +222,10 @@ def test_a_rust_connection_refused_panic_is_transient_infra():
         ("js_test/mocha-service-and-env", ["SHOP_DATABASE_URL"]),
         ("go/test-service-env-subtests", ["SHOP_TOKEN"]),  # t.Fatal("SHOP_TOKEN must be set")
         ("rust/cargo-test-doc-service-env", ["SHOP_DATABASE_URL"]),  # must be set: NotPresent
+        # surefire: java.lang.IllegalStateException: LEDGER_DB_URL is not set
+        ("java/maven-surefire-infra-causes", ["LEDGER_DB_URL"]),
+        # ExUnit: ** (System.EnvError) could not fetch environment variable "LEDGER_DB_URL" ...
+        ("elixir/exunit-infra-causes", ["LEDGER_DB_URL"]),
     ],
 )
 def test_a_missing_environment_variable_inside_tests_is_permanent_infra_naming_it(case, variables):

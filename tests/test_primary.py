@@ -74,9 +74,43 @@ def test_a_conflict_in_the_first_failed_step_beats_later_steps_failures():
 
 
 def test_the_runners_verdict_beats_what_it_cut_short():
-    recs = records("infra/gha-runner-shutdown")
-    assert [r.rule for r in recs] == ["infra.runner_lost", "infra.job_cancelled"]
-    assert recs[0].primary and recs[0].hint["transient"] is True
+    # a lost runner, then the cancel it caused: one failure, the verdict's
+    (rec,) = records("infra/gha-runner-shutdown")
+    assert rec.rule == "infra.runner_lost" and rec.primary and rec.hint["transient"] is True
+    assert [s["rule"] for s in rec.hint["also_seen_as"]] == ["infra.job_cancelled"]
+
+
+@pytest.mark.parametrize(
+    ("case", "verdict", "folded"),
+    [
+        ("infra/gha-step-timeout-interrupted", "infra.job_timeout", ["python.traceback"]),
+        (
+            "infra/gha-runner-shutdown-interrupted",
+            "infra.runner_lost",
+            ["python.traceback", "infra.job_cancelled"],
+        ),
+    ],
+)
+def test_a_stopped_steps_keyboardinterrupt_is_the_runners_verdict(case, verdict, folded):
+    # the runner stops a step with SIGINT first: Python's traceback says where it was
+    (rec,) = records(case)
+    assert (rec.rule, rec.primary) == (verdict, True)
+    assert [s["rule"] for s in rec.hint["also_seen_as"]] == folded
+    assert [(loc.file, loc.line) for loc in rec.related] == [("wait_for_export.py", 9)]
+    assert rec.source_file is None
+
+
+def test_a_keyboardinterrupt_with_no_runner_verdict_stands():
+    # the same traceback as a terminal shows it (Ctrl-C): no runner stopped it
+    d = SAMPLES / "infra/gha-step-timeout-interrupted"
+    lines = (d / "output.txt").read_text().splitlines()
+    start = next(
+        i for i, line in enumerate(lines) if line.endswith("Traceback (most recent call last):")
+    )
+    end = next(i for i, line in enumerate(lines) if line.endswith(" KeyboardInterrupt"))
+    text = "\n".join(line.split(" ", 1)[1] for line in lines[start : end + 1]) + "\n"
+    (rec,) = classify_bytes(text.encode(), Options(cwd=str(d)))
+    assert (rec.rule, rec.hint["kind"]) == ("python.traceback", "interrupted")
 
 
 def test_the_step_summary_is_primary_only_when_nothing_else_explains_the_failure():
@@ -126,3 +160,56 @@ def test_the_agents_answer_lists_the_primary_first():
     shuffled = [*recs[1:], recs[0]]
     result = classify_result(shuffled, lambda r: (True, ""))
     assert result.failures[0].id == recs[0].id
+
+
+# Agent CLIs captured against the model stand-in (cmd.txt: `# exit status 0`):
+# the session answered without the MCP server or hook that did not start.
+STARTED_WITHOUT = [
+    "mcp/claude-code-stream-json-failed",
+    "mcp/claude-code-startup-failures",
+    "plugin/claude-code-hook-failures",
+    "plugin/claude-code-plugin-manifest-invalid",
+    "mcp/codex-server-startup-log",  # Codex CLI 0.171.0, RUST_LOG at warn for codex_mcp
+    "mcp/gemini-cli-startup-failures",  # Gemini CLI 0.61.0 --debug
+]
+
+
+@pytest.mark.parametrize("case", STARTED_WITHOUT)
+def test_what_did_not_start_is_the_verdict_on_an_agent_run_that_exited_0(case):
+    recs = records(case, exit_code=0)
+    assert recs[0].primary and [r.primary for r in recs].count(True) == 1
+    assert recs[0].failure_type.value in ("mcp_startup", "plugin_startup")
+
+
+def test_a_required_mcp_server_that_never_answers_is_its_start_up_timeout():
+    (rec,) = records("mcp/codex-required-server-timeout", exit_code=1)
+    assert (rec.failure_type.value, rec.hint["server"], rec.hint["stage"], rec.primary) == (
+        "mcp_startup",
+        "ledger-index",
+        "initialize-timeout",
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "config", "line"),
+    [
+        ("mcp/gemini-cli-workspace-server-missing", ".gemini/settings.json", 3),
+        ("mcp/codex-project-server-missing", ".codex/config.toml", 3),  # [mcp_servers.ledger-docs]
+    ],
+)
+def test_a_server_that_did_not_start_is_placed_on_its_entry_in_the_projects_config(
+    case, config, line
+):
+    (rec,) = records(case)
+    assert (rec.source_file, rec.source_line, rec.hint["config"]) == (config, line, config)
+    assert rec.hint["server_command"] == ["ledger-docs-mcp", "--stdio"]
+
+
+def test_the_mcp_probe_reads_a_codex_config_toml():
+    from faultlens.recipes.fixes.mcp_probe import load_spec
+
+    d = SAMPLES / "mcp/codex-project-server-missing"
+    text = (d / ".codex/config.toml").read_text()
+    spec = load_spec(text, "ledger-docs", {}, d, toml=True)
+    assert (spec.command, spec.args) == ("ledger-docs-mcp", ["--stdio"])

@@ -28,14 +28,15 @@ from ..taxonomy import FailureType
 # What a refused, reset or timed-out connection or a failed name lookup says,
 # in Python (errno text, requests/urllib3/httpx/aiohttp/psycopg/redis), Node
 # (libuv codes), Go (net package errors), Rust (io::Error's Display and Debug
-# forms) and the C library.  A test runner's own timeout ("Timeout of 2000ms
+# forms), Java (java.net's exceptions), Erlang and Elixir (inet's error
+# atoms: `{:error, :econnrefused}`, `:nxdomain`) and the C library.  A test runner's own timeout ("Timeout of 2000ms
 # exceeded", "Exceeded timeout of 5000 ms") is not here: it says a test hung.
 _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "refused",
         lazy_compile(
             r"ECONNREFUSED|[Cc]onnection refused|ConnectionRefused|Connect call failed"
-            r"|os error 111\b|\[Errno 111\]|actively refused"
+            r"|os error 111\b|\[Errno 111\]|actively refused|:econnrefused\b"
         ),
     ),
     ("reset", lazy_compile(r"ECONNRESET|[Cc]onnection reset|ConnectionReset|socket hang up|EPIPE")),
@@ -44,7 +45,7 @@ _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         lazy_compile(
             r"ENOTFOUND|EAI_AGAIN|getaddrinfo failed|Name or service not known|nodename nor servname"
             r"|Temporary failure in name resolution|[Nn]o such host|[Cc]ould not resolve host"
-            r"|failed to lookup address"
+            r"|failed to lookup address|UnknownHost(?:Exception)?\b|:nxdomain\b"
         ),
     ),
     (
@@ -56,7 +57,10 @@ _NET_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "unreachable",
-        lazy_compile(r"ENETUNREACH|EHOSTUNREACH|[Nn]etwork is unreachable|[Nn]o route to host"),
+        lazy_compile(
+            r"ENETUNREACH|EHOSTUNREACH|[Nn]etwork is unreachable|[Nn]o route to host"
+            r"|:e(?:net|host)unreach\b"
+        ),
     ),
 )
 # Literal text one of the patterns above needs: most reports have none, and
@@ -78,6 +82,10 @@ _NET_NEEDLES = (
     "name resolution",
     "o such host",
     "resolve",
+    "UnknownHost",
+    ":econnrefused",
+    ":nxdomain",
+    "unreach",
     "TIMEDOUT",
     "timed out",
     "imeout",
@@ -93,6 +101,9 @@ _ADDRESSES: tuple[re.Pattern[str], ...] = (
     # Node: "connect ECONNREFUSED 127.0.0.1:5432", "getaddrinfo ENOTFOUND db.internal"
     lazy_compile(r"\b(?:connect|read|write) E[A-Z]+ " + _HOST + r":(?P<port>\d{1,5})\b"),
     lazy_compile(r"\bgetaddrinfo E[A-Z_]+ " + _HOST),
+    # Java: "java.net.UnknownHostException: db.internal: Name or service not known"
+    # (surefire's summary abbreviates it: "» UnknownHost db.internal: ...")
+    lazy_compile(r"\bUnknownHost(?:Exception:)? " + _HOST),
     # Go: "dial tcp 127.0.0.1:5432: connect: connection refused", "lookup db on ...: no such host"
     lazy_compile(r"\bdial (?:tcp|udp|unix)[46]? " + _HOST + r":(?P<port>\d{1,5})\b"),
     lazy_compile(r"\blookup " + _HOST + r"(?: on [^:]+)?: "),
@@ -102,6 +113,8 @@ _ADDRESSES: tuple[re.Pattern[str], ...] = (
     lazy_compile(r'server at "(?P<host>[^"]+)"(?: \([^)]*\))?, port (?P<port>\d{1,5})'),
     # aiohttp: "Cannot connect to host localhost:8080"; redis: "connecting to localhost:6379"
     lazy_compile(r"\b(?:connect to host|connecting to) " + _HOST + r":(?P<port>\d{1,5})\b"),
+    # Erlang's httpc: "{:failed_connect, [{:to_address, {'localhost', 4000}}, ..."
+    lazy_compile(r"\{:to_address, \{(?:~c)?['\"](?P<host>[^'\"]+)['\"], (?P<port>\d{1,5})\}"),
     # asyncio: "[Errno 111] Connect call failed ('127.0.0.1', 8080)"
     lazy_compile(r"\('(?P<host>[^']+)', (?P<port>\d{1,5})\)"),
     # Ruby's Errno from a socket: 'Connection refused - connect(2) for "127.0.0.1" port 9'

@@ -10,6 +10,7 @@ from typing import Any
 from ..lazyre import lazy_compile
 from ..taxonomy import FailureType
 from .base import FALLBACK, Block, Hit, LineContext, match_above
+from .causes import environment_cause
 from .registry import rule
 from .stack import Frame, innermost_in_project, related_frames
 
@@ -334,12 +335,20 @@ class _ExUnitFailure:
             if v := re.match(r"^(?P<k>left|right):\s+(?P<v>.+)$", text):
                 hint["actual" if v.group("k") == "left" else "expected"] = v.group("v")
         chosen = innermost_in_project(self.frames, self.ctx, _LIBRARY) or self.test_at
+        # `{:error, :econnrefused}`, `:nxdomain`, an unset variable: the
+        # environment failed the test (rules/causes.py), where the code met it
+        # (the address in the test's `code:` line when the error names none)
+        code = [t.removeprefix("code:").strip() for t in self.lines if t.startswith("code:")]
+        cause = environment_cause([t for t in self.lines if not t.startswith("code:")], code)
+        if cause is not None:
+            hint.update(cause.hint)
         return [
             Hit(
                 signal=self.signal,
                 message=message,
                 file=chosen[0] if chosen else None,
                 line=chosen[1] if chosen else None,
+                category=cause.category if cause is not None else None,
                 log_line=self.log_line,
                 hint=hint,
                 related=related_frames(self.frames, chosen),
@@ -370,7 +379,12 @@ def elixir_exunit(m: re.Match[str], ctx: LineContext) -> Block:
     hint["actual"], hint["expected"]) or the exception (`** (Undefined
     FunctionError) ...`: hint["exception"], hint["name"]) and the
     `stacktrace:`, whose innermost project frame is the location.  `3
-    tests, 0 failures` gives nothing.
+    tests, 0 failures` gives nothing.  A test failed by its environment
+    (`{:error, :econnrefused}`, `:nxdomain`, httpc's `{:failed_connect,
+    [{:to_address, {'localhost', 4000}}, …]}`, `System.EnvError` for a
+    variable that is not set) is that cause's infra record at the same
+    frame (rules/causes.py: `kind`, `host`, `variable`), the test kept in
+    its hint.
 
     Example output (`mix test`, Elixir 1.14.0):
           1) test counts the quantities (Shop.CartTest)

@@ -1,7 +1,8 @@
 """Spawn a configured MCP server and complete the `initialize` handshake.
 
 The server's command, arguments and environment come from the project's
-MCP configuration file (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`),
+MCP configuration file (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`,
+`.gemini/settings.json`, Codex CLI's `.codex/config.toml`),
 never from tool output; they are validated (`load_spec`, pure) and run as an
 argv list.  The handshake uses the `mcp` Python SDK (`stdio_client` +
 `ClientSession.initialize`) under a timeout, in its own process:
@@ -80,15 +81,27 @@ def expand(value: str, env: Mapping[str, str], base: Path) -> str:
     return _VAR.sub(one, value)
 
 
-def load_spec(text: str, name: str, env: Mapping[str, str], base: Path) -> ServerSpec:
-    """The spawnable server `name` of a configuration file's text."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise BadEntry(f"the configuration is not valid JSON: {exc}") from None
+def load_spec(
+    text: str, name: str, env: Mapping[str, str], base: Path, *, toml: bool = False
+) -> ServerSpec:
+    """The spawnable server `name` of a configuration file's text (`toml`:
+    Codex CLI's config.toml, its servers under `mcp_servers`)."""
+    data: Any
+    if toml:
+        import tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise BadEntry(f"the configuration is not valid TOML: {exc}") from None
+    else:
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise BadEntry(f"the configuration is not valid JSON: {exc}") from None
     entry: Any = None
     if isinstance(data, dict):
-        for key in SERVER_KEYS:
+        for key in (*SERVER_KEYS, "mcp_servers"):
             servers = data.get(key)
             if isinstance(servers, dict) and isinstance(servers.get(name), dict):
                 entry = servers[name]
@@ -173,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     base = Path(a.base).resolve()
     try:
         text = read_text(a.config)
-        spec = load_spec(text, a.server, os.environ, base)
+        spec = load_spec(text, a.server, os.environ, base, toml=a.config.endswith(".toml"))
     except (OSError, BadEntry) as exc:
         print(json.dumps({"ok": False, "error": str(exc), "bad_entry": True}), flush=True)
         return 2

@@ -7,7 +7,8 @@ and overloads of the LLM API, SDK timeouts, and the agent-level signals
 (agent failed to respond, empty response, tool call failed, dispatch
 timeout).  Formats: the Anthropic, OpenAI and Google Gen AI Python SDKs'
 exceptions (which carry the provider's JSON error body) and hosts that
-print the body (Claude Code's "API Error: 400 {...}").
+print the body (Claude Code's "API Error: 400 {...}"), and Codex CLI's own
+report of the error that ended its turn (codex).
 
 Precedence decision: an LLM API's 429 / 529 / 5xx / timeout is
 prompt_delivery (it blocks the agent's dispatch, and the recipe's
@@ -21,6 +22,6 @@ line is superseded).
 
 from __future__ import annotations
 
-from . import api, dispatch, limits, requests
+from . import api, codex, dispatch, limits, requests
 
-__all__ = ["api", "dispatch", "limits", "requests"]
+__all__ = ["api", "codex", "dispatch", "limits", "requests"]

@@ -51,6 +51,7 @@ _TRANSIENT_STATES = frozenset(
         r'|ApiError: \{"error":\{"code":(?:429|5\d\d),|\b(?:Retryable|Terminal)QuotaError: '
         r"|API Error:? \(?(?:429|5\d\d)\b|API Error: Request rejected \((?:429|5\d\d)\)"
         r"|API Error: (?:Request timed out|Connection error|Unable to connect to API)"
+        r"|(?:Error when talking to Gemini API|Retrying with backoff\.\.\.) .*?\bError: exception TypeError: fetch failed"
         r"|['\"](?:type|code)['\"]:\s*['\"](?:rate_limit_error|overloaded_error|rate_limit_exceeded|insufficient_quota)['\"]"
     ),
     triggers=(
@@ -60,6 +61,7 @@ _TRANSIENT_STATES = frozenset(
         'ApiError: {"error":{"code":',
         "QuotaError: ",
         "API Error",
+        "TypeError: fetch failed",
         "rate_limit_error",
         "overloaded_error",
         "rate_limit_exceeded",
@@ -77,8 +79,12 @@ def api_error(m: re.Match[str], ctx: LineContext) -> Hit | NodeErrorDump | None:
     `APIConnectionError` (and openai's), `google.genai.errors.ClientError:
     429 RESOURCE_EXHAUSTED` / `ServerError: 503 UNAVAILABLE`, error bodies
     of type `rate_limit_error`, `overloaded_error`, `rate_limit_exceeded`,
-    `insufficient_quota`, and a host's `API Error: 429 {...}` / `API Error:
-    Request timed out.`
+    `insufficient_quota`, a host's `API Error: 429 {...}` / `API Error:
+    Request timed out.`, and Gemini CLI's `Error when talking to Gemini API
+    … Error: exception TypeError: fetch failed sending request` (a dropped
+    connection, after its `Attempt N failed. Retrying with backoff...`
+    lines: one failure) and its QuotaErrors, whose own `status` (printed
+    under them) says what they wrap: a 429, or a 503 overload.
 
     Example output (anthropic Python SDK 2.14.0, a 429 from the API):
         anthropic.RateLimitError: Error code: 429 - {'type': 'error', 'error': {'type': 'rate_limit_error', 'message': '...'}}
@@ -119,7 +125,7 @@ def api_error(m: re.Match[str], ctx: LineContext) -> Hit | NodeErrorDump | None:
         "timeout"
         if re.search(r"Timeout|timed out", line)
         else "connection"
-        if "Connection" in line or "Unable to connect" in line
+        if "Connection" in line or "Unable to connect" in line or "fetch failed" in line
         else "api"
     )
     quota = re.search(r"\b(Retryable|Terminal)QuotaError: ", line)
@@ -146,6 +152,38 @@ def api_error(m: re.Match[str], ctx: LineContext) -> Hit | NodeErrorDump | None:
     hit = Hit(
         signal=line.strip(" ⎿\t"), code=kind, hint=hint, key=("agent.api_error", kind, status)
     )
-    if (genai is not None and "ApiError: {" in line) or quota:
+    if quota:
+        return _QuotaErrorDump(hit, ctx.line_no)  # its stack and `{ ..., status: 503 }` follow
+    if genai is not None and "ApiError: {" in line:
         return NodeErrorDump(hit, ctx.line_no)  # its stack and `{ status: 429 }` follow
     return hit
+
+
+_OWN_STATUS = lazy_compile(r"^  status: (?P<status>\d{3}),?$")
+
+
+class _QuotaErrorDump(NodeErrorDump):
+    """Gemini CLI's RetryableQuotaError / TerminalQuotaError: what it wraps
+    is in the error's own `status` (a 503 `The model is overloaded` too,
+    not only a 429): the record takes it, so it is one failure with the
+    attempts' `ApiError` of that status."""
+
+    def feed(self, line: str, line_no: int) -> bool:
+        took = super().feed(line, line_no)
+        own = _OWN_STATUS.match(line) if took else None
+        if own is not None:
+            status = int(own.group("status"))
+            hint = self.hit.hint
+            kind = (
+                "rate_limit"
+                if status == 429
+                else "overloaded"
+                if status == 529
+                else "server_error"
+                if status >= 500
+                else str(hint.get("kind"))
+            )
+            hint.update(status=status, kind=kind)
+            self.hit.code = kind
+            self.hit.key = ("agent.api_error", kind, status)
+        return took

@@ -7,7 +7,7 @@ import re
 
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
-from ..base import Hit, LineContext
+from ..base import Hit, LineContext, lines_above
 from ..registry import rule
 from .common import (
     NETWORK_PRIORITY,
@@ -21,6 +21,8 @@ from .common import (
 _NET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dns", lazy_compile(r"Could not resolve host:? '?(?P<host>[\w.-]+)")),
     ("dns", lazy_compile(r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (?P<host>[\w.-]+)")),
+    # the JVM's cause at the end of a chain (Maven's, Gradle's `Caused by:`)
+    ("dns", lazy_compile(r"UnknownHostException: (?P<host>[\w.-]+)")),
     (
         "dns",
         lazy_compile(
@@ -69,6 +71,22 @@ _URL = lazy_compile(r"(?:https?|ssh|git)://[^\s'\"<>)]+")
 # throw site (`file:///app/db.js:2`, `/app/db.js:2`): the line under it is
 # code quoted from the program, not something that happened.
 _THROW_SITE_HEADER = lazy_compile(r"^\S+\.[cm]?[jt]sx?:\d+$")
+# A tool's own usage statistics that did not upload: the error is the
+# telemetry's, not the run's (Gemini CLI's ClearcutLogger, offline)
+_TELEMETRY_ERRORS = ("Error flushing log events: ",)
+
+
+def _in_telemetry_error(ctx: LineContext) -> bool:
+    """The line belongs to a telemetry upload's error: it is that line, or
+    an indented line of the error printed under it."""
+    if ctx.line.startswith(_TELEMETRY_ERRORS):
+        return True
+    if not ctx.line[:1].isspace():
+        return False
+    for above in lines_above(ctx, 12):
+        if not above[:1].isspace():
+            return above.startswith(_TELEMETRY_ERRORS)
+    return False
 
 
 _STATUS_PREFIXES = (
@@ -92,7 +110,7 @@ _STATUS_PREFIXES = (
     tool="network",
     pattern=(
         r"Could not resolve host|getaddrinfo E|Temporary failure in name resolution|Name or service not known"
-        r"|nodename nor servname provided|no such host|ECONNREFUSED|[Cc]onnection refused|Connection reset by peer"
+        r"|nodename nor servname provided|no such host|UnknownHostException: |ECONNREFUSED|[Cc]onnection refused|Connection reset by peer"
         r"|ECONNRESET|socket hang up|connection reset|ETIMEDOUT|Connection timed out|Operation timed out|i/o timeout"
         r"|Network is unreachable|No route to host|ENETUNREACH|EHOSTUNREACH|SSL certificate problem"
         r"|certificate verify failed|CERT_HAS_EXPIRED|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN"
@@ -107,6 +125,7 @@ _STATUS_PREFIXES = (
         "Name or service not known",
         "nodename nor servname",
         "no such host",
+        "UnknownHostException: ",
         "ECONNREFUSED",
         "onnection refused",
         "Connection reset by peer",
@@ -155,7 +174,9 @@ def network(m: re.Match[str], ctx: LineContext) -> Hit | None:
     outage (same kind, same host) are one record.  A line of source code
     Node.js quotes under an uncaught error's throw site (`throw new
     Error('connection refused')` under `file:///app/db.js:2`) is not one:
-    node.uncaught reads the error itself.
+    node.uncaught reads the error itself.  Nor is a tool's usage-statistics
+    upload that failed (Gemini CLI's `Error flushing log events: TypeError:
+    fetch failed` and its `[cause]: Error: getaddrinfo ENOTFOUND …`).
 
     Example output (`git ls-remote https://git.example.invalid/team/app.git`, git 2.39.5):
         fatal: unable to access 'https://git.example.invalid/team/app.git/': Could not resolve host: git.example.invalid
@@ -168,6 +189,8 @@ def network(m: re.Match[str], ctx: LineContext) -> Hit | None:
     line = ctx.line
     before = ctx.before(1)
     if before and _THROW_SITE_HEADER.match(before[0]):
+        return None
+    if _in_telemetry_error(ctx):
         return None
     kind, host, status = "network", None, None
     for k, pattern in _NET_PATTERNS:

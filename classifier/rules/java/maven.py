@@ -9,6 +9,7 @@ from typing import Any
 from ...lazyre import lazy_compile
 from ...taxonomy import FailureType
 from ..base import FALLBACK, Block, Hit, LineContext
+from ..causes import environment_cause
 from ..registry import rule
 from .common import RESOLUTION, expected_actual, source_of
 
@@ -39,8 +40,11 @@ class _SurefireFailure:
         self.kind = kind
         self.log_line = ctx.line_no
         self.exception: list[str] = []
+        self.caused_by: list[str] = []  # the messages of the exceptions chained to it
         self.file: str | None = None
         self.line: int | None = None
+        # the first frame in the project's own code (where a cause was raised)
+        self.raised: tuple[str, int] | None = None
         self._in_trace = False
 
     def feed(self, line: str, line_no: int) -> bool:
@@ -49,9 +53,18 @@ class _SurefireFailure:
         frame = _FRAME.match(line)
         if frame:
             self._in_trace = True
-            if self.file is None and frame.group("where") == f"{self.fqcn}.{self.method}":
+            where = frame.group("where")
+            if self.file is None and where == f"{self.fqcn}.{self.method}":
                 self.file = source_of(self.ctx, self.fqcn, frame.group("file"))
                 self.line = int(frame.group("line"))
+            if self.raised is None:
+                cls = where.rsplit(".", 1)[0]
+                path = source_of(self.ctx, cls, frame.group("file"))
+                if self.ctx.exists(path):
+                    self.raised = (path, int(frame.group("line")))
+            return True
+        if self._in_trace and line.startswith("Caused by: "):
+            self.caused_by.append(line.removeprefix("Caused by: ").strip())
             return True
         if self._in_trace and line.startswith(("\t", " ")):
             return True  # "... 3 more", "Caused by" continuation
@@ -67,12 +80,23 @@ class _SurefireFailure:
         if exc:
             hint["exception"] = exc.group("type")
         hint.update(expected_actual(message))
+        file, line = self.file, self.line
+        # a refused connection, a failed lookup, an unset variable: the test
+        # failed because of its environment, where the project's code met it
+        cause = environment_cause([message, *self.caused_by])
+        if cause is not None:
+            hint.update(cause.hint)
+            if self.file is not None:
+                hint.update(test_file=self.file, test_line=self.line)
+            if self.raised is not None:
+                file, line = self.raised
         return [
             Hit(
                 signal=self.signal,
                 message=message,
-                file=self.file,
-                line=self.line,
+                file=file,
+                line=line,
+                category=cause.category if cause is not None else None,
                 log_line=self.log_line,
                 hint=hint,
                 key=("surefire", simple, self.method),
@@ -103,6 +127,12 @@ def java_surefire(m: re.Match[str], ctx: LineContext) -> Hit | Block | None:
     messages, hint["exception"].  The `Tests run: 4, Failures: 1, Errors: 1`
     lines are counts, not records, and `Tests run: 3, Failures: 0` of a
     green build gives nothing.
+    A test that failed because of its environment (a refused connection,
+    a failed lookup such as `java.net.UnknownHostException: db.internal`,
+    an unset variable: `LEDGER_DB_URL is not set`, in its exception or one
+    chained as `Caused by:`) is that cause's infra record (rules/causes.py),
+    placed on the first frame in the project's code (where it met the
+    environment), the test kept in hint `test_id`, `test_file`, `test_line`.
 
     Example output (`mvn -o -B test`, Apache Maven 3.8.7, surefire 3.2.5,
     JUnit 5.10.2):
@@ -135,9 +165,13 @@ def java_surefire(m: re.Match[str], ctx: LineContext) -> Hit | Block | None:
     method = summary.group("smethod")
     hint: dict[str, Any] = {"test_id": f"{simple}#{method}"}
     hint.update(expected_actual(message))
+    cause = environment_cause([message])  # `» Connect Connection refused`
+    if cause is not None:
+        hint.update(cause.hint)
     return Hit(
         signal=ctx.line.strip(),
         message=message,
+        category=cause.category if cause is not None else None,
         hint=hint,
         key=("surefire", simple, method),
     )

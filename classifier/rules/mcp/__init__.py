@@ -1,5 +1,5 @@
 """MCP server start-up and handshake failures, as the MCP SDKs (Python,
-TypeScript) and the clients that host servers (Claude Code, VS Code) print
+TypeScript) and the clients that host servers (Claude Code, VS Code, Codex CLI, Gemini CLI) print
 them; one module per kind of output.
 
 The record names the server in `hint["server"]` when the output does; when
@@ -17,6 +17,6 @@ return None and the infra rules see the line.
 
 from __future__ import annotations
 
-from . import hosts, sdks, tools
+from . import codex, gemini, hosts, sdks, tools
 
-__all__ = ["hosts", "sdks", "tools"]
+__all__ = ["codex", "gemini", "hosts", "sdks", "tools"]
