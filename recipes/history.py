@@ -19,7 +19,7 @@ deliberately strict: the run exited 0.  A run that failed for another reason
 proves nothing about this test (the runner may have stopped before it).
 
 The module only reads and writes the ledger's history columns; the ledger
-itself (recipes/ledger.py) stays the owner of the schema.
+itself (recipes/ledger_schema.py) stays the owner of the schema.
 """
 
 from __future__ import annotations

@@ -215,7 +215,7 @@ def register(server: FaultLensServer) -> None:
     @server.feature(P.INGEST)
     @guarded("faultlens/ingest")
     async def ingest(ls: FaultLensServer, params: Any) -> None:
-        from .commands import ingest_output
+        from .tasks import ingest_output
 
         args = P.parse_args(P.IngestArgs, params)
         await ingest_output(ls, args)

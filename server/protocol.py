@@ -170,6 +170,11 @@ def parse_action_data(data: Any) -> RecipeActionData | ReviewActionData | Confli
     return parse_args(ActionData, {"data": data}).data
 
 
+def invalid(message: str) -> Exception:
+    """The Invalid Params error a command raises for arguments it cannot use."""
+    return JsonRpcInvalidParams(message)
+
+
 def parse_args(model: type[M], args: tuple[Any, ...] | Any) -> M:
     """The first command argument (or the params) as `model`, or an Invalid Params error."""
     if isinstance(args, tuple):

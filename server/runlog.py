@@ -1,7 +1,7 @@
 """What a run and a followed watcher share: the store key of a run, the source
 its failures are replaced by, and the streamed run log.
 
-Kept apart from commands.py (which starts runs) and watchrun.py (which follows
+Kept apart from tasks.py (which starts runs) and watchrun.py (which follows
 watchers) so that neither imports the other back.
 """
 

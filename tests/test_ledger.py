@@ -288,7 +288,7 @@ def test_wal_mode_is_set_while_another_process_reads_a_new_ledger(tmp_path):
     went on without a ledger, so without recipes.  The switch now waits."""
     import threading
 
-    from faultlens.recipes.ledger import _use_wal
+    from faultlens.recipes.ledger_db import use_wal
 
     path = tmp_path / "l.sqlite3"
     reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -299,5 +299,5 @@ def test_wal_mode_is_set_while_another_process_reads_a_new_ledger(tmp_path):
     with pytest.raises(sqlite3.OperationalError, match="locked"):  # at once, no busy wait
         db.execute("PRAGMA journal_mode=WAL")
     threading.Timer(0.3, lambda: reader.execute("COMMIT")).start()
-    _use_wal(db)
+    use_wal(db)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

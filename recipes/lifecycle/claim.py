@@ -1,7 +1,7 @@
 """The claim stage's words: the anti-loop rule and "never automatic", each
 said once here, and what a failure asked about again has settled to.
 
-The ledger keeps the rule (recipes/ledger.py: one automatic attempt per
+The ledger keeps the rule (recipes/ledger_schema.py: one automatic attempt per
 failure id per task generation, one per failure type per task per run); this
 module says it the same way on every front (the run's summary and box, the
 code action's disabled reason, MCP answers, the hook)."""

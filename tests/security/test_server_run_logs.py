@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from faultlens.server.app import run_log_name
-from faultlens.server.commands import default_key
+from faultlens.server.runlog import default_key
 
 from .lsp_raw import RawClient
 
