@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
+from pathlib import Path
 
 from . import cache, probe
 
@@ -80,10 +82,15 @@ def node_names() -> dict[str, object]:
     if node is None:
         return {}
     identity = cache.file_identity(node)
-    name = cache.key(PREFIX, identity)
+    name = cache.key(PREFIX, identity, _PROBE)
     found = _MEMO.get(name) or cache.load(name)
     if found is None:
-        out = probe.run([node, "-e", _PROBE], TIMEOUT)
+        # a script file, not `node -e`: eval code sees every built-in module as a
+        # global (`fs`, `v8`, `vm`), a script or module does not
+        with tempfile.TemporaryDirectory(prefix="faultlens-jsnames-") as folder:
+            script = Path(folder) / "probe.cjs"
+            script.write_text(_PROBE, "utf-8")
+            out = probe.run([node, str(script)], TIMEOUT)
         try:
             found = json.loads(out) if out else None
         except ValueError:
