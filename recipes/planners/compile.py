@@ -455,6 +455,13 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if p is not None:
             return p
         sugg, why = suggestion(rec), "the tool's suggestion"
+        if sugg and src.endswith(TS_EXTS):
+            nearer = compile_names.nearer_than_tsc(
+                text, rec.source_line, name, sugg, rec.source_column
+            )
+            if nearer:
+                notes.append(f"tsc suggests '{sugg}'; '{nearer}', in scope, is nearer")
+                sugg, why = nearer, "the nearest name in scope (nearer than tsc's)"
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"

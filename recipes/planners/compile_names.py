@@ -26,7 +26,7 @@ from ..fixes import (
 from ..fixes.scan import read_small, suggestion, walk_sources
 from ..model import Plan, Refusal, TextEdit
 from ..names import cs_index, go_names, java_index, js_names, js_scope
-from ..names.nearest import nearest
+from ..names.nearest import distance, nearest
 from ..safety import valid
 
 _QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
@@ -182,6 +182,21 @@ def js_near_miss(
             notes.append(f"several names in scope are as near to '{name}': {', '.join(near[:5])}")
         return near[0] if len(near) == 1 else None
     return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
+
+
+def nearer_than_tsc(
+    text: str, line1: int | None, name: str, said: str, col1: int | None = None
+) -> str | None:
+    """tsc ranks its "Did you mean" by Levenshtein distance, where two
+    neighbouring letters swapped cost two edits: for `strat` it names `str`
+    (two letters left out) as readily as `start`.  The one name visible in
+    the function at `line1` strictly nearer to `name` than `said`, a
+    transposition counted as one edit (names/nearest.py), else None."""
+    near = js_scope.near_misses_in_function(text, line1, name, col1)
+    if len(near) != 1 or near[0] == said:
+        return None
+    far = 2 * (len(name) + len(said) + len(near[0]))
+    return near[0] if distance(name, near[0], far) < distance(name, said, far) else None
 
 
 def node_builtin_import(

@@ -1,0 +1,74 @@
+"""TypeScript's misspelt names in typed functions (recipes/names/js_scope.py):
+a function with a return type (`): string {`) or type parameters (`f<T>(`)
+is a scope, and tsc's "Did you mean" yields to a name in scope strictly
+nearer than the one it names (tsc counts a swap of two letters as two
+edits).  The real output: tests/samples/typescript/tsc-typed-function-misspelt-names
+(tsc 5.9.3)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from faultlens.classifier import Options, classify_bytes
+from faultlens.recipes import Workspace
+from faultlens.recipes.edits import apply_to_text
+from faultlens.recipes.model import Plan
+from faultlens.recipes.names import js_names, js_scope
+from faultlens.recipes.planning import plan
+
+SAMPLE = Path(__file__).parent / "samples" / "typescript" / "tsc-typed-function-misspelt-names"
+
+
+@pytest.fixture
+def records(tmp_path):
+    proj = tmp_path / "proj"
+    shutil.copytree(SAMPLE, proj)
+    recs = classify_bytes((proj / "output.txt").read_bytes(), Options(cwd=str(proj)))
+    return proj, {r.source_line: r for r in recs if r.failure_type.value == "compile"}
+
+
+def test_a_transposition_in_scope_wins_over_tscs_farther_suggestion(records):
+    """`strat`: tsc names `str` (two letters left out); `start`, a local of
+    the same function, is one transposition away."""
+    proj, by_line = records
+    rec = by_line[6]
+    assert rec.hint.get("suggestion") == "str"
+    result = plan(rec, Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    assert result.title == "Change 'strat' to 'start'"
+    fixed = apply_to_text((proj / "src" / "slice.ts").read_text(), result.edits)
+    assert "  while (end > start && str.charCodeAt(end - 1) === 32) end--;\n" in fixed
+
+
+def test_a_misspelt_local_of_a_function_with_a_return_type_is_found(records):
+    """`vl` in `attribute(...): string | undefined {`: tsc names nothing; the
+    function's `val` is the one visible name near it (Node's `v8` and `vm`
+    are no globals of a script or module)."""
+    if shutil.which("node") is None:
+        pytest.skip("node not installed")
+    proj, by_line = records
+    result = plan(by_line[12], Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    assert result.title == "Change 'vl' to 'val'"
+
+
+def test_typed_headers_open_functions_and_control_blocks_do_not():
+    code = js_names.code_only(
+        "function f<T>(a: T, b: number): Promise<T | undefined> {\n  return g(a)\n}\n"
+        "const h = async (x: string): Promise<void> => {\n  if (x) {\n    y(x)\n  }\n}\n"
+        "function isS(v: unknown): v is string {\n  return typeof v === 'string'\n}\n"
+        "switch (k) {\n  case f(1): {\n    break\n  }\n}\n"
+    )
+    starts = [code[r.start : r.start + 3] for r in js_scope.functions(code)]
+    assert starts == ["(a:", "(x:", "(v:"]
+
+
+def test_node_globals_are_a_scripts_not_the_eval_codes():
+    if shutil.which("node") is None:
+        pytest.skip("node not installed")
+    found = js_names.globals_of_node()
+    assert {"process", "Buffer", "setTimeout"} <= found
+    assert not {"fs", "v8", "vm", "path"} & found
