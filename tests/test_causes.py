@@ -85,6 +85,11 @@ def test_a_reference_error_failing_js_tests_is_one_compile_record_at_the_throwin
     ("case", "title", "edited"),
     [
         ("python_test/pytest-name-error-in-module", "Import Money from shop.money", "shop/cart.py"),
+        (  # the test's `from intro._sigs import builtins` is no way to import it into _sigs
+            "python_test/pytest-name-error-imported-from-itself",
+            "Import builtins from the standard library",
+            "intro/_sigs.py",
+        ),
         (
             "python_test/unittest-name-error-in-module",
             "Import Money from shop.money",

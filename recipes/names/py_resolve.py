@@ -1,7 +1,9 @@
 """Which import brings back each of a file's undefined Python names.
 
 For one name, in order, the first that gives an answer: how the rest of the
-workspace imports that name (one way only); the workspace module that
+workspace imports that name (one way only, and never from the file itself:
+the tests' `from toolz._signatures import builtins` is no import for
+toolz/_signatures.py); the workspace module that
 defines it (one only); the interpreter's index (py_index.py: the standard
 library, then the installed distributions), its providers narrowed by how
 the file uses the name (`datetime.now()` cannot be the module `datetime`,
@@ -100,10 +102,16 @@ def resolve(
     conventions: dict[str, set[str]],
 ) -> Resolution:
     out = Resolution()
+    own = py_imports.module_name(source, root)[0]
     for use in uses:
         name = use.name
         ways = sorted(conventions.get(name, set()))
-        usable = [w for w in ways if (parsed := _parse(w)) and _importable(index, root, parsed[0])]
+        # a test's `from pkg.mod import builtins` takes it from this very file: no way for it
+        usable = [
+            w
+            for w in ways
+            if (parsed := _parse(w)) and parsed[0] != own and _importable(index, root, parsed[0])
+        ]
         if len(usable) == 1:
             module, imported = _parse(usable[0]) or ("", None)
             out.chosen.append(
