@@ -90,6 +90,11 @@ def test_a_reference_error_failing_js_tests_is_one_compile_record_at_the_throwin
             "Import builtins from the standard library",
             "intro/_sigs.py",
         ),
+        (  # `from kit import frequencies` (bench/) would import kit/recipes.py's own package
+            "python_test/pytest-name-error-imported-from-own-package",
+            "Import frequencies from kit.seqs",
+            "kit/recipes.py",
+        ),
         (
             "python_test/unittest-name-error-in-module",
             "Import Money from shop.money",
