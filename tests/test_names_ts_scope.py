@@ -1,4 +1,8 @@
-"""TypeScript's misspelt names in typed functions (recipes/names/js_scope.py):
+"""TypeScript's names: a missing one exported by a module and passed on by a
+barrel (`export { Result } from './result'`) is imported from the module
+that declares it (recipes/fixes/ts_imports.py; the real output:
+tests/samples/typescript/tsc-name-passed-on-by-a-barrel).  Misspelt names in
+typed functions (recipes/names/js_scope.py):
 a function with a return type (`): string {`) or type parameters (`f<T>(`)
 is a scope, and tsc's "Did you mean" yields to a name in scope strictly
 nearer than the one it names (tsc counts a swap of two letters as two
@@ -19,15 +23,26 @@ from faultlens.recipes.model import Plan
 from faultlens.recipes.names import js_names, js_scope
 from faultlens.recipes.planning import plan
 
-SAMPLE = Path(__file__).parent / "samples" / "typescript" / "tsc-typed-function-misspelt-names"
+SAMPLES = Path(__file__).parent / "samples" / "typescript"
+
+
+def _records(case: str, tmp_path: Path):
+    proj = tmp_path / "proj"
+    shutil.copytree(SAMPLES / case, proj)
+    recs = classify_bytes((proj / "output.txt").read_bytes(), Options(cwd=str(proj)))
+    return proj, {r.source_line: r for r in recs if r.failure_type.value == "compile"}
 
 
 @pytest.fixture
 def records(tmp_path):
-    proj = tmp_path / "proj"
-    shutil.copytree(SAMPLE, proj)
-    recs = classify_bytes((proj / "output.txt").read_bytes(), Options(cwd=str(proj)))
-    return proj, {r.source_line: r for r in recs if r.failure_type.value == "compile"}
+    return _records("tsc-typed-function-misspelt-names", tmp_path)
+
+
+def test_a_name_a_barrel_passes_on_is_imported_from_where_it_is_declared(tmp_path):
+    proj, by_line = _records("tsc-name-passed-on-by-a-barrel", tmp_path)
+    result = plan(by_line[1], Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    assert result.title == "Import Result from './result'"
 
 
 def test_a_transposition_in_scope_wins_over_tscs_farther_suggestion(records):

@@ -19,6 +19,7 @@ EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _STRIP_EXT = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _IMPORT_START = lazy_compile(r"^\s*import[\s{*'\"]")
 _FROM = lazy_compile(r"""from\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
+_PASSED_ON = lazy_compile(r"""\s*from\s*['"]""")
 _BARE = lazy_compile(r"""^\s*import\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
 
 
@@ -36,17 +37,28 @@ def _export_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 def find_exporters(root: Path, name: str, exclude: Path | None = None) -> list[Path]:
-    """Workspace modules that export `name` (named exports only)."""
+    """Workspace modules that export `name` (named exports only).  A module
+    that only passes it on from another (`export { Result } from './result'`,
+    a barrel such as index.ts) is left out when some module declares it:
+    the import comes from where the name is made, as an IDE's first choice."""
     decl, listed = _export_patterns(name)
     found: list[Path] = []
+    passed_on: set[Path] = set()
     for path in walk_sources(root, EXTS):
         if exclude is not None and path.resolve() == exclude.resolve():
             continue
         text = read_small(path)
         if text is None or name not in text:
             continue
-        if decl.search(text) or listed.search(text):
+        if decl.search(text):
             found.append(path)
+        elif any(_PASSED_ON.match(text, m.end()) for m in listed.finditer(text)):
+            found.append(path)
+            passed_on.add(path)
+        elif listed.search(text):
+            found.append(path)
+    if len(passed_on) < len(found):
+        found = [p for p in found if p not in passed_on]
     # A .d.ts beside its .ts/.js twin is the same module.
     mods: dict[str, Path] = {}
     for p in found:
