@@ -87,3 +87,22 @@ def test_node_globals_are_a_scripts_not_the_eval_codes():
     found = js_names.globals_of_node()
     assert {"process", "Buffer", "setTimeout"} <= found
     assert not {"fs", "v8", "vm", "path"} & found
+
+
+def test_a_local_declared_misspelt_and_used_right_twice_is_renamed_where_declared(tmp_path):
+    """`let sr = ...` then `str += ...` and `return str`: the one declaration
+    is the typo (the interface member's `(str: string) => string` binds no
+    `str`); each use changed to `sr` would be two edits for one slip."""
+    if shutil.which("node") is None:
+        pytest.skip("node not installed")
+    proj, by_line = _records("tsc-misspelt-declaration", tmp_path)
+    result = plan(by_line[9], Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    assert result.title == "Rename 'sr' to 'str' where it is declared (line 7)"
+    fixed = apply_to_text((proj / "src" / "cookie.ts").read_text(), result.edits)
+    assert '  let str = name + "=" + enc(value);\n' in fixed
+
+
+def test_one_use_and_one_binding_is_no_declaration_rename():
+    text = "function f(a: number): number {\n  const vlue = a + 1\n  return value\n}\n"
+    assert js_scope.misspelt_declaration(text, 3, "value") is None

@@ -12,6 +12,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from . import cache, probe
 
 PREFIX = "jsnames"
@@ -37,6 +39,7 @@ _BINDINGS = (
     ),
 )
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_INTERFACE = lazy_compile(r"\binterface\s+[A-Za-z_$][\w$]*[^{;()]*\{")
 _PROBE = (
     "const m=require('module');const out={globals:Object.getOwnPropertyNames(globalThis),"
     "builtins:{}};for(const n of m.builtinModules){if(n.startsWith('_'))continue;"
@@ -54,11 +57,25 @@ def code_only(text: str) -> str:
     )
 
 
+def _without_interfaces(code: str) -> str:
+    """`code` with the bodies of TypeScript interfaces blanked: a member
+    `decode?: (str: string) => string` binds no `str`."""
+    out = list(code)
+    for m in _INTERFACE.finditer(code):
+        depth = 0
+        for i in range(m.end() - 1, len(code)):
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            if depth == 0:
+                out[m.end() : i] = re.sub(r"[^\n]", " ", code[m.end() : i])
+                break
+    return "".join(out)
+
+
 def declared(text: str) -> set[str]:
     """The names the file binds anywhere (scopes are not told apart)."""
     if len(text) > MAX_TEXT:
         return set()
-    code = code_only(text)
+    code = _without_interfaces(code_only(text))
     out: set[str] = set()
     for pattern in _BINDINGS:
         for m in pattern.finditer(code):

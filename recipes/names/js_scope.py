@@ -159,3 +159,32 @@ def near_misses_in_function(
     if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", inner)) != 1:
         return []
     return ranked(name, (names | js_names.globals_of_node()) - {name})
+
+
+def _occurrences(name: str, code: str) -> list[int]:
+    return [m.start() for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)]
+
+
+def misspelt_declaration(text: str, line1: int | None, name: str) -> tuple[int, str] | None:
+    """(offset, the name declared there) of the one binding of the function
+    at 1-based `line1` that misspells `name`, used twice or more there and
+    bound nowhere visible: the function's own binding nearest to `name` (one
+    or two edits, no other visible name as near) that appears once in the
+    function, declared and never read.  The declaration is then the typo
+    (cookie's `let sr = ...` and fourteen uses of `str`), not each use."""
+    offset = place(text, line1)
+    if offset is None or len(text) > js_names.MAX_TEXT:
+        return None
+    found = visible_at(text, offset)
+    if found is None or name in found[0]:
+        return None
+    code = js_names.code_only(text)
+    outer = next(r for r in functions(code) if r.start <= offset <= r.end)
+    body = code[outer.start : outer.end + 1]
+    if len(_occurrences(name, body)) < 2:
+        return None  # one use and one binding: the use is the one to change
+    near = ranked(name, (found[0] | js_names.globals_of_node()) - {name})
+    if len(near) != 1 or near[0] not in _declared_in(body):
+        return None
+    hits = _occurrences(near[0], body)
+    return (outer.start + hits[0], near[0]) if len(hits) == 1 else None

@@ -454,6 +454,10 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         p = _workspace_import(ctx, src, text, name, notes)
         if p is not None:
             return p
+        if src.endswith(TS_EXTS):
+            declared = compile_names.js_misspelt_declaration(ctx, src, text, name)
+            if declared is not None:
+                return declared
         sugg, why = suggestion(rec), "the tool's suggestion"
         if sugg and src.endswith(TS_EXTS):
             nearer = compile_names.nearer_than_tsc(

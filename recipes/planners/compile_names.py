@@ -184,6 +184,24 @@ def js_near_miss(
     return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
 
 
+def js_misspelt_declaration(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
+    """A JS/TS local declared misspelt while the function uses the right name
+    several times (js_scope.misspelt_declaration): the one declaration renamed."""
+    found = js_scope.misspelt_declaration(text, ctx.record.source_line, name)
+    if found is None:
+        return None
+    offset, declared = found
+    line0 = text.count("\n", 0, offset)
+    col0 = offset - (text.rfind("\n", 0, offset) + 1)
+    edit = TextEdit(src, line0, col0, line0, col0 + len(declared), name)
+    return plan_of(
+        ctx,
+        f"Rename '{declared}' to '{name}' where it is declared (line {line0 + 1})",
+        f"'{declared}' is declared and never used; the function uses '{name}'",
+        [edit],
+    )
+
+
 def nearer_than_tsc(
     text: str, line1: int | None, name: str, said: str, col1: int | None = None
 ) -> str | None:
