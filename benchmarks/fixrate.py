@@ -377,7 +377,9 @@ def _token_uses(eco: str, text: str) -> list[tuple[int, int, str]]:
     for i, line in enumerate(re.sub(r"/\*.*?\*/", blank, text, flags=re.S).splitlines()):
         code = literal.sub(blank, line)
         for m in re.finditer(r"(?<![\w.$#])([A-Za-z_]\w*)(?![\w(]*\s*:=)", code):
-            if m.group(1) in names:
+            # JS/TS: `value:` is an object key or a parameter's type, no use of a name
+            keyed = eco in ("javascript", "typescript") and re.match(r"\??:(?!:)", code[m.end() :])
+            if m.group(1) in names and not keyed:
                 out.append((i, m.start(), m.group(1)))
     seen: set[str] = set()
     uses = []

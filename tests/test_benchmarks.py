@@ -182,3 +182,6 @@ def test_the_fix_rate_breaks_code_not_comments_or_strings_and_a_use_with_its_att
     typos = _typo_cases("javascript", "i.js", js, random.Random(3))
     assert typos and all(c.what.startswith(("i.js:6 ", "i.js:7 ")) for c in typos)
     assert all("'argument val is invalid'" in c.text for c in typos)
+    ts = "function f () {\n  const value = g()\n  h(value)\n  return { done: false, value: 1 }\n}\n"
+    typos = _typo_cases("typescript", "i.ts", ts, random.Random(3))
+    assert [c.what.split(" ")[0] for c in typos] == ["i.ts:3"]  # not the key `value:`
