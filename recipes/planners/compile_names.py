@@ -299,6 +299,16 @@ def ts_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
     )
 
 
+def several_candidates(name: str, where: str, found: list[str], statements: list[str]) -> Refusal:
+    """The refusal of a name several providers have (`where`: "in several
+    namespaces"): the first five, each with the statement that would bring it."""
+    return Refusal(
+        f"'{name}' is {where}; which one is yours to choose",
+        suggestions=statements[:5],
+        details=[f"candidates: {', '.join(found[:5])}"],
+    )
+
+
 def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
     """javac's `cannot find symbol ... class List`: the one public JDK class of
     that name (java.base's first) imported, with the file's other unbound
@@ -316,10 +326,8 @@ def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refu
         return None
     found = java_index.providers(home, name)
     if len(found) > 1:
-        return Refusal(
-            f"'{name}' is a class of several JDK packages; which one is yours to choose",
-            suggestions=[f"import {c};" for c in found[:5]],
-            details=[f"candidates: {', '.join(found[:5])}"],
+        return several_candidates(
+            name, "a class of several JDK packages", found, [f"import {c};" for c in found]
         )
     if not found:
         return None
@@ -374,10 +382,8 @@ def cs_using(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal
         found_in = generic.rpartition(".")[0] if "." in generic else None
         spaces = [ns for ns in spaces if ns != found_in and ns not in cs_usings.imported(text)]
     if len(spaces) > 1:
-        return Refusal(
-            f"'{name}' is in several namespaces; which one is yours to choose",
-            suggestions=[f"using {ns};" for ns in spaces[:5]],
-            details=[f"candidates: {', '.join(spaces[:5])}"],
+        return several_candidates(
+            name, "in several namespaces", spaces, [f"using {ns};" for ns in spaces]
         )
     if not spaces:
         return None
