@@ -447,6 +447,8 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
 
     if name and src.endswith(".java") and valid("identifier", name):
         java = compile_names.java_import(ctx, src, text, name)
+        if java is None:
+            java = compile_names.java_static_import(ctx, src, text, name)
         if java is not None:
             return java
 

@@ -343,6 +343,54 @@ def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refu
     return plan_of(ctx, title, f"the JDK's classes ({home})", edits)
 
 
+MAX_JAVA_FILES = 3000
+
+
+def java_static_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """javac's `cannot find symbol ... method assertEquals(int,int)`: the one
+    class the workspace's other files import that member from statically
+    (`import static org.junit.Assert.assertEquals;`), with the file's other
+    unqualified uses of members imported so elsewhere, in one edit; several
+    classes: the candidates.  The JDK's members are not indexed (every class
+    would be read with javap): its statics are mostly written qualified."""
+    if ctx.record.hint.get("symbol_kind") not in ("method", "variable"):
+        return None
+    ways: dict[str, set[str]] = {}
+    for n, path in enumerate(walk_sources(ctx.root, (".java",))):
+        if n >= MAX_JAVA_FILES:
+            break
+        if path.resolve() != (ctx.root / src).resolve():
+            for cls, member in java_imports.static_imports(read_small(path) or ""):
+                ways.setdefault(member, set()).add(cls)
+    found = sorted(ways.get(name, set()))
+    if len(found) > 1:
+        return several_candidates(
+            name,
+            "imported statically from several classes in the workspace",
+            found,
+            [f"import static {c}.{name};" for c in found],
+        )
+    if not found:
+        return None
+    have = {m for _, m in java_imports.static_imports(text)}
+    members = [(found[0], name)] + [
+        (next(iter(classes)), member)
+        for member, classes in sorted(ways.items())
+        if member != name
+        and len(classes) == 1
+        and member not in have
+        and java_imports.uses_unqualified(text, member)
+        and not java_imports.declares_member(text, member)
+    ]
+    edit = java_imports.static_import_edit(src, text, members)
+    if edit is None:
+        return None
+    title = f"Import static {found[0]}.{name}" + (
+        f" (and {len(members) - 1} more)" if len(members) > 1 else ""
+    )
+    return plan_of(ctx, title, "as the workspace's other files import it", [edit])
+
+
 _CS_MISSING_USING = lazy_compile(r"Are you missing [`'](?P<ns>[A-Z][\w.]*)' using directive")
 _CS_CODES = ("CS0246", "CS0103", "CS1061", "CS1929", "CS0305")
 MAX_CS_FILES = 300
