@@ -105,6 +105,11 @@ def test_a_reference_error_failing_js_tests_is_one_compile_record_at_the_throwin
             "Import Money from './money.js'",
             "src/cart.js",
         ),
+        (  # `path` used only as `path.join`, `path.extname`: the built-in module, whole
+            "js_test/node-test-reference-error-builtin-module",
+            "Import path from 'node:path' (the module)",
+            "src/paths.mjs",
+        ),
     ],
 )
 def test_the_compile_recipe_plans_the_missing_import_from_the_cause_record(

@@ -204,16 +204,17 @@ def imports_name(text: str, name: str) -> bool:
 
 
 def import_edit(
-    rel_path: str, text: str, name: str, spec: str, style: ImportStyle
+    rel_path: str, text: str, name: str, spec: str, style: ImportStyle, whole: bool = False
 ) -> TextEdit | None:
     """The edit that imports `name` from `spec`: merged into an existing single-line
     `import { ... } from spec`, else a new line after the file's last import; None
-    when the file already imports the name (an edit is never made twice)."""
+    when the file already imports the name (an edit is never made twice).  `whole`:
+    the module itself as `name` (`import * as path from 'node:path'`)."""
     if imports_name(text, name):
         return None
     lines = text.splitlines()
     stmts = _statements(lines)
-    for st in stmts:
+    for st in stmts if not whole else []:
         if st.spec != spec or st.start != st.end:
             continue
         line = lines[st.start]
@@ -229,7 +230,8 @@ def import_edit(
                 rel_path, st.start, col_start, st.start, col_start + len(inner), new_inner
             )
     q = style.quote
-    new_line = f"import {{ {name} }} from {q}{spec}{q}{';' if style.semicolon else ''}\n"
+    binding = f"* as {name}" if whole else f"{{ {name} }}"
+    new_line = f"import {binding} from {q}{spec}{q}{';' if style.semicolon else ''}\n"
     if stmts:
         after = stmts[-1].end + 1
         return TextEdit(rel_path, after, 0, after, 0, new_line)

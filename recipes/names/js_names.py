@@ -129,6 +129,16 @@ def builtin_modules() -> set[str]:
     return {str(m) for m in found} if isinstance(found, dict) else set()
 
 
+def builtin_named(name: str) -> str | None:
+    """The Node built-in module whose name `name` is (`path`), or is with its
+    first letter capitalised (`Stream`: stream); None for any other."""
+    mods = builtin_modules()
+    for mod in (name, name[:1].lower() + name[1:]):
+        if mod in mods and mod.isalpha():
+            return mod
+    return None
+
+
 def builtin_providers(name: str) -> list[str]:
     """The Node built-in modules exporting `name` by name (`readFileSync`:
     fs), a variant (`path/posix`, `fs/promises`) left out when its parent

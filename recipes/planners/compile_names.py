@@ -217,11 +217,31 @@ def nearer_than_tsc(
     return near[0] if distance(name, near[0], far) < distance(name, said, far) else None
 
 
+def _only_attributes(text: str, name: str) -> bool:
+    """Whether each use of `name` in the code is `name.member`."""
+    code = js_names.code_only(text)
+    uses = list(re.finditer(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code))
+    return bool(uses) and all(code.startswith(".", m.end()) for m in uses)
+
+
 def node_builtin_import(
     ctx: PlanContext, src: str, text: str, name: str, notes: list[str]
 ) -> Plan | None:
     """An ES module's missing name that one Node built-in exports by name
-    (`readFileSync`: `import { readFileSync } from 'node:fs'`), asked of node."""
+    (`readFileSync`: `import { readFileSync } from 'node:fs'`), asked of node;
+    a name used only by its attributes that is a built-in's own name (`path`
+    in `path.join(...)`, `Stream` in `Stream.Writable`): that module, whole
+    (`import * as path from 'node:path'`)."""
+    whole = js_names.builtin_named(name)
+    if whole and _only_attributes(text, name):
+        spec = f"node:{whole}"
+        style = ts_imports.detect_style(text)
+        edit = ts_imports.import_edit(src, text, name, spec, style, whole=True)
+        if edit is None:
+            return None
+        return plan_of(
+            ctx, f"Import {name} from '{spec}' (the module)", f"a Node built-in ({spec})", [edit]
+        )
     mods = js_names.builtin_providers(name)
     if len(mods) > 1:
         notes.append(f"'{name}' is exported by several Node built-ins: {', '.join(mods[:5])}")
