@@ -106,3 +106,12 @@ def test_a_local_declared_misspelt_and_used_right_twice_is_renamed_where_declare
 def test_one_use_and_one_binding_is_no_declaration_rename():
     text = "function f(a: number): number {\n  const vlue = a + 1\n  return value\n}\n"
     assert js_scope.misspelt_declaration(text, 3, "value") is None
+
+
+def test_an_overloads_misspelt_implementation_is_renamed_as_tsc_says(tmp_path):
+    proj, by_line = _records("tsc-overload-implementation-misspelt", tmp_path)
+    result = plan(by_line[3], Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    assert result.title == "Change 'prase' to 'parse'"
+    fixed = apply_to_text((proj / "src" / "parse.ts").read_text(), result.edits)
+    assert "export function parse(text: string, radix = 10): number {\n" in fixed

@@ -380,7 +380,9 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if closed is not None:
             return closed
     if src and text is not None and src.endswith((".ts", ".tsx", ".mts", ".cts")):
-        closed = compile_names.ts_closer(ctx, src, text)
+        closed = compile_names.ts_closer(ctx, src, text) or compile_names.ts_implementation_name(
+            ctx, src, text
+        )
         if closed is not None:
             return closed
 

@@ -21,6 +21,7 @@ from ..fixes import (
     py_batch,
     py_brackets,
     rust_help,
+    suggest,
     ts_imports,
 )
 from ..fixes.scan import read_small, suggestion, walk_sources
@@ -279,6 +280,34 @@ def js_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
         ctx,
         f"Add the missing '{closer}' (line {edit.start_line + 1})",
         "the one line end where the closer makes the file parse (node --check)",
+        [edit],
+    )
+
+
+_TS_IMPLEMENTATION = lazy_compile(r"\bTS2389\b.*?must be '(?P<name>[A-Za-z_$][\w$]*)'")
+_WORD_AT = lazy_compile(r"[A-Za-z_$][\w$]*")
+
+
+def ts_implementation_name(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """tsc's "TS2389: Function implementation name must be 'fromPromise'": an
+    overloaded function's implementation misspelt, renamed as tsc says."""
+    rec = ctx.record
+    m = _TS_IMPLEMENTATION.search(f"{rec.code or ''} {rec.message or ''}")
+    lines = text.split("\n")
+    if m is None or not rec.source_line or not rec.source_column or rec.source_line > len(lines):
+        return None
+    word = _WORD_AT.match(lines[rec.source_line - 1], rec.source_column - 1)
+    if word is None or word.group(0) == m.group("name"):
+        return None
+    edit = suggest.replace_name(
+        src, text, rec.source_line, rec.source_column, word.group(0), m.group("name")
+    )
+    if edit is None:
+        return None
+    return plan_of(
+        ctx,
+        f"Change '{word.group(0)}' to '{m.group('name')}'",
+        "the name tsc says the overloads' implementation must have",
         [edit],
     )
 
