@@ -33,6 +33,16 @@ def _records(case: str, tmp_path: Path):
     return proj, {r.source_line: r for r in recs if r.failure_type.value == "compile"}
 
 
+def _fixed(case: str, line: int, file: str, title: str, tmp_path: Path) -> str:
+    """The sample's file after the plan for its record at `line`, which must
+    be a Plan of that title."""
+    proj, by_line = _records(case, tmp_path)
+    result = plan(by_line[line], Workspace.at(proj))
+    assert isinstance(result, Plan), result
+    assert result.title == title
+    return apply_to_text((proj / file).read_text(), result.edits)
+
+
 @pytest.fixture
 def records(tmp_path):
     return _records("tsc-typed-function-misspelt-names", tmp_path)
@@ -95,11 +105,8 @@ def test_a_local_declared_misspelt_and_used_right_twice_is_renamed_where_declare
     `str`); each use changed to `sr` would be two edits for one slip."""
     if shutil.which("node") is None:
         pytest.skip("node not installed")
-    proj, by_line = _records("tsc-misspelt-declaration", tmp_path)
-    result = plan(by_line[9], Workspace.at(proj))
-    assert isinstance(result, Plan), result
-    assert result.title == "Rename 'sr' to 'str' where it is declared (line 7)"
-    fixed = apply_to_text((proj / "src" / "cookie.ts").read_text(), result.edits)
+    title = "Rename 'sr' to 'str' where it is declared (line 7)"
+    fixed = _fixed("tsc-misspelt-declaration", 9, "src/cookie.ts", title, tmp_path)
     assert '  let str = name + "=" + enc(value);\n' in fixed
 
 
@@ -109,9 +116,6 @@ def test_one_use_and_one_binding_is_no_declaration_rename():
 
 
 def test_an_overloads_misspelt_implementation_is_renamed_as_tsc_says(tmp_path):
-    proj, by_line = _records("tsc-overload-implementation-misspelt", tmp_path)
-    result = plan(by_line[3], Workspace.at(proj))
-    assert isinstance(result, Plan), result
-    assert result.title == "Change 'prase' to 'parse'"
-    fixed = apply_to_text((proj / "src" / "parse.ts").read_text(), result.edits)
+    title = "Change 'prase' to 'parse'"
+    fixed = _fixed("tsc-overload-implementation-misspelt", 3, "src/parse.ts", title, tmp_path)
     assert "export function parse(text: string, radix = 10): number {\n" in fixed
