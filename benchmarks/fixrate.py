@@ -65,6 +65,27 @@ PROJECTS = (
         (("PYTHONPATH", "src"),),
     ),
     Project(
+        "python",
+        "toolz",
+        "github.com/pytoolz/toolz at its newest snapshot (git archive HEAD); its test of the "
+        "installed version deselected (the tree is not installed)",
+        (
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:asyncio",
+            "--deselect",
+            "toolz/tests/test_package.py::test_has_version",
+            "toolz/tests",
+        ),
+        ("toolz/*.py",),
+    ),
+    Project(
         "go",
         "pflag",
         "github.com/spf13/pflag at its newest snapshot",
@@ -88,6 +109,24 @@ PROJECTS = (
         "nodenext tsconfig.json (noEmit); tsc from `npm install typescript@5` in TOOLS",
         ("{tools}/node_modules/.bin/tsc", "-p", "."),
         ("src/*.ts",),
+    ),
+    Project(
+        "typescript",
+        "neverthrow",
+        "github.com/supermacro/neverthrow at its newest snapshot (src/, tsconfig.json with "
+        "`es2018` and `es2018.asyncgenerator` in its lib for TypeScript 5); tsc as above",
+        ("{tools}/node_modules/.bin/tsc", "-p", ".", "--noEmit"),
+        ("src/*.ts", "src/_internals/*.ts"),
+    ),
+    Project(
+        "typescript",
+        "minipass",
+        "src/index.ts of github.com/isaacs/minipass at its newest snapshot, its tsconfig.json "
+        "strict, nodenext, noEmit, lib es2022 and esnext.disposable; "
+        "`npm install --no-save @types/node@20` in the folder; tsc as above",
+        ("{tools}/node_modules/.bin/tsc", "-p", "."),
+        ("src/*.ts",),
+        link=("node_modules",),
     ),
     Project(
         "rust",
@@ -159,6 +198,10 @@ _IMPORT_LINE = {
     "java": re.compile(r"^\s*import\s"),
     "csharp": re.compile(r"^\s*using\s+[A-Z][\w.]*\s*;"),
 }
+# where a JS/TS import that began on an earlier line (`import {` ... `} from './x'`) ends
+_IMPORT_END = re.compile(
+    r"""(?:\bfrom\s*['"][^'"]+['"]|\brequire\([^)]*\)|^\s*import\s*['"][^'"]+['"])\s*;?\s*$"""
+)
 _DECLARED = {
     "go": re.compile(
         r"\b([a-z]\w{2,})\s*(?::=|,\s*\w+\s*:=)|\bfunc\s*(?:\([^)]*\)\s*)?\w+\(([^)]*)\)"
@@ -283,7 +326,11 @@ def _import_cases(eco: str, rel: str, text: str) -> Iterator[Case]:
             a = i  # Rust: the item's outer attributes (`#[cfg(...)]`) go with it
             while eco == "rust" and a > 0 and re.match(r"^\s*#\[.*\]\s*$", lines[a - 1]):
                 a -= 1
-            yield Case("import", rel, line.strip(), "".join(lines[:a] + lines[i + 1 :]))
+            b = i  # JS/TS: an `import {` names no module: its lines to the `} from '...'`
+            several = eco in ("javascript", "typescript") and not re.search(r"['\"]", line)
+            while several and b + 1 < len(lines) and not _IMPORT_END.search(lines[b]):
+                b += 1
+            yield Case("import", rel, line.strip(), "".join(lines[:a] + lines[b + 1 :]))
 
 
 def _misspell(name: str, rng: random.Random) -> str:
@@ -330,7 +377,9 @@ def _token_uses(eco: str, text: str) -> list[tuple[int, int, str]]:
     for i, line in enumerate(re.sub(r"/\*.*?\*/", blank, text, flags=re.S).splitlines()):
         code = literal.sub(blank, line)
         for m in re.finditer(r"(?<![\w.$#])([A-Za-z_]\w*)(?![\w(]*\s*:=)", code):
-            if m.group(1) in names:
+            # JS/TS: `value:` is an object key or a parameter's type, no use of a name
+            keyed = eco in ("javascript", "typescript") and re.match(r"\??:(?!:)", code[m.end() :])
+            if m.group(1) in names and not keyed:
                 out.append((i, m.start(), m.group(1)))
     seen: set[str] = set()
     uses = []

@@ -115,8 +115,10 @@ def _tally_cargo(text: str) -> Tally | None:
     return Tally(p, f, s, f"{p} passed; {f} failed; {s} ignored or filtered out")
 
 
-def _tally_jest(text: str) -> Tally | None:
-    m = _last(r"^Tests:\s+(.*)$", text)
+def _tests_line(pattern: str, text: str) -> Tally | None:
+    """jest's and vitest's summary line (`Tests:  1 failed, 3 passed, 4 total`,
+    ` Tests  3 passed (3)`): the counts of its group 1, todo counted skipped."""
+    m = _last(pattern, text)
     if m is None:
         return None
     s = m.group(1)
@@ -126,21 +128,17 @@ def _tally_jest(text: str) -> Tally | None:
         _count(s, "skipped") + _count(s, "todo"),
         m.group(0).strip(),
     )
+
+
+def _tally_jest(text: str) -> Tally | None:
+    return _tests_line(r"^Tests:\s+(.*)$", text)
 
 
 def _tally_vitest(text: str) -> Tally | None:
-    m = _last(r"^\s*Tests\s+(\d.*)$", text)
-    if m is None:
-        if re.search(r"No test files found|No test found", text):
-            return Tally(line="no test found")
-        return None
-    s = m.group(1)
-    return Tally(
-        _count(s, "passed"),
-        _count(s, "failed"),
-        _count(s, "skipped") + _count(s, "todo"),
-        m.group(0).strip(),
-    )
+    found = _tests_line(r"^\s*Tests\s+(\d.*)$", text)
+    if found is None and re.search(r"No test files found|No test found", text):
+        return Tally(line="no test found")
+    return found
 
 
 def _tally_mocha(text: str) -> Tally | None:

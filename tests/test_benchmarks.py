@@ -151,7 +151,7 @@ def test_the_fix_rate_breakages_are_deterministic_and_of_each_kind(tmp_path):
         "    @wraps(func)\n    def inner(*args):\n        start = time.monotonic()\n"
         "        return func(*args), label, time.monotonic() - start\n\n    return inner\n"
     )
-    (python,) = [p for p in PROJECTS if p.eco == "python"]
+    (python,) = [p for p in PROJECTS if p.name == "cachetools"]
     first = cases(python, tmp_path, 5, 3, 2, seed=1)
     again = cases(python, tmp_path, 5, 3, 2, seed=1)
     assert [c.text for c in first] == [c.text for c in again]
@@ -171,6 +171,12 @@ def test_the_fix_rate_breaks_code_not_comments_or_strings_and_a_use_with_its_att
     rust = '#[cfg(feature = "x")]\nuse x::y;\nuse core::str;\n'
     gone = {c.what: c.text for c in _import_cases("rust", "lib.rs", rust)}
     assert gone["use x::y;"] == "use core::str;\n"  # the attribute went with it
+    ts = "import type {\n  A,\n  B,\n} from './a'\nimport { C } from './c'\nconst x = 1\n"
+    gone = {c.what: c.text for c in _import_cases("typescript", "i.ts", ts)}
+    assert gone["import type {"] == "import { C } from './c'\nconst x = 1\n"  # all its lines
+    assert (
+        gone["import { C } from './c'"] == "import type {\n  A,\n  B,\n} from './a'\nconst x = 1\n"
+    )
     js = (
         "/*\n * val is a value\n */\nfunction f () {\n  var val = g()\n"
         "  if (!val) throw new TypeError('argument val is invalid')\n  return val\n}\n"
@@ -178,3 +184,6 @@ def test_the_fix_rate_breaks_code_not_comments_or_strings_and_a_use_with_its_att
     typos = _typo_cases("javascript", "i.js", js, random.Random(3))
     assert typos and all(c.what.startswith(("i.js:6 ", "i.js:7 ")) for c in typos)
     assert all("'argument val is invalid'" in c.text for c in typos)
+    ts = "function f () {\n  const value = g()\n  h(value)\n  return { done: false, value: 1 }\n}\n"
+    typos = _typo_cases("typescript", "i.ts", ts, random.Random(3))
+    assert [c.what.split(" ")[0] for c in typos] == ["i.ts:3"]  # not the key `value:`

@@ -85,6 +85,16 @@ def test_a_reference_error_failing_js_tests_is_one_compile_record_at_the_throwin
     ("case", "title", "edited"),
     [
         ("python_test/pytest-name-error-in-module", "Import Money from shop.money", "shop/cart.py"),
+        (  # the test's `from intro._sigs import builtins` is no way to import it into _sigs
+            "python_test/pytest-name-error-imported-from-itself",
+            "Import builtins from the standard library",
+            "intro/_sigs.py",
+        ),
+        (  # `from kit import frequencies` (bench/) would import kit/recipes.py's own package
+            "python_test/pytest-name-error-imported-from-own-package",
+            "Import frequencies from kit.seqs",
+            "kit/recipes.py",
+        ),
         (
             "python_test/unittest-name-error-in-module",
             "Import Money from shop.money",
@@ -94,6 +104,11 @@ def test_a_reference_error_failing_js_tests_is_one_compile_record_at_the_throwin
             "js_test/vitest-reference-error-in-module",
             "Import Money from './money.js'",
             "src/cart.js",
+        ),
+        (  # `path` used only as `path.join`, `path.extname`: the built-in module, whole
+            "js_test/node-test-reference-error-builtin-module",
+            "Import path from 'node:path' (the module)",
+            "src/paths.mjs",
         ),
     ],
 )

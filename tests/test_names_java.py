@@ -126,3 +126,30 @@ def test_removed_java_util_imports_are_restored_and_verified_by_javac(tmp_path, 
     assert src.read_text().startswith(
         "package com.example;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\npublic"
     )
+
+
+def test_a_lost_static_import_is_the_one_the_workspace_writes_with_the_files_others():
+    """Pad.java lost `import static java.lang.Math.max;` and `requireNonNull`'s:
+    javac names the methods, no class; Sizes.java imports both statically,
+    and both come back in one edit, after the file's plain imports
+    (tests/samples/java/javac-static-import-lost, javac 17)."""
+    proj = SAMPLES / "java" / "javac-static-import-lost"
+    recs = classify_bytes((proj / "output.txt").read_bytes(), Options(cwd=str(proj)))
+    ws = Workspace.at(proj)
+    plans = [plan(r, ws, command=["javac"]) for r in recs]
+    assert [p.title for p in plans if isinstance(p, Plan)] == [
+        "Import static java.util.Objects.requireNonNull (and 1 more)",
+        "Import static java.lang.Math.max (and 1 more)",
+    ]
+    fixed = apply_to_text((proj / "src" / "demo" / "Pad.java").read_text(), plans[0].edits)
+    assert fixed.startswith(
+        "package demo;\n\nimport java.util.Locale;\n\nimport static java.lang.Math.max;\n"
+        "import static java.util.Objects.requireNonNull;\n\npublic class Pad {\n"
+    )
+    assert apply_to_text((proj / "src" / "demo" / "Pad.java").read_text(), plans[1].edits) == fixed
+
+
+def test_a_member_the_file_declares_is_not_imported_statically():
+    text = "class X {\n    static int max(int a, int b) { return a; }\n    int f() { return max(1, 2); }\n}\n"
+    assert java_imports.declares_member(text, "max")
+    assert not java_imports.declares_member("class X { int f() { return max(1, 2); } }", "max")

@@ -25,6 +25,19 @@ def test_two_places_that_parse_are_no_edit():
     assert close_edit("m.py", "x = [1\ny = [2]\n", 1, "[") is not None
 
 
+def test_of_two_places_that_parse_the_one_keeping_the_openers_indentation():
+    """toolz's functoolz.py with a `)` dropped: closed after the next method's
+    decorator it parses too (`newparams @instanceproperty)`, a matrix
+    product), but that takes a line indented less than the opener's."""
+    text = (
+        "class P:\n    def sig(self):\n        newparams = []\n"
+        "        return sig.replace(parameters=newparams\n\n"
+        "    @instanceproperty\n    def args(self):\n        return self._partial.args\n"
+    )
+    edit = close_edit("m.py", text, 4, "(")
+    assert edit is not None and (edit.start_line, edit.new_text) == (3, ")")
+
+
 @pytest.mark.real_tool
 def test_a_dropped_parenthesis_is_put_back_and_verified(tmp_path):
     (tmp_path / ".git").mkdir()

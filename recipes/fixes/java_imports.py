@@ -1,6 +1,7 @@
 """Java: `import a.b.C;` put where the file's imports go (among them in
 order, else after the `package` line, else at the top), as an IDE's "Import
-class" does.  Pure."""
+class" does; `import static a.b.C.m;` the same among the static imports
+(after the others, a blank line between, when there is none yet).  Pure."""
 
 from __future__ import annotations
 
@@ -78,3 +79,51 @@ def unresolved_classes(text: str, same_package: set[str]) -> list[str] | None:
     bound = {n for m in _DECLARES.finditer(code) for n in m.groups() if n} | same_package
     bound |= {m.group(1) for m in re.finditer(r"^\s*import\s+[\w.]+\.(\w+)\s*;", text, re.M)}
     return [n for n in dict.fromkeys(_USED.findall(code)) if n not in bound]
+
+
+_STATIC = re.compile(r"^\s*import\s+static\s+([a-z][\w]*(?:\.\w+)*\.[A-Z]\w*)\.(\w+)\s*;", re.M)
+_NOT_A_TYPE = frozenset(["return", "new", "throw", "else", "case", "yield", "assert"])
+
+
+def static_imports(text: str) -> list[tuple[str, str]]:
+    """(class, member) of each `import static a.b.C.m;` of the file (not `.*`)."""
+    return [(m.group(1), m.group(2)) for m in _STATIC.finditer(text)]
+
+
+def declares_member(text: str, name: str) -> bool:
+    """Whether the file declares a method or field `name` (`int max(`,
+    `static final int LIMIT =`), so an unqualified use is its own."""
+    code = _BLANK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    for m in re.finditer(rf"\b([\w>\]]+)\s+{re.escape(name)}\s*[(=;]", code):
+        if m.group(1) not in _NOT_A_TYPE:
+            return True
+    return False
+
+
+def uses_unqualified(text: str, name: str) -> bool:
+    code = _BLANK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    code = "\n".join(ln for ln in code.splitlines() if not re.match(r"\s*(?:import|package)\s", ln))
+    return re.search(rf"(?<![\w.$]){re.escape(name)}\b", code) is not None
+
+
+def static_import_edit(rel: str, text: str, members: list[tuple[str, str]]) -> TextEdit | None:
+    """One edit importing each (class, member) statically, at the place of
+    the first in order: after the last static import sorting before it, else
+    before the first; with none, after the plain imports (a blank line
+    between), else after the `package` line."""
+    wanted = sorted({f"{c}.{m}" for c, m in members if _FQN.fullmatch(c)})
+    if not wanted or len(wanted) != len({(c, m) for c, m in members}):
+        return None
+    lines = text.splitlines()
+    static = [(i, f"{c}.{m}") for i, ln in enumerate(lines) for c, m in static_imports(ln)]
+    block = "".join(f"import static {w};\n" for w in wanted)
+    if static:
+        before = [i for i, target in static if target <= wanted[0]]
+        line = before[-1] + 1 if before else static[0][0]
+        return TextEdit(rel, line, 0, line, 0, block)
+    plain = [i for i, ln in enumerate(lines) if _IMPORT.match(ln)]
+    package = next((i for i, ln in enumerate(lines) if _PACKAGE.match(ln)), None)
+    after = plain[-1] if plain else package
+    if after is None:
+        return TextEdit(rel, 0, 0, 0, 0, block + "\n")
+    return TextEdit(rel, after + 1, 0, after + 1, 0, "\n" + block)

@@ -19,6 +19,7 @@ EXTS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _STRIP_EXT = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _IMPORT_START = lazy_compile(r"^\s*import[\s{*'\"]")
 _FROM = lazy_compile(r"""from\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
+_PASSED_ON = lazy_compile(r"""\s*from\s*['"]""")
 _BARE = lazy_compile(r"""^\s*import\s+(['"])(?P<spec>[^'"]+)\1\s*(?P<semi>;?)""")
 
 
@@ -36,17 +37,28 @@ def _export_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 def find_exporters(root: Path, name: str, exclude: Path | None = None) -> list[Path]:
-    """Workspace modules that export `name` (named exports only)."""
+    """Workspace modules that export `name` (named exports only).  A module
+    that only passes it on from another (`export { Result } from './result'`,
+    a barrel such as index.ts) is left out when some module declares it:
+    the import comes from where the name is made, as an IDE's first choice."""
     decl, listed = _export_patterns(name)
     found: list[Path] = []
+    passed_on: set[Path] = set()
     for path in walk_sources(root, EXTS):
         if exclude is not None and path.resolve() == exclude.resolve():
             continue
         text = read_small(path)
         if text is None or name not in text:
             continue
-        if decl.search(text) or listed.search(text):
+        if decl.search(text):
             found.append(path)
+        elif any(_PASSED_ON.match(text, m.end()) for m in listed.finditer(text)):
+            found.append(path)
+            passed_on.add(path)
+        elif listed.search(text):
+            found.append(path)
+    if len(passed_on) < len(found):
+        found = [p for p in found if p not in passed_on]
     # A .d.ts beside its .ts/.js twin is the same module.
     mods: dict[str, Path] = {}
     for p in found:
@@ -192,16 +204,17 @@ def imports_name(text: str, name: str) -> bool:
 
 
 def import_edit(
-    rel_path: str, text: str, name: str, spec: str, style: ImportStyle
+    rel_path: str, text: str, name: str, spec: str, style: ImportStyle, whole: bool = False
 ) -> TextEdit | None:
     """The edit that imports `name` from `spec`: merged into an existing single-line
     `import { ... } from spec`, else a new line after the file's last import; None
-    when the file already imports the name (an edit is never made twice)."""
+    when the file already imports the name (an edit is never made twice).  `whole`:
+    the module itself as `name` (`import * as path from 'node:path'`)."""
     if imports_name(text, name):
         return None
     lines = text.splitlines()
     stmts = _statements(lines)
-    for st in stmts:
+    for st in stmts if not whole else []:
         if st.spec != spec or st.start != st.end:
             continue
         line = lines[st.start]
@@ -217,7 +230,8 @@ def import_edit(
                 rel_path, st.start, col_start, st.start, col_start + len(inner), new_inner
             )
     q = style.quote
-    new_line = f"import {{ {name} }} from {q}{spec}{q}{';' if style.semicolon else ''}\n"
+    binding = f"* as {name}" if whole else f"{{ {name} }}"
+    new_line = f"import {binding} from {q}{spec}{q}{';' if style.semicolon else ''}\n"
     if stmts:
         after = stmts[-1].end + 1
         return TextEdit(rel_path, after, 0, after, 0, new_line)

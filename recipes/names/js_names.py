@@ -9,6 +9,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
+from pathlib import Path
+
+from faultlens.classifier.lazyre import lazy_compile
 
 from . import cache, probe
 
@@ -35,6 +39,7 @@ _BINDINGS = (
     ),
 )
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_INTERFACE = lazy_compile(r"\binterface\s+[A-Za-z_$][\w$]*[^{;()]*\{")
 _PROBE = (
     "const m=require('module');const out={globals:Object.getOwnPropertyNames(globalThis),"
     "builtins:{}};for(const n of m.builtinModules){if(n.startsWith('_'))continue;"
@@ -52,11 +57,25 @@ def code_only(text: str) -> str:
     )
 
 
+def _without_interfaces(code: str) -> str:
+    """`code` with the bodies of TypeScript interfaces blanked: a member
+    `decode?: (str: string) => string` binds no `str`."""
+    out = list(code)
+    for m in _INTERFACE.finditer(code):
+        depth = 0
+        for i in range(m.end() - 1, len(code)):
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            if depth == 0:
+                out[m.end() : i] = re.sub(r"[^\n]", " ", code[m.end() : i])
+                break
+    return "".join(out)
+
+
 def declared(text: str) -> set[str]:
     """The names the file binds anywhere (scopes are not told apart)."""
     if len(text) > MAX_TEXT:
         return set()
-    code = code_only(text)
+    code = _without_interfaces(code_only(text))
     out: set[str] = set()
     for pattern in _BINDINGS:
         for m in pattern.finditer(code):
@@ -80,10 +99,15 @@ def node_names() -> dict[str, object]:
     if node is None:
         return {}
     identity = cache.file_identity(node)
-    name = cache.key(PREFIX, identity)
+    name = cache.key(PREFIX, identity, _PROBE)
     found = _MEMO.get(name) or cache.load(name)
     if found is None:
-        out = probe.run([node, "-e", _PROBE], TIMEOUT)
+        # a script file, not `node -e`: eval code sees every built-in module as a
+        # global (`fs`, `v8`, `vm`), a script or module does not
+        with tempfile.TemporaryDirectory(prefix="faultlens-jsnames-") as folder:
+            script = Path(folder) / "probe.cjs"
+            script.write_text(_PROBE, "utf-8")
+            out = probe.run([node, str(script)], TIMEOUT)
         try:
             found = json.loads(out) if out else None
         except ValueError:
@@ -103,6 +127,16 @@ def globals_of_node() -> set[str]:
 def builtin_modules() -> set[str]:
     found = node_names().get("builtins")
     return {str(m) for m in found} if isinstance(found, dict) else set()
+
+
+def builtin_named(name: str) -> str | None:
+    """The Node built-in module whose name `name` is (`path`), or is with its
+    first letter capitalised (`Stream`: stream); None for any other."""
+    mods = builtin_modules()
+    for mod in (name, name[:1].lower() + name[1:]):
+        if mod in mods and mod.isalpha():
+            return mod
+    return None
 
 
 def builtin_providers(name: str) -> list[str]:

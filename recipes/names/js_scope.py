@@ -4,7 +4,9 @@ spelling to" reads them, from a bounded scan (no parser).
 The file's code (comments and strings blanked) is walked brace by brace; a
 `{` opens a function body when it follows `=>`, or a `)` whose `(` follows
 `function [name]` or a method's name (not `if`, `for`, `while`, `switch`,
-`catch`, `with`).  The names visible inside a function are the ones its
+`catch`, `with`), a TypeScript return type between them (`): T | undefined {`,
+`): Promise<X> =>`) and type parameters before the `(` (`f<T>(`) read past.
+The names visible inside a function are the ones its
 outermost enclosing function binds (parameters and declarations, nested
 functions' included: a tie then refuses, never a guess) and the ones the
 file binds outside every function.  Pure."""
@@ -14,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from faultlens.classifier.lazyre import lazy_compile
+
 from . import js_names
 from .nearest import ranked
 
@@ -22,7 +26,12 @@ _WORD_BEFORE = re.compile(r"([A-Za-z_$][\w$]*)\s*$")
 _THROWS = re.compile(r"(?<=\))\s*throws\s+[\w.]+(?:\s*,\s*[\w.]+)*$")
 _ACCESSOR = re.compile(r"(?:^|[\s;{}\]])(get|set|init)$")
 _ARROW_PARAM = re.compile(r"([A-Za-z_$][\w$]*)\s*=>\s*$")
+# TypeScript: a return type after the parameters' `)` (names, `|`, `&`, `<>`, `[]`,
+# `.`, literals, `x is T`); a type in braces or parentheses is not read
+_RETURN_TYPE = lazy_compile(r"(?<=\))\s*:\s*[A-Za-z_$'\"][\w$.<>\[\]|&,\s'\"?]*$")
+_TYPE_PARAMS = lazy_compile(r"<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>\s*$")
 MAX_DEPTH = 200
+MAX_TYPE = 240
 
 
 @dataclass(frozen=True)
@@ -46,12 +55,20 @@ def _matching_open(code: str, close: int) -> int:
     return -1
 
 
+def _past_return_type(before: str) -> str:
+    """`before` up to its parameters' `)` when a TypeScript return type
+    follows it (looked for in the last MAX_TYPE characters only)."""
+    m = _RETURN_TYPE.search(before, max(0, len(before) - MAX_TYPE))
+    return before[: m.start()] if m else before
+
+
 def _header_start(code: str, brace: int) -> int:
     """Where the function whose body opens at `brace` starts its parameters,
     or -1 when the `{` opens another block."""
     before = _THROWS.sub("", code[:brace].rstrip())  # Java's `f() throws IOException {`
+    before = _past_return_type(before)
     if before.endswith("=>"):
-        arrow = before[:-2].rstrip()
+        arrow = _past_return_type(before[:-2].rstrip())
         if arrow.endswith(")"):
             return _matching_open(code, len(arrow) - 1)
         m = _ARROW_PARAM.search(before)
@@ -63,11 +80,12 @@ def _header_start(code: str, brace: int) -> int:
         open_at = _matching_open(code, len(before) - 1)
         if open_at < 0:
             return -1
-        m = _WORD_BEFORE.search(code[:open_at])
+        head = _TYPE_PARAMS.sub("", code[:open_at])
+        m = _WORD_BEFORE.search(head)
         word = m.group(1) if m else ""
         if word in _NOT_A_FUNCTION:
             return -1
-        if word or code[:open_at].rstrip().endswith("function"):
+        if word or head.rstrip().endswith("function"):
             return open_at
     return -1
 
@@ -141,3 +159,32 @@ def near_misses_in_function(
     if len(re.findall(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", inner)) != 1:
         return []
     return ranked(name, (names | js_names.globals_of_node()) - {name})
+
+
+def _occurrences(name: str, code: str) -> list[int]:
+    return [m.start() for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code)]
+
+
+def misspelt_declaration(text: str, line1: int | None, name: str) -> tuple[int, str] | None:
+    """(offset, the name declared there) of the one binding of the function
+    at 1-based `line1` that misspells `name`, used twice or more there and
+    bound nowhere visible: the function's own binding nearest to `name` (one
+    or two edits, no other visible name as near) that appears once in the
+    function, declared and never read.  The declaration is then the typo
+    (cookie's `let sr = ...` and fourteen uses of `str`), not each use."""
+    offset = place(text, line1)
+    if offset is None or len(text) > js_names.MAX_TEXT:
+        return None
+    found = visible_at(text, offset)
+    if found is None or name in found[0]:
+        return None
+    code = js_names.code_only(text)
+    outer = next(r for r in functions(code) if r.start <= offset <= r.end)
+    body = code[outer.start : outer.end + 1]
+    if len(_occurrences(name, body)) < 2:
+        return None  # one use and one binding: the use is the one to change
+    near = ranked(name, (found[0] | js_names.globals_of_node()) - {name})
+    if len(near) != 1 or near[0] not in _declared_in(body):
+        return None
+    hits = _occurrences(near[0], body)
+    return (outer.start + hits[0], near[0]) if len(hits) == 1 else None

@@ -1,5 +1,5 @@
 """Running a toolchain to ask it what it provides (`python -c <probe>`,
-`go list std`, `node -e <probe>`): argv only, never a shell, a fresh process
+`go list std`, `node probe.cjs`): argv only, never a shell, a fresh process
 group killed whole on a timeout, output capped.  Any failure is None: an
 index that cannot be built is an empty index, never an error."""
 

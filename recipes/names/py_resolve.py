@@ -1,7 +1,10 @@
 """Which import brings back each of a file's undefined Python names.
 
 For one name, in order, the first that gives an answer: how the rest of the
-workspace imports that name (one way only); the workspace module that
+workspace imports that name (one way only, and never from the file itself:
+the tests' `from toolz._signatures import builtins` is no import for
+toolz/_signatures.py; of several ways, the one not from the package that
+holds the file); the workspace module that
 defines it (one only); the interpreter's index (py_index.py: the standard
 library, then the installed distributions), its providers narrowed by how
 the file uses the name (`datetime.now()` cannot be the module `datetime`,
@@ -100,10 +103,18 @@ def resolve(
     conventions: dict[str, set[str]],
 ) -> Resolution:
     out = Resolution()
+    own = py_imports.module_name(source, root)[0]
     for use in uses:
         name = use.name
         ways = sorted(conventions.get(name, set()))
-        usable = [w for w in ways if (parsed := _parse(w)) and _importable(index, root, parsed[0])]
+        # a test's `from pkg.mod import builtins` takes it from this very file: no way for it
+        usable = [
+            w
+            for w in ways
+            if (parsed := _parse(w)) and parsed[0] != own and _importable(index, root, parsed[0])
+        ]
+        if len(usable) > 1:  # toolz/recipes.py: `from toolz.itertoolz`, not `from toolz`
+            usable = _not_from_own_package(usable, own) or usable
         if len(usable) == 1:
             module, imported = _parse(usable[0]) or ("", None)
             out.chosen.append(
@@ -168,6 +179,14 @@ def resolve(
         else:
             out.unknown.append(name)
     return out
+
+
+def _not_from_own_package(ways: list[str], own: str) -> list[str]:
+    """The ways not importing from a package that holds module `own` (its
+    `__init__` imports the module, most likely: a circular import)."""
+    parts = own.split(".")
+    packages = {".".join(parts[:i]) for i in range(1, len(parts))}
+    return [w for w in ways if (_parse(w) or ("", None))[0] not in packages]
 
 
 def _importable(index: PyIndex, root: Path, module: str) -> bool:

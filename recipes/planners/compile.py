@@ -380,7 +380,9 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         if closed is not None:
             return closed
     if src and text is not None and src.endswith((".ts", ".tsx", ".mts", ".cts")):
-        closed = compile_names.ts_closer(ctx, src, text)
+        closed = compile_names.ts_closer(ctx, src, text) or compile_names.ts_implementation_name(
+            ctx, src, text
+        )
         if closed is not None:
             return closed
 
@@ -447,6 +449,8 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
 
     if name and src.endswith(".java") and valid("identifier", name):
         java = compile_names.java_import(ctx, src, text, name)
+        if java is None:
+            java = compile_names.java_static_import(ctx, src, text, name)
         if java is not None:
             return java
 
@@ -454,7 +458,18 @@ def plan(ctx: PlanContext) -> Plan | Refusal:
         p = _workspace_import(ctx, src, text, name, notes)
         if p is not None:
             return p
+        if src.endswith(TS_EXTS):
+            declared = compile_names.js_misspelt_declaration(ctx, src, text, name)
+            if declared is not None:
+                return declared
         sugg, why = suggestion(rec), "the tool's suggestion"
+        if sugg and src.endswith(TS_EXTS):
+            nearer = compile_names.nearer_than_tsc(
+                text, rec.source_line, name, sugg, rec.source_column
+            )
+            if nearer:
+                notes.append(f"tsc suggests '{sugg}'; '{nearer}', in scope, is nearer")
+                sugg, why = nearer, "the nearest name in scope (nearer than tsc's)"
         if not sugg and src.endswith(".py") and _uncorrected_name_error(rec):
             # Python before 3.12 prints no "Did you mean" in a test runner's report
             sugg, why = py_names.near_miss(text, rec.source_line, name), "the nearest name in scope"

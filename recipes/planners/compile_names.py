@@ -21,12 +21,13 @@ from ..fixes import (
     py_batch,
     py_brackets,
     rust_help,
+    suggest,
     ts_imports,
 )
 from ..fixes.scan import read_small, suggestion, walk_sources
 from ..model import Plan, Refusal, TextEdit
 from ..names import cs_index, go_names, java_index, js_names, js_scope
-from ..names.nearest import nearest
+from ..names.nearest import distance, nearest
 from ..safety import valid
 
 _QUALIFIED = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+", re.ASCII)
@@ -184,11 +185,64 @@ def js_near_miss(
     return nearest(name, (js_names.declared(text) | js_names.globals_of_node()) - {name})
 
 
+def js_misspelt_declaration(ctx: PlanContext, src: str, text: str, name: str) -> Plan | None:
+    """A JS/TS local declared misspelt while the function uses the right name
+    several times (js_scope.misspelt_declaration): the one declaration renamed."""
+    found = js_scope.misspelt_declaration(text, ctx.record.source_line, name)
+    if found is None:
+        return None
+    offset, declared = found
+    line0 = text.count("\n", 0, offset)
+    col0 = offset - (text.rfind("\n", 0, offset) + 1)
+    edit = TextEdit(src, line0, col0, line0, col0 + len(declared), name)
+    return plan_of(
+        ctx,
+        f"Rename '{declared}' to '{name}' where it is declared (line {line0 + 1})",
+        f"'{declared}' is declared and never used; the function uses '{name}'",
+        [edit],
+    )
+
+
+def nearer_than_tsc(
+    text: str, line1: int | None, name: str, said: str, col1: int | None = None
+) -> str | None:
+    """tsc ranks its "Did you mean" by Levenshtein distance, where two
+    neighbouring letters swapped cost two edits: for `strat` it names `str`
+    (two letters left out) as readily as `start`.  The one name visible in
+    the function at `line1` strictly nearer to `name` than `said`, a
+    transposition counted as one edit (names/nearest.py), else None."""
+    near = js_scope.near_misses_in_function(text, line1, name, col1)
+    if len(near) != 1 or near[0] == said:
+        return None
+    far = 2 * (len(name) + len(said) + len(near[0]))
+    return near[0] if distance(name, near[0], far) < distance(name, said, far) else None
+
+
+def _only_attributes(text: str, name: str) -> bool:
+    """Whether each use of `name` in the code is `name.member`."""
+    code = js_names.code_only(text)
+    uses = list(re.finditer(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", code))
+    return bool(uses) and all(code.startswith(".", m.end()) for m in uses)
+
+
 def node_builtin_import(
     ctx: PlanContext, src: str, text: str, name: str, notes: list[str]
 ) -> Plan | None:
     """An ES module's missing name that one Node built-in exports by name
-    (`readFileSync`: `import { readFileSync } from 'node:fs'`), asked of node."""
+    (`readFileSync`: `import { readFileSync } from 'node:fs'`), asked of node;
+    a name used only by its attributes that is a built-in's own name (`path`
+    in `path.join(...)`, `Stream` in `Stream.Writable`): that module, whole
+    (`import * as path from 'node:path'`)."""
+    whole = js_names.builtin_named(name)
+    if whole and _only_attributes(text, name):
+        spec = f"node:{whole}"
+        style = ts_imports.detect_style(text)
+        edit = ts_imports.import_edit(src, text, name, spec, style, whole=True)
+        if edit is None:
+            return None
+        return plan_of(
+            ctx, f"Import {name} from '{spec}' (the module)", f"a Node built-in ({spec})", [edit]
+        )
     mods = js_names.builtin_providers(name)
     if len(mods) > 1:
         notes.append(f"'{name}' is exported by several Node built-ins: {', '.join(mods[:5])}")
@@ -230,6 +284,34 @@ def js_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
     )
 
 
+_TS_IMPLEMENTATION = lazy_compile(r"\bTS2389\b.*?must be '(?P<name>[A-Za-z_$][\w$]*)'")
+_WORD_AT = lazy_compile(r"[A-Za-z_$][\w$]*")
+
+
+def ts_implementation_name(ctx: PlanContext, src: str, text: str) -> Plan | None:
+    """tsc's "TS2389: Function implementation name must be 'fromPromise'": an
+    overloaded function's implementation misspelt, renamed as tsc says."""
+    rec = ctx.record
+    m = _TS_IMPLEMENTATION.search(f"{rec.code or ''} {rec.message or ''}")
+    lines = text.split("\n")
+    if m is None or not rec.source_line or not rec.source_column or rec.source_line > len(lines):
+        return None
+    word = _WORD_AT.match(lines[rec.source_line - 1], rec.source_column - 1)
+    if word is None or word.group(0) == m.group("name"):
+        return None
+    edit = suggest.replace_name(
+        src, text, rec.source_line, rec.source_column, word.group(0), m.group("name")
+    )
+    if edit is None:
+        return None
+    return plan_of(
+        ctx,
+        f"Change '{word.group(0)}' to '{m.group('name')}'",
+        "the name tsc says the overloads' implementation must have",
+        [edit],
+    )
+
+
 _TS_SYNTAX = lazy_compile(r"\bTS1(?:005|109|135|128)\b|'\)' expected|Argument expression expected")
 _TS_PARSES = (
     "const ts=require(process.argv[1]);const t=require('fs').readFileSync(process.argv[2],'utf8');"
@@ -266,6 +348,16 @@ def ts_closer(ctx: PlanContext, src: str, text: str) -> Plan | None:
     )
 
 
+def several_candidates(name: str, where: str, found: list[str], statements: list[str]) -> Refusal:
+    """The refusal of a name several providers have (`where`: "in several
+    namespaces"): the first five, each with the statement that would bring it."""
+    return Refusal(
+        f"'{name}' is {where}; which one is yours to choose",
+        suggestions=statements[:5],
+        details=[f"candidates: {', '.join(found[:5])}"],
+    )
+
+
 def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
     """javac's `cannot find symbol ... class List`: the one public JDK class of
     that name (java.base's first) imported, with the file's other unbound
@@ -283,10 +375,8 @@ def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refu
         return None
     found = java_index.providers(home, name)
     if len(found) > 1:
-        return Refusal(
-            f"'{name}' is a class of several JDK packages; which one is yours to choose",
-            suggestions=[f"import {c};" for c in found[:5]],
-            details=[f"candidates: {', '.join(found[:5])}"],
+        return several_candidates(
+            name, "a class of several JDK packages", found, [f"import {c};" for c in found]
         )
     if not found:
         return None
@@ -300,6 +390,54 @@ def java_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refu
         return None
     title = f"Import {found[0]}" + (f" (and {len(classes) - 1} more)" if len(classes) > 1 else "")
     return plan_of(ctx, title, f"the JDK's classes ({home})", edits)
+
+
+MAX_JAVA_FILES = 3000
+
+
+def java_static_import(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal | None:
+    """javac's `cannot find symbol ... method assertEquals(int,int)`: the one
+    class the workspace's other files import that member from statically
+    (`import static org.junit.Assert.assertEquals;`), with the file's other
+    unqualified uses of members imported so elsewhere, in one edit; several
+    classes: the candidates.  The JDK's members are not indexed (every class
+    would be read with javap): its statics are mostly written qualified."""
+    if ctx.record.hint.get("symbol_kind") not in ("method", "variable"):
+        return None
+    ways: dict[str, set[str]] = {}
+    for n, path in enumerate(walk_sources(ctx.root, (".java",))):
+        if n >= MAX_JAVA_FILES:
+            break
+        if path.resolve() != (ctx.root / src).resolve():
+            for cls, member in java_imports.static_imports(read_small(path) or ""):
+                ways.setdefault(member, set()).add(cls)
+    found = sorted(ways.get(name, set()))
+    if len(found) > 1:
+        return several_candidates(
+            name,
+            "imported statically from several classes in the workspace",
+            found,
+            [f"import static {c}.{name};" for c in found],
+        )
+    if not found:
+        return None
+    have = {m for _, m in java_imports.static_imports(text)}
+    members = [(found[0], name)] + [
+        (next(iter(classes)), member)
+        for member, classes in sorted(ways.items())
+        if member != name
+        and len(classes) == 1
+        and member not in have
+        and java_imports.uses_unqualified(text, member)
+        and not java_imports.declares_member(text, member)
+    ]
+    edit = java_imports.static_import_edit(src, text, members)
+    if edit is None:
+        return None
+    title = f"Import static {found[0]}.{name}" + (
+        f" (and {len(members) - 1} more)" if len(members) > 1 else ""
+    )
+    return plan_of(ctx, title, "as the workspace's other files import it", [edit])
 
 
 _CS_MISSING_USING = lazy_compile(r"Are you missing [`'](?P<ns>[A-Z][\w.]*)' using directive")
@@ -341,10 +479,8 @@ def cs_using(ctx: PlanContext, src: str, text: str, name: str) -> Plan | Refusal
         found_in = generic.rpartition(".")[0] if "." in generic else None
         spaces = [ns for ns in spaces if ns != found_in and ns not in cs_usings.imported(text)]
     if len(spaces) > 1:
-        return Refusal(
-            f"'{name}' is in several namespaces; which one is yours to choose",
-            suggestions=[f"using {ns};" for ns in spaces[:5]],
-            details=[f"candidates: {', '.join(spaces[:5])}"],
+        return several_candidates(
+            name, "in several namespaces", spaces, [f"using {ns};" for ns in spaces]
         )
     if not spaces:
         return None

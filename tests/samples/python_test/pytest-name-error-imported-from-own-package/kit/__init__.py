@@ -1,0 +1,2 @@
+from .seqs import *
+from .recipes import *

@@ -1,0 +1,6 @@
+__all__ = ["most_common"]
+
+
+def most_common(seq):
+    counts = frequencies(seq)
+    return max(counts, key=counts.get)

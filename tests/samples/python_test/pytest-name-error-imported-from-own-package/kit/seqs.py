@@ -1,0 +1,8 @@
+__all__ = ["frequencies"]
+
+
+def frequencies(seq):
+    counts = {}
+    for item in seq:
+        counts[item] = counts.get(item, 0) + 1
+    return counts

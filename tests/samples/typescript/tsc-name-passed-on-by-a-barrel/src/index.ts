@@ -1,0 +1,2 @@
+export { Result, ok } from './result'
+export { combine } from './combine'
