@@ -2,17 +2,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
-
-# Keep compiled modules between runs, whatever PYTHONDONTWRITEBYTECODE says:
-# without the cache every run parses, assertion-rewrites and compiles the
-# suite's ~330 modules and faultlens's own again (about half of the inner
-# loop's time).  The caches are __pycache__ folders, ignored by git.
-sys.dont_write_bytecode = False
 
 # tests/samples/ holds the broken inputs the samples were captured from
 # (failing test files among them): data, never part of this suite.

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import tempfile
-from pathlib import Path
 
 from faultlens.classifier.lazyre import lazy_compile
 
@@ -102,12 +100,10 @@ def node_names() -> dict[str, object]:
     name = cache.key(PREFIX, identity, _PROBE)
     found = _MEMO.get(name) or cache.load(name)
     if found is None:
-        # a script file, not `node -e`: eval code sees every built-in module as a
-        # global (`fs`, `v8`, `vm`), a script or module does not
-        with tempfile.TemporaryDirectory(prefix="faultlens-jsnames-") as folder:
-            script = Path(folder) / "probe.cjs"
-            script.write_text(_PROBE, "utf-8")
-            out = probe.run([node, str(script)], TIMEOUT)
+        # a script on stdin (`node -`), not `node -e`: eval code sees every
+        # built-in module as a global (`fs`, `v8`, `vm`), a script does not;
+        # and no file is written outside the workspace for it
+        out = probe.run([node, "-"], TIMEOUT, script=_PROBE)
         try:
             found = json.loads(out) if out else None
         except ValueError:

@@ -1,5 +1,5 @@
 """Running a toolchain to ask it what it provides (`python -c <probe>`,
-`go list std`, `node probe.cjs`): argv only, never a shell, a fresh process
+`go list std`, `node -` reading a probe): argv only, never a shell, a fresh process
 group killed whole on a timeout, output capped.  Any failure is None: an
 index that cannot be built is an empty index, never an error."""
 
@@ -15,19 +15,23 @@ MAX_OUTPUT = 32 << 20
 
 
 def run(
-    argv: list[str], timeout: float, env: dict[str, str] | None = None, merge_stderr: bool = False
+    argv: list[str],
+    timeout: float,
+    env: dict[str, str] | None = None,
+    merge_stderr: bool = False,
+    script: str | None = None,
 ) -> str | None:
     """The stdout of `argv` (with its stderr when `merge_stderr`: where gcc
     prints its search folders) run in an empty temporary directory (so no
-    workspace file is on its path), or None when it fails, times out or
-    prints too much."""
+    workspace file is on its path), `script` given on its stdin, or None when
+    it fails, times out or prints too much."""
     with tempfile.TemporaryDirectory(prefix="faultlens-probe-") as empty:
         try:
             proc = subprocess.Popen(
                 argv,
                 cwd=empty,
                 env=env,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL if script is None else subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT if merge_stderr else subprocess.DEVNULL,
                 start_new_session=True,
@@ -35,7 +39,8 @@ def run(
         except OSError:
             return None
         try:
-            out, _ = proc.communicate(timeout=timeout)
+            data = None if script is None else script.encode("utf-8")
+            out, _ = proc.communicate(data, timeout=timeout)
         except subprocess.TimeoutExpired:
             _kill(proc)
             return None
